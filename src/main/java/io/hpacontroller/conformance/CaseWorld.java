@@ -1,0 +1,193 @@
+package io.hpacontroller.conformance;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.CrossVersionObjectReference;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus;
+import io.hpacontroller.core.Quantities;
+import io.hpacontroller.core.labels.Selector;
+import io.hpacontroller.core.model.ContainerInfo;
+import io.hpacontroller.core.model.ContainerUsage;
+import io.hpacontroller.core.model.PodInfo;
+import io.hpacontroller.core.model.PodMetric;
+import io.hpacontroller.core.model.PodPhase;
+import io.hpacontroller.core.model.PodUsage;
+import io.hpacontroller.core.model.ReadyStatus;
+import io.hpacontroller.core.model.ResourceAmounts;
+import io.hpacontroller.core.model.ScaleTarget;
+import io.hpacontroller.core.reconcile.ApiException;
+import io.hpacontroller.core.reconcile.EventRecorder;
+import io.hpacontroller.core.reconcile.MetricsSource;
+import io.hpacontroller.core.reconcile.PodSource;
+import io.hpacontroller.core.reconcile.ScaleClient;
+import io.hpacontroller.core.reconcile.StatusWriter;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The world a conformance case describes, behind the decision core's ports: the scale, the pods, the
+ * metrics APIs (with the failures the case lists), and recorders for what the core writes.
+ */
+final class CaseWorld implements ScaleClient, PodSource, MetricsSource, StatusWriter, EventRecorder {
+
+    private final long now;
+    private final List<PodInfo> pods;
+    private final JsonNode resourceMetrics;
+    private final JsonNode podsMetrics;
+    private final JsonNode objectMetrics;
+    private final JsonNode externalMetrics;
+    private final Set<String> metricErrors = new TreeSet<>();
+    private ScaleTarget scale;
+
+    final List<Integer> scaleWrites = new ArrayList<>();
+    final List<HorizontalPodAutoscalerStatus> statusWrites = new ArrayList<>();
+    final List<String> eventReasons = new ArrayList<>();
+
+    CaseWorld(JsonNode c, long now) {
+        this.now = now;
+        this.pods = parsePods(c.path("pods"), now);
+        this.resourceMetrics = c.path("resourceMetrics");
+        this.podsMetrics = c.path("podsMetrics");
+        this.objectMetrics = c.path("objectMetrics");
+        this.externalMetrics = c.path("externalMetrics");
+        c.path("metricErrors").forEach(n -> metricErrors.add(n.asText()));
+        JsonNode s = c.path("scale");
+        if (!s.isMissingNode() && !s.isNull()) {
+            scale = new ScaleTarget(s.path("specReplicas").asInt(), s.path("statusReplicas").asInt(),
+                    s.hasNonNull("selector") ? s.get("selector").asText() : null, "1");
+        }
+    }
+
+    private long ago(JsonNode seconds) {
+        return seconds == null || seconds.isNull() || seconds.isMissingNode() ? PodInfo.NO_TIME : now - seconds.asLong() * 1000L;
+    }
+
+    private List<PodInfo> parsePods(JsonNode list, long now) {
+        List<PodInfo> out = new ArrayList<>();
+        for (JsonNode p : list) {
+            List<ContainerInfo> containers = new ArrayList<>();
+            for (JsonNode c : p.path("containers")) {
+                containers.add(new ContainerInfo(c.path("name").asText(), amounts(c.path("requests"))));
+            }
+            ResourceAmounts podRequests = p.hasNonNull("podRequests") ? amounts(p.get("podRequests")) : null;
+            out.add(new PodInfo(p.path("name").asText(), PodPhase.parse(p.path("phase").asText(null)),
+                    ReadyStatus.parse(p.hasNonNull("ready") ? p.get("ready").asText() : null),
+                    ago(p.get("readyTransitionSecondsAgo")), ago(p.get("startedSecondsAgo")),
+                    p.path("deleting").asBoolean(false), containers.toArray(new ContainerInfo[0]), podRequests));
+        }
+        return out;
+    }
+
+    static ResourceAmounts amounts(JsonNode node) {
+        Map<String, Long> m = new TreeMap<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            m.put(e.getKey(), Quantities.milliValue(e.getValue().asText()));
+        }
+        return ResourceAmounts.of(m);
+    }
+
+    List<PodInfo> pods() {
+        return pods;
+    }
+
+    // ---- ScaleClient ----
+
+    @Override
+    public ScaleTarget get(String namespace, CrossVersionObjectReference target) throws ApiException {
+        if (scale == null) {
+            throw new ApiException.NotFound(target.getKind() + " \"" + target.getName() + "\" not found");
+        }
+        return scale;
+    }
+
+    @Override
+    public void update(String namespace, CrossVersionObjectReference target, ScaleTarget current, int replicas) {
+        scaleWrites.add(replicas);
+        scale = new ScaleTarget(replicas, scale.statusReplicas(), scale.selector(), scale.resourceVersion());
+    }
+
+    // ---- PodSource: the case's pods are the ones the selector matches ----
+
+    @Override
+    public List<PodInfo> list(String namespace, Selector selector) {
+        return pods;
+    }
+
+    // ---- MetricsSource ----
+
+    private void failIfListed(String metric) throws ApiException {
+        if (metricErrors.contains(metric)) {
+            throw new ApiException("the server could not find the requested resource (fetching " + metric + ")");
+        }
+    }
+
+    @Override
+    public List<PodUsage> podUsage(String namespace, Selector podSelector, String resource) throws ApiException {
+        failIfListed(resource);
+        List<PodUsage> out = new ArrayList<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = resourceMetrics.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            JsonNode m = e.getValue();
+            List<ContainerUsage> containers = new ArrayList<>();
+            for (Iterator<Map.Entry<String, JsonNode>> cs = m.path("containers").fields(); cs.hasNext(); ) {
+                Map.Entry<String, JsonNode> c = cs.next();
+                containers.add(new ContainerUsage(c.getKey(), amounts(c.getValue())));
+            }
+            out.add(new PodUsage(e.getKey(), now - m.path("timestampSecondsAgo").asLong() * 1000L,
+                    m.path("windowSeconds").asLong(60) * 1000L, containers));
+        }
+        return out;
+    }
+
+    @Override
+    public Map<String, PodMetric> podsMetric(String namespace, String metricName, Selector podSelector, Selector metricSelector) throws ApiException {
+        failIfListed(metricName);
+        Map<String, PodMetric> out = new LinkedHashMap<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = podsMetrics.path(metricName).fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            JsonNode m = e.getValue();
+            out.put(e.getKey(), new PodMetric(Quantities.milliValue(m.path("value").asText()),
+                    now - m.path("timestampSecondsAgo").asLong() * 1000L, m.path("windowSeconds").asLong(60) * 1000L));
+        }
+        return out;
+    }
+
+    @Override
+    public ObjectMetricValue objectMetric(String namespace, String metricName, CrossVersionObjectReference object, Selector metricSelector) throws ApiException {
+        failIfListed(metricName);
+        JsonNode m = objectMetrics.path(metricName);
+        if (m.isMissingNode() || m.isNull()) {
+            throw new ApiException("the server could not find the metric " + metricName + " for " + object.getKind() + " " + object.getName());
+        }
+        return new ObjectMetricValue(Quantities.milliValue(m.path("value").asText()), now - m.path("timestampSecondsAgo").asLong() * 1000L);
+    }
+
+    @Override
+    public ExternalMetricValues externalMetric(String namespace, String metricName, Selector metricSelector) throws ApiException {
+        failIfListed(metricName);
+        JsonNode m = externalMetrics.path(metricName);
+        List<Long> values = new ArrayList<>();
+        m.path("values").forEach(v -> values.add(Quantities.milliValue(v.asText())));
+        return new ExternalMetricValues(values, now - m.path("timestampSecondsAgo").asLong() * 1000L);
+    }
+
+    // ---- StatusWriter and EventRecorder ----
+
+    @Override
+    public void write(HorizontalPodAutoscaler hpa, HorizontalPodAutoscalerStatus status) {
+        statusWrites.add(status);
+    }
+
+    @Override
+    public void record(HorizontalPodAutoscaler hpa, Type type, String reason, String message) {
+        eventReasons.add(reason);
+    }
+}

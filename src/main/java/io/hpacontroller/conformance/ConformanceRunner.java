@@ -1,0 +1,308 @@
+package io.hpacontroller.conformance;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBehavior;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpec;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricStatus;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricValueStatus;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.hpacontroller.core.calc.ReplicaCalculator;
+import io.hpacontroller.core.labels.Selector;
+import io.hpacontroller.core.normalize.Behavior;
+import io.hpacontroller.core.normalize.HistoryStore;
+import io.hpacontroller.core.normalize.HpaHistory;
+import io.hpacontroller.core.normalize.Normalization;
+import io.hpacontroller.core.normalize.Normalizer;
+import io.hpacontroller.core.reconcile.ControllerConfig;
+import io.hpacontroller.core.reconcile.MetricEvaluator;
+import io.hpacontroller.core.reconcile.MetricResult;
+import io.hpacontroller.core.reconcile.ReconcileOutcome;
+import io.hpacontroller.core.reconcile.Reconciler;
+import io.hpacontroller.core.reconcile.SelectorOwnership;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Runs conformance cases (format: {@code shared/conformance/SCHEMA.md}) through the decision core, the
+ * same {@link Reconciler}, {@link MetricEvaluator} and {@link Normalizer} the controller uses, with the
+ * case's world behind the ports.
+ */
+public final class ConformanceRunner {
+
+    /** "now" for every case; case times are relative to it. */
+    static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
+
+    private final KubernetesSerialization serialization = new KubernetesSerialization();
+
+    /**
+     * The result of one case.
+     *
+     * @param name   the case's name (the file name when the file cannot be read)
+     * @param passed whether the core decided as the case expects
+     * @param detail what differed, or why the case could not run; null when passed
+     */
+    public record Result(String name, boolean passed, String detail) {
+        public String line() {
+            return passed ? "PASS " + name : "FAIL " + name + ": " + detail;
+        }
+    }
+
+    /** Every {@code *.json} file under the given files or directories, sorted by path. */
+    public static List<Path> findCases(List<Path> roots) throws IOException {
+        List<Path> out = new ArrayList<>();
+        for (Path root : roots) {
+            if (Files.isRegularFile(root)) {
+                out.add(root);
+                continue;
+            }
+            if (!Files.isDirectory(root)) {
+                throw new IOException("no such file or directory: " + root);
+            }
+            try (Stream<Path> walk = Files.walk(root)) {
+                walk.filter(p -> Files.isRegularFile(p) && p.getFileName().toString().endsWith(".json")).forEach(out::add);
+            }
+        }
+        Collections.sort(out);
+        return out;
+    }
+
+    /** Runs one case file. Never throws: a file that cannot be read or understood is a failure. */
+    public Result run(Path file) {
+        String name = file.getFileName().toString();
+        JsonNode c;
+        try {
+            c = serialization.unmarshal(Files.readString(file), JsonNode.class);
+        } catch (IOException | RuntimeException e) {
+            return new Result(name, false, "cannot read case file " + file + ": " + firstLine(e));
+        }
+        if (c == null || !c.isObject()) {
+            return new Result(name, false, "case file " + file + " is not a JSON object");
+        }
+        if (c.hasNonNull("name")) {
+            name = c.get("name").asText();
+        }
+        try {
+            String kind = c.path("kind").asText("");
+            String diff = switch (kind) {
+                case "calc" -> runCalc(c);
+                case "normalize" -> runNormalize(c);
+                case "reconcile" -> runReconcile(c);
+                default -> "unknown case kind \"" + kind + "\" (expected calc, normalize or reconcile)";
+            };
+            return new Result(name, diff == null, diff);
+        } catch (RuntimeException e) {
+            return new Result(name, false, "malformed case: " + firstLine(e));
+        }
+    }
+
+    private static String firstLine(Exception e) {
+        String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        int nl = m.indexOf('\n');
+        return nl < 0 ? m : m.substring(0, nl);
+    }
+
+    static ControllerConfig config(JsonNode c) {
+        JsonNode cfg = c.path("config");
+        ControllerConfig d = ControllerConfig.defaults();
+        return new ControllerConfig(
+                cfg.path("tolerance").asDouble(d.tolerance()),
+                Duration.ofSeconds(cfg.path("cpuInitializationPeriodSeconds").asLong(d.cpuInitializationPeriod().toSeconds())),
+                Duration.ofSeconds(cfg.path("initialReadinessDelaySeconds").asLong(d.initialReadinessDelay().toSeconds())),
+                Duration.ofSeconds(cfg.path("downscaleStabilizationSeconds").asLong(d.downscaleStabilization().toSeconds())),
+                cfg.path("scaleToZeroEnabled").asBoolean(d.scaleToZeroEnabled()));
+    }
+
+    private <T> T convert(JsonNode node, Class<T> type) {
+        return serialization.convertValue(node, type);
+    }
+
+    private Behavior behavior(JsonNode node, ControllerConfig cfg) {
+        if (node == null || node.isNull() || node.isMissingNode()) {
+            return null;
+        }
+        return Behavior.withDefaults(convert(node, HorizontalPodAutoscalerBehavior.class), (int) cfg.downscaleStabilization().toSeconds());
+    }
+
+    // ---- calc ----
+
+    private String runCalc(JsonNode c) {
+        ControllerConfig cfg = config(c);
+        long now = NOW.toEpochMilli();
+        CaseWorld world = new CaseWorld(c, now);
+        MetricEvaluator evaluator = new MetricEvaluator(new ReplicaCalculator(cfg.cpuInitializationPeriod().toMillis(),
+                cfg.initialReadinessDelay().toMillis()), world, world);
+        MetricEvaluator.Context ctx = new MetricEvaluator.Context("test-namespace", Selector.everything(),
+                c.path("specReplicas").asInt(), c.path("statusReplicas").asInt(),
+                Behavior.tolerances(behavior(c.get("behavior"), cfg), cfg.tolerance()), now);
+        MetricResult result = evaluator.evaluate(ctx, convert(c.path("metric"), MetricSpec.class));
+        JsonNode expect = c.path("expect");
+        if (expect.path("error").asBoolean(false)) {
+            return result instanceof MetricResult.Failure ? null
+                    : "expected the computation to fail, got a proposal of " + ((MetricResult.Proposal) result).replicas() + " replicas";
+        }
+        if (result instanceof MetricResult.Failure f) {
+            return "expected a proposal, the computation failed: " + f.message();
+        }
+        MetricResult.Proposal p = (MetricResult.Proposal) result;
+        List<String> diffs = new ArrayList<>();
+        if (expect.has("replicas") && expect.get("replicas").asInt() != p.replicas()) {
+            diffs.add("replicas: expected " + expect.get("replicas").asInt() + ", got " + p.replicas());
+        }
+        MetricValueStatus current = currentValue(p.status());
+        if (expect.hasNonNull("utilization")) {
+            Integer u = current.getAverageUtilization();
+            if (u == null || u != expect.get("utilization").asInt()) {
+                diffs.add("utilization: expected " + expect.get("utilization").asInt() + ", got " + u);
+            }
+        }
+        if (expect.hasNonNull("value")) {
+            var q = current.getValue() != null ? current.getValue() : current.getAverageValue();
+            String d = JsonSubset.diff("value", expect.get("value"), q == null ? null : serialization.convertValue(q.toString(), JsonNode.class));
+            if (d != null) {
+                diffs.add(d);
+            }
+        }
+        return diffs.isEmpty() ? null : String.join("; ", diffs);
+    }
+
+    private static MetricValueStatus currentValue(MetricStatus s) {
+        if (s.getResource() != null) {
+            return s.getResource().getCurrent();
+        }
+        if (s.getContainerResource() != null) {
+            return s.getContainerResource().getCurrent();
+        }
+        if (s.getPods() != null) {
+            return s.getPods().getCurrent();
+        }
+        if (s.getObject() != null) {
+            return s.getObject().getCurrent();
+        }
+        return s.getExternal().getCurrent();
+    }
+
+    // ---- normalize ----
+
+    private String runNormalize(JsonNode c) {
+        ControllerConfig cfg = config(c);
+        long now = NOW.toEpochMilli();
+        HpaHistory history = new HpaHistory();
+        seedHistory(history, c.path("history"), now);
+        Behavior behavior = behavior(c.get("behavior"), cfg);
+        int current = c.path("specReplicas").asInt();
+        int proposed = c.path("proposedReplicas").asInt();
+        int min = c.path("minReplicas").asInt(1);
+        int max = c.path("maxReplicas").asInt();
+        Normalization n = behavior == null
+                ? Normalizer.legacy(history, now, cfg.downscaleStabilization().toMillis(), current, proposed, min, max)
+                : Normalizer.withBehavior(history, now, behavior, current, proposed, min, max);
+        JsonNode expect = c.path("expect");
+        List<String> diffs = new ArrayList<>();
+        if (expect.has("replicas") && expect.get("replicas").asInt() != n.replicas()) {
+            diffs.add("replicas: expected " + expect.get("replicas").asInt() + ", got " + n.replicas());
+        }
+        JsonNode cond = expect.path("condition");
+        if (cond.isObject()) {
+            ObjectNode actual = serialization.convertValue(java.util.Map.of("type", "ScalingLimited",
+                    "status", n.limited() ? "True" : "False", "reason", n.limitReason()), ObjectNode.class);
+            String d = JsonSubset.diff("condition", cond, actual);
+            if (d != null) {
+                diffs.add(d);
+            }
+        }
+        return diffs.isEmpty() ? null : String.join("; ", diffs);
+    }
+
+    private static void seedHistory(HpaHistory history, JsonNode h, long now) {
+        if (h.isMissingNode() || h.isNull()) {
+            return;
+        }
+        if (h.has("recommendations")) {
+            List<HpaHistory.Recommendation> recs = new ArrayList<>();
+            h.path("recommendations").forEach(r -> recs.add(new HpaHistory.Recommendation(r.path("replicas").asInt(),
+                    now - r.path("secondsAgo").asLong() * 1000L)));
+            history.setRecommendations(recs);
+        }
+        h.path("scaleUpEvents").forEach(e -> history.addScaleEvent(true, e.path("replicaChange").asInt(), now - e.path("secondsAgo").asLong() * 1000L));
+        h.path("scaleDownEvents").forEach(e -> history.addScaleEvent(false, e.path("replicaChange").asInt(), now - e.path("secondsAgo").asLong() * 1000L));
+    }
+
+    // ---- reconcile ----
+
+    private String runReconcile(JsonNode c) {
+        ControllerConfig cfg = config(c);
+        long now = NOW.toEpochMilli();
+        CaseWorld world = new CaseWorld(c, now);
+        HorizontalPodAutoscaler hpa = convert(withAbsoluteTimes(c.path("hpa").deepCopy(), now), HorizontalPodAutoscaler.class);
+        HistoryStore histories = new HistoryStore();
+        seedHistory(histories.of(Reconciler.keyOf(hpa)), c.path("history"), now);
+        Reconciler reconciler = new Reconciler(cfg, world, world, world, world, world, histories, SelectorOwnership.NONE,
+                Clock.fixed(NOW, ZoneOffset.UTC));
+        ReconcileOutcome outcome = reconciler.reconcile(hpa);
+
+        JsonNode expect = c.path("expect");
+        List<String> diffs = new ArrayList<>();
+        if (expect.has("scaledTo")) {
+            JsonNode scaledTo = expect.get("scaledTo");
+            List<Integer> want = scaledTo.isNull() ? List.of() : List.of(scaledTo.asInt());
+            if (!want.equals(world.scaleWrites)) {
+                diffs.add("scale writes: expected " + want + ", got " + world.scaleWrites);
+            }
+        }
+        if (expect.has("status")) {
+            String d = JsonSubset.diff("status", expect.get("status"), serialization.convertValue(outcome.status(), JsonNode.class));
+            if (d != null) {
+                diffs.add(d);
+            }
+        }
+        if (expect.has("events")) {
+            List<String> want = new ArrayList<>();
+            expect.get("events").forEach(e -> want.add(e.asText()));
+            List<String> got = new ArrayList<>(world.eventReasons);
+            Collections.sort(want);
+            Collections.sort(got);
+            if (!want.equals(got)) {
+                diffs.add("events: expected " + want + ", got " + got);
+            }
+        }
+        if (expect.has("statusWritten") && expect.get("statusWritten").asBoolean() != !world.statusWrites.isEmpty()) {
+            diffs.add("status written: expected " + expect.get("statusWritten").asBoolean() + ", got " + !world.statusWrites.isEmpty());
+        }
+        if (!diffs.isEmpty() && outcome.errorMessage() != null) {
+            diffs.add("(sync error: " + outcome.errorMessage() + ")");
+        }
+        return diffs.isEmpty() ? null : String.join("; ", diffs);
+    }
+
+    /** Turns the case's "...SecondsAgo" keys of the HPA status into times. */
+    private static JsonNode withAbsoluteTimes(JsonNode hpa, long now) {
+        JsonNode status = hpa.path("status");
+        if (status instanceof ObjectNode s) {
+            if (s.has("lastScaleTimeSecondsAgo")) {
+                s.put("lastScaleTime", time(now, s.remove("lastScaleTimeSecondsAgo").asLong()));
+            }
+            for (JsonNode cond : s.path("conditions")) {
+                if (cond instanceof ObjectNode o && o.has("lastTransitionTimeSecondsAgo")) {
+                    o.put("lastTransitionTime", time(now, o.remove("lastTransitionTimeSecondsAgo").asLong()));
+                }
+            }
+        }
+        return hpa;
+    }
+
+    private static String time(long now, long secondsAgo) {
+        return Instant.ofEpochMilli(now - secondsAgo * 1000L).toString();
+    }
+}

@@ -1,0 +1,116 @@
+package io.hpacontroller.core;
+
+import io.fabric8.kubernetes.api.model.Quantity;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+
+/**
+ * Kubernetes quantities as the HPA controller uses them: integer milli-units.
+ *
+ * <p>Upstream reads every target and metric with {@code Quantity.MilliValue()}, which rounds up to
+ * the next milli-unit; the replica math then runs on those integers. Writing a value back into the
+ * status goes through {@code NewMilliQuantity} with the DecimalSI (or, for memory, BinarySI) format,
+ * whose canonical text this class reproduces ("500m", "1", "2k", "512Mi").
+ */
+public final class Quantities {
+
+    private static final BigDecimal THOUSAND = BigDecimal.valueOf(1000);
+    private static final BigDecimal LONG_MAX = BigDecimal.valueOf(Long.MAX_VALUE);
+    private static final BigDecimal LONG_MIN = BigDecimal.valueOf(Long.MIN_VALUE);
+    private static final String[] DECIMAL_SUFFIXES = {"", "k", "M", "G", "T", "P", "E"};
+    private static final String[] BINARY_SUFFIXES = {"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
+
+    private Quantities() {
+    }
+
+    /**
+     * The quantity in milli-units, rounded up, saturated at the bounds of a long.
+     *
+     * @throws IllegalArgumentException when the quantity is not a valid Kubernetes quantity
+     */
+    public static long milliValue(Quantity quantity) {
+        BigDecimal milli = numericalAmount(quantity).multiply(THOUSAND).setScale(0, RoundingMode.CEILING);
+        if (milli.compareTo(LONG_MAX) > 0) {
+            return Long.MAX_VALUE;
+        }
+        if (milli.compareTo(LONG_MIN) < 0) {
+            return Long.MIN_VALUE;
+        }
+        return milli.longValueExact();
+    }
+
+    /** The milli-value of a quantity written as text, e.g. "500m". */
+    public static long milliValue(String quantity) {
+        return milliValue(new Quantity(quantity));
+    }
+
+    /** The quantity as a double, like upstream's {@code AsApproximateFloat64}. */
+    public static double approximate(Quantity quantity) {
+        return numericalAmount(quantity).doubleValue();
+    }
+
+    private static BigDecimal numericalAmount(Quantity quantity) {
+        if (quantity == null) {
+            throw new IllegalArgumentException("quantity is not set");
+        }
+        try {
+            return quantity.getNumericalAmount();
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("malformed quantity \"" + quantity + "\"", e);
+        }
+    }
+
+    /** A quantity in the DecimalSI format from a milli-value, as {@code resource.NewMilliQuantity(v, DecimalSI)}. */
+    public static Quantity decimal(long milli) {
+        return new Quantity(formatDecimal(milli));
+    }
+
+    /** A quantity in the BinarySI format from a milli-value, as {@code resource.NewMilliQuantity(v, BinarySI)}. */
+    public static Quantity binary(long milli) {
+        return new Quantity(formatBinary(milli));
+    }
+
+    /** The canonical DecimalSI text of a milli-value. */
+    public static String formatDecimal(long milli) {
+        if (milli == 0) {
+            return "0";
+        }
+        if (milli % 1000 != 0) {
+            return milli + "m";
+        }
+        long whole = milli / 1000;
+        int exponent = 0;
+        while (whole % 1000 == 0 && exponent < DECIMAL_SUFFIXES.length - 1) {
+            whole /= 1000;
+            exponent++;
+        }
+        return whole + DECIMAL_SUFFIXES[exponent];
+    }
+
+    /** The canonical BinarySI text of a milli-value (falls back to DecimalSI like upstream does). */
+    public static String formatBinary(long milli) {
+        if (milli % 1000 != 0 || (milli > -1024_000L && milli < 1024_000L)) {
+            return formatDecimal(milli);
+        }
+        long whole = milli / 1000;
+        int exponent = 0;
+        while (whole % 1024 == 0 && exponent < BINARY_SUFFIXES.length - 1) {
+            whole /= 1024;
+            exponent++;
+        }
+        return whole + BINARY_SUFFIXES[exponent];
+    }
+
+    /** Numeric equality of two quantities (either may be null). */
+    public static boolean sameValue(Quantity a, Quantity b) {
+        if (a == null || b == null) {
+            return a == b;
+        }
+        try {
+            return a.getNumericalAmount().compareTo(b.getNumericalAmount()) == 0;
+        } catch (RuntimeException e) {
+            return a.equals(b);
+        }
+    }
+}

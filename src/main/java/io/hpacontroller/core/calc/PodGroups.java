@@ -1,0 +1,80 @@
+package io.hpacontroller.core.calc;
+
+import io.hpacontroller.core.model.PodInfo;
+import io.hpacontroller.core.model.PodMetric;
+import io.hpacontroller.core.model.PodPhase;
+import io.hpacontroller.core.model.ReadyStatus;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The pods behind a per-pod metric sorted into upstream's groups:
+ * <ul>
+ *   <li>ignored: being deleted, or Failed;</li>
+ *   <li>unready: Pending; and, for CPU only, pods still initializing (no Ready condition or no start time;
+ *       inside the CPU initialization period: not ready, or a sample that does not yet cover a full window
+ *       since the last Ready transition; after it: not ready and never ready since start);</li>
+ *   <li>missing: no metric sample;</li>
+ *   <li>ready: the rest.</li>
+ * </ul>
+ *
+ * @param readyCount number of ready pods with metrics
+ * @param unready    names of unready pods
+ * @param missing    names of pods without metrics
+ * @param ignored    names of ignored pods
+ */
+public record PodGroups(int readyCount, Set<String> unready, Set<String> missing, Set<String> ignored) {
+
+    /**
+     * Groups the pods.
+     *
+     * @param resource the resource name for Resource/ContainerResource metrics, empty for others;
+     *                 only "cpu" triggers the initialization rules
+     */
+    public static PodGroups of(List<PodInfo> pods, Map<String, PodMetric> metrics, String resource,
+                               long cpuInitializationPeriodMillis, long initialReadinessDelayMillis, long now) {
+        Set<String> unready = new HashSet<>();
+        Set<String> missing = new HashSet<>();
+        Set<String> ignored = new HashSet<>();
+        int ready = 0;
+        boolean cpu = "cpu".equals(resource);
+        for (PodInfo pod : pods) {
+            if (pod.deleting() || pod.phase() == PodPhase.FAILED) {
+                ignored.add(pod.name());
+                continue;
+            }
+            if (pod.phase() == PodPhase.PENDING) {
+                unready.add(pod.name());
+                continue;
+            }
+            PodMetric metric = metrics.get(pod.name());
+            if (metric == null) {
+                missing.add(pod.name());
+                continue;
+            }
+            if (cpu && isCpuUnready(pod, metric, cpuInitializationPeriodMillis, initialReadinessDelayMillis, now)) {
+                unready.add(pod.name());
+                continue;
+            }
+            ready++;
+        }
+        return new PodGroups(ready, unready, missing, ignored);
+    }
+
+    private static boolean isCpuUnready(PodInfo pod, PodMetric metric, long cpuInitPeriod, long readinessDelay, long now) {
+        if (pod.ready() == ReadyStatus.NONE || pod.startTime() == PodInfo.NO_TIME) {
+            return true;
+        }
+        long transition = pod.readyTransitionTime();
+        if (pod.startTime() + cpuInitPeriod > now) {
+            // still inside the initialization period: drop a sample that does not cover a whole window
+            // since the last Ready transition, and drop unready pods
+            return pod.ready() == ReadyStatus.FALSE || metric.timestamp() < transition + metric.window();
+        }
+        // after the initialization period: drop only pods that are unready and have never been ready
+        return pod.ready() == ReadyStatus.FALSE && pod.startTime() + readinessDelay > transition;
+    }
+}

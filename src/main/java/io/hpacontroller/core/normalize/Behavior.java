@@ -1,0 +1,80 @@
+package io.hpacontroller.core.normalize;
+
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HPAScalingPolicy;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HPAScalingRules;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBehavior;
+import io.hpacontroller.core.Quantities;
+import io.hpacontroller.core.calc.Tolerances;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code spec.behavior} with every default filled in, as the API server fills it, plus the one default
+ * the controller fills itself: a scale-down stabilization window left unset takes the
+ * {@code --horizontal-pod-autoscaler-downscale-stabilization} flag.
+ *
+ * <p>API defaults: scale up with no stabilization window, Max of "4 pods" and "100 percent" per 15 s;
+ * scale down with Max of "100 percent" per 15 s.
+ */
+public record Behavior(ScalingRules scaleUp, ScalingRules scaleDown) {
+
+    private static final List<ScalingPolicy> DEFAULT_SCALE_UP_POLICIES = List.of(
+            new ScalingPolicy(ScalingPolicy.Type.PODS, 4, 15),
+            new ScalingPolicy(ScalingPolicy.Type.PERCENT, 100, 15));
+    private static final List<ScalingPolicy> DEFAULT_SCALE_DOWN_POLICIES = List.of(
+            new ScalingPolicy(ScalingPolicy.Type.PERCENT, 100, 15));
+
+    /**
+     * Fills the defaults into a behavior as the user wrote it.
+     *
+     * @param behavior                       spec.behavior (not null)
+     * @param downscaleStabilizationSeconds  the controller flag
+     * @throws IllegalArgumentException when a tolerance is not a valid quantity
+     */
+    public static Behavior withDefaults(HorizontalPodAutoscalerBehavior behavior, int downscaleStabilizationSeconds) {
+        return new Behavior(
+                rules(behavior.getScaleUp(), 0, DEFAULT_SCALE_UP_POLICIES),
+                rules(behavior.getScaleDown(), downscaleStabilizationSeconds, DEFAULT_SCALE_DOWN_POLICIES));
+    }
+
+    /**
+     * The tolerances an HPA computes with: the per-direction {@code behavior.scaleUp/scaleDown.tolerance}
+     * where set (KEP-4951), the {@code --horizontal-pod-autoscaler-tolerance} flag otherwise.
+     *
+     * @param behavior the defaulted behavior, null when the HPA has none
+     */
+    public static Tolerances tolerances(Behavior behavior, double flag) {
+        double down = flag;
+        double up = flag;
+        if (behavior != null) {
+            if (behavior.scaleDown().tolerance() != null) {
+                down = behavior.scaleDown().tolerance();
+            }
+            if (behavior.scaleUp().tolerance() != null) {
+                up = behavior.scaleUp().tolerance();
+            }
+        }
+        return new Tolerances(down, up);
+    }
+
+    private static ScalingRules rules(HPAScalingRules given, int defaultWindow, List<ScalingPolicy> defaultPolicies) {
+        if (given == null) {
+            return new ScalingRules(defaultWindow, SelectPolicy.MAX, defaultPolicies, null);
+        }
+        int window = given.getStabilizationWindowSeconds() != null ? given.getStabilizationWindowSeconds() : defaultWindow;
+        SelectPolicy select = given.getSelectPolicy() != null ? SelectPolicy.parse(given.getSelectPolicy()) : SelectPolicy.MAX;
+        List<ScalingPolicy> policies = defaultPolicies;
+        // fabric8 gives an absent list as an empty one; the API requires at least one policy, so an
+        // empty list can only mean "not written"
+        if (given.getPolicies() != null && !given.getPolicies().isEmpty()) {
+            policies = new ArrayList<>();
+            for (HPAScalingPolicy p : given.getPolicies()) {
+                policies.add(new ScalingPolicy(ScalingPolicy.Type.parse(p.getType()),
+                        p.getValue() == null ? 0 : p.getValue(), p.getPeriodSeconds() == null ? 0 : p.getPeriodSeconds()));
+            }
+        }
+        Double tolerance = given.getTolerance() == null ? null : Quantities.approximate(given.getTolerance());
+        return new ScalingRules(window, select, policies, tolerance);
+    }
+}

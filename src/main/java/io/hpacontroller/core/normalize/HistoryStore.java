@@ -1,0 +1,29 @@
+package io.hpacontroller.core.normalize;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** The histories of all HPAs, keyed "namespace/name". Dropped when the HPA is deleted. */
+public final class HistoryStore {
+
+    private final Map<String, HpaHistory> histories = new ConcurrentHashMap<>();
+
+    /** The history of an HPA, created empty ("never seen") on first use. */
+    public HpaHistory of(String key) {
+        return histories.computeIfAbsent(key, k -> new HpaHistory());
+    }
+
+    /** Forgets an HPA. */
+    public void forget(String key) {
+        histories.remove(key);
+    }
+
+    public Set<String> keys() {
+        return Set.copyOf(histories.keySet());
+    }
+
+    public int size() {
+        return histories.size();
+    }
+}

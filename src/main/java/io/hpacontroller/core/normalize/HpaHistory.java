@@ -1,0 +1,205 @@
+package io.hpacontroller.core.normalize;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the controller remembers about one HPA between syncs: the unstabilized recommendations of
+ * recent syncs and the scale changes it made, each with its time (epoch milliseconds).
+ *
+ * <p>Like upstream, a new entry takes the place of an entry that no window can see any more, so the
+ * lists stay as short as the windows allow; entries older than any window the API accepts are pruned.
+ * One worker at a time touches a given HPA's history; the methods are synchronized for the readers
+ * (metrics, simulator reports) that may look from other threads.
+ */
+public final class HpaHistory {
+
+    /** A recommendation made at a sync. */
+    public record Recommendation(int replicas, long timestamp) {
+    }
+
+    /** A scale change made by the controller: the absolute number of replicas added or removed. */
+    public record ScaleEvent(int replicaChange, long timestamp) {
+    }
+
+    /** Longest stabilization window (and policy period) the API accepts: older entries are never used. */
+    static final long MAX_WINDOW_MILLIS = 3600_000L;
+
+    private List<Recommendation> recommendations;
+    private final List<StoredEvent> scaleUpEvents = new ArrayList<>();
+    private final List<StoredEvent> scaleDownEvents = new ArrayList<>();
+
+    private static final class StoredEvent {
+        int replicaChange;
+        long timestamp;
+        boolean outdated;
+
+        StoredEvent(int replicaChange, long timestamp) {
+            this.replicaChange = replicaChange;
+            this.timestamp = timestamp;
+        }
+    }
+
+    /** Whether a recommendation was ever recorded (false for an HPA the controller has never synced). */
+    public synchronized boolean seen() {
+        return recommendations != null;
+    }
+
+    /** On the first sync, remember the current replica count as a recommendation made now. */
+    public synchronized void recordInitialRecommendation(int currentReplicas, long now) {
+        if (recommendations == null) {
+            recommendations = new ArrayList<>();
+            recommendations.add(new Recommendation(currentReplicas, now));
+        }
+    }
+
+    /** Replaces the recommendations (used to seed a history, e.g. from a conformance case). */
+    public synchronized void setRecommendations(List<Recommendation> recs) {
+        recommendations = recs == null ? null : new ArrayList<>(recs);
+    }
+
+    /** Adds a remembered scale event (used to seed a history). */
+    public synchronized void addScaleEvent(boolean up, int replicaChange, long timestamp) {
+        (up ? scaleUpEvents : scaleDownEvents).add(new StoredEvent(replicaChange, timestamp));
+    }
+
+    public synchronized List<Recommendation> recommendations() {
+        return recommendations == null ? List.of() : List.copyOf(recommendations);
+    }
+
+    public synchronized List<ScaleEvent> scaleUpEvents() {
+        return copy(scaleUpEvents);
+    }
+
+    public synchronized List<ScaleEvent> scaleDownEvents() {
+        return copy(scaleDownEvents);
+    }
+
+    private static List<ScaleEvent> copy(List<StoredEvent> events) {
+        List<ScaleEvent> out = new ArrayList<>(events.size());
+        for (StoredEvent e : events) {
+            out.add(new ScaleEvent(e.replicaChange, e.timestamp));
+        }
+        return out;
+    }
+
+    /**
+     * Legacy stabilization: the highest recommendation not older than the window (the new one
+     * included), then the new recommendation is recorded.
+     */
+    synchronized int stabilizeDownscale(int recommendation, long now, long windowMillis) {
+        List<Recommendation> recs = recs(now, windowMillis);
+        int max = recommendation;
+        int oldIndex = -1;
+        long cutoff = now - windowMillis;
+        for (int i = 0; i < recs.size(); i++) {
+            Recommendation r = recs.get(i);
+            if (r.timestamp() < cutoff) {
+                oldIndex = i;
+            } else if (r.replicas() > max) {
+                max = r.replicas();
+            }
+        }
+        record(recs, oldIndex, new Recommendation(recommendation, now));
+        return max;
+    }
+
+    /**
+     * Stabilization with behavior: the lowest recommendation inside the scale-up window and the highest
+     * inside the scale-down window (the new one included in both); the current replica count is brought
+     * between them. The new recommendation is recorded.
+     */
+    synchronized int stabilizeWithinWindows(int recommendation, int currentReplicas, long now, long upWindowMillis, long downWindowMillis) {
+        List<Recommendation> recs = recs(now, Math.max(upWindowMillis, downWindowMillis));
+        long upCutoff = now - upWindowMillis;
+        long downCutoff = now - downWindowMillis;
+        int up = recommendation;
+        int down = recommendation;
+        int oldIndex = -1;
+        for (int i = 0; i < recs.size(); i++) {
+            Recommendation r = recs.get(i);
+            if (r.timestamp() > upCutoff) {
+                up = Math.min(up, r.replicas());
+            }
+            if (r.timestamp() > downCutoff) {
+                down = Math.max(down, r.replicas());
+            }
+            if (r.timestamp() < upCutoff && r.timestamp() < downCutoff) {
+                oldIndex = i;
+            }
+        }
+        int stabilized = currentReplicas;
+        if (stabilized < up) {
+            stabilized = up;
+        }
+        if (stabilized > down) {
+            stabilized = down;
+        }
+        record(recs, oldIndex, new Recommendation(recommendation, now));
+        return stabilized;
+    }
+
+    private List<Recommendation> recs(long now, long windowMillis) {
+        if (recommendations == null) {
+            recommendations = new ArrayList<>();
+        }
+        long horizon = now - Math.max(MAX_WINDOW_MILLIS, windowMillis);
+        recommendations.removeIf(r -> r.timestamp() < horizon);
+        return recommendations;
+    }
+
+    private static void record(List<Recommendation> recs, int oldIndex, Recommendation rec) {
+        if (oldIndex >= 0) {
+            recs.set(oldIndex, rec);
+        } else {
+            recs.add(rec);
+        }
+    }
+
+    /** Replicas added (up) or removed (down) within the last {@code periodSeconds}. */
+    synchronized long changeInPeriod(boolean up, int periodSeconds, long now) {
+        long cutoff = now - periodSeconds * 1000L;
+        long total = 0;
+        for (StoredEvent e : up ? scaleUpEvents : scaleDownEvents) {
+            if (e.timestamp > cutoff) {
+                total += e.replicaChange;
+            }
+        }
+        return total;
+    }
+
+    /**
+     * Remembers a scale change (only HPAs with a behavior need them). An event older than the
+     * direction's longest policy period is marked outdated and its slot is reused.
+     */
+    public synchronized void recordScaleEvent(Behavior behavior, int previousReplicas, int newReplicas, long now) {
+        if (behavior == null || previousReplicas == newReplicas) {
+            return;
+        }
+        boolean up = newReplicas > previousReplicas;
+        List<StoredEvent> events = up ? scaleUpEvents : scaleDownEvents;
+        ScalingRules rules = up ? behavior.scaleUp() : behavior.scaleDown();
+        long horizon = now - Math.max(MAX_WINDOW_MILLIS, rules.longestPolicyPeriodSeconds() * 1000L);
+        events.removeIf(e -> e.timestamp < horizon);
+        long cutoff = now - rules.longestPolicyPeriodSeconds() * 1000L;
+        int oldIndex = -1;
+        for (int i = 0; i < events.size(); i++) {
+            StoredEvent e = events.get(i);
+            if (e.timestamp < cutoff) {
+                e.outdated = true;
+            }
+            if (e.outdated) {
+                oldIndex = i;
+            }
+        }
+        int change = Math.abs(newReplicas - previousReplicas);
+        if (oldIndex >= 0) {
+            StoredEvent e = events.get(oldIndex);
+            e.replicaChange = change;
+            e.timestamp = now;
+            e.outdated = false;
+        } else {
+            events.add(new StoredEvent(change, now));
+        }
+    }
+}

@@ -1,0 +1,23 @@
+package io.hpacontroller.core.normalize;
+
+/**
+ * One rate policy of a scaling direction: at most {@code value} pods, or {@code value} percent, per
+ * {@code periodSeconds}.
+ */
+public record ScalingPolicy(Type type, int value, int periodSeconds) {
+
+    /** Pods or Percent; {@link #UNKNOWN} for anything else the API might carry. */
+    public enum Type {
+        PODS, PERCENT, UNKNOWN;
+
+        public static Type parse(String text) {
+            if ("Pods".equals(text)) {
+                return PODS;
+            }
+            if ("Percent".equals(text)) {
+                return PERCENT;
+            }
+            return UNKNOWN;
+        }
+    }
+}
