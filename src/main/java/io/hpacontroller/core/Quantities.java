@@ -25,12 +25,13 @@ public final class Quantities {
     }
 
     /**
-     * The quantity in milli-units, rounded up, saturated at the bounds of a long.
+     * The quantity in milli-units, rounded up (away from zero, as upstream's {@code MilliValue} rounds:
+     * "0.5m" is 1, "-0.5m" is -1), saturated at the bounds of a long.
      *
      * @throws IllegalArgumentException when the quantity is not a valid Kubernetes quantity
      */
     public static long milliValue(Quantity quantity) {
-        BigDecimal milli = numericalAmount(quantity).multiply(THOUSAND).setScale(0, RoundingMode.CEILING);
+        BigDecimal milli = numericalAmount(quantity).multiply(THOUSAND).setScale(0, RoundingMode.UP);
         if (milli.compareTo(LONG_MAX) > 0) {
             return Long.MAX_VALUE;
         }
@@ -102,7 +103,7 @@ public final class Quantities {
         return whole + BINARY_SUFFIXES[exponent];
     }
 
-    /** Numeric equality of two quantities (either may be null). */
+    /** Numeric equality of two quantities (either may be null); malformed ones compare by their text. */
     public static boolean sameValue(Quantity a, Quantity b) {
         if (a == null || b == null) {
             return a == b;
@@ -110,7 +111,8 @@ public final class Quantities {
         try {
             return a.getNumericalAmount().compareTo(b.getNumericalAmount()) == 0;
         } catch (RuntimeException e) {
-            return a.equals(b);
+            // a malformed quantity has no value to compare (and Quantity.equals would throw): compare the text
+            return a.toString().equals(b.toString());
         }
     }
 }

@@ -1,0 +1,78 @@
+package io.hpacontroller.core;
+
+import io.fabric8.kubernetes.api.model.Quantity;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class QuantitiesTest {
+
+    @ParameterizedTest(name = "{0} -> {1}m")
+    @CsvSource({
+            "500m, 500", "1, 1000", "1.5, 1500", "2k, 2000000", "1Ki, 1024000", "512Mi, 536870912000",
+            "1e3, 1000000", "0, 0", "100u, 1", "0.5m, 1", "1.0001m, 2", "1n, 1", "999999n, 1", "999999999n, 1000",
+            // negative amounts round away from zero, like upstream's int64Amount.AsScaledInt64
+            "-500m, -500", "-0.5m, -1", "-1.5m, -2"})
+    void milliValueRoundsUpToTheNextMilliUnit(String quantity, long milli) {
+        assertThat(Quantities.milliValue(quantity)).isEqualTo(milli);
+    }
+
+    @Test
+    void milliValueSaturatesAtTheBoundsOfALong() {
+        assertThat(Quantities.milliValue("9223372036854775807")).isEqualTo(Long.MAX_VALUE);
+        assertThat(Quantities.milliValue("1e400")).isEqualTo(Long.MAX_VALUE);
+        assertThat(Quantities.milliValue("8Ei")).isEqualTo(Long.MAX_VALUE);
+        assertThat(Quantities.milliValue("-9223372036854775807")).isEqualTo(Long.MIN_VALUE);
+        assertThat(Quantities.milliValue("9223372036854775m")).isEqualTo(9223372036854775L);
+    }
+
+    @Test
+    void malformedOrMissingQuantitiesAreIllegalArguments() {
+        for (String bad : new String[]{"abc", "1.5.5", "10Qx", "NaN", "Infinity", " 1"}) {
+            assertThatThrownBy(() -> Quantities.milliValue(new Quantity(bad))).as(bad)
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("malformed quantity");
+        }
+        assertThatThrownBy(() -> Quantities.milliValue((Quantity) null)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("quantity is not set");
+    }
+
+    @ParameterizedTest(name = "{0}m -> {1}")
+    @CsvSource({
+            "0, 0", "500, 500m", "1000, 1", "1500, 1500m", "2000000, 2k", "1536000, 1536", "1500000, 1500",
+            "3000000000, 3M", "1000000000000000000, 1P", "1000000000000000001, 1000000000000000001m",
+            "-500, -500m", "-2000000, -2k", "9223372036854775807, 9223372036854775807m"})
+    void decimalTextIsCanonical(long milli, String text) {
+        assertThat(Quantities.formatDecimal(milli)).isEqualTo(text);
+        assertThat(Quantities.decimal(milli)).isEqualTo(new Quantity(text));
+    }
+
+    @ParameterizedTest(name = "{0}m -> {1}")
+    @CsvSource({
+            "536870912000, 512Mi", "1536000, 1536", "1024000, 1Ki", "1073741824000, 1Gi", "1610612736000, 1536Mi",
+            // below 1024 or not a whole number: DecimalSI, like upstream's CanonicalizeBytes
+            "1000000, 1k", "500, 500m", "1023000, 1023", "1024500, 1024500m", "0, 0", "-1048576000, -1Mi"})
+    void binaryTextIsCanonical(long milli, String text) {
+        assertThat(Quantities.formatBinary(milli)).isEqualTo(text);
+        assertThat(Quantities.milliValue(Quantities.binary(milli))).isEqualTo(milli);
+    }
+
+    @Test
+    void sameValueComparesNumbersNotText() {
+        assertThat(Quantities.sameValue(new Quantity("1"), new Quantity("1000m"))).isTrue();
+        assertThat(Quantities.sameValue(new Quantity("1Ki"), new Quantity("1024"))).isTrue();
+        assertThat(Quantities.sameValue(new Quantity("1k"), new Quantity("1Ki"))).isFalse();
+        assertThat(Quantities.sameValue(null, null)).isTrue();
+        assertThat(Quantities.sameValue(new Quantity("1"), null)).isFalse();
+        assertThat(Quantities.sameValue(new Quantity("abc"), new Quantity("abc"))).isTrue();
+        assertThat(Quantities.sameValue(new Quantity("abc"), new Quantity("1"))).isFalse();
+    }
+
+    @Test
+    void approximateIsTheDoubleValue() {
+        assertThat(Quantities.approximate(new Quantity("150m"))).isEqualTo(0.15);
+        assertThat(Quantities.approximate(new Quantity("1Ki"))).isEqualTo(1024.0);
+    }
+}
