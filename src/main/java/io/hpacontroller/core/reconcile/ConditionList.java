@@ -23,6 +23,9 @@ final class ConditionList {
     ConditionList(List<HorizontalPodAutoscalerCondition> original, String now) {
         if (original != null) {
             for (HorizontalPodAutoscalerCondition c : original) {
+                if (c == null) {
+                    continue; // a hand-edited status; nothing to keep
+                }
                 conditions.add(new HorizontalPodAutoscalerCondition(c.getLastTransitionTime(), c.getMessage(), c.getReason(), c.getStatus(), c.getType()));
             }
         }

@@ -72,6 +72,9 @@ public final class Reconciler {
 
     /** The key of an HPA: "namespace/name". */
     public static String keyOf(HorizontalPodAutoscaler hpa) {
+        if (hpa == null || hpa.getMetadata() == null) {
+            return "<unknown>/<unknown>";
+        }
         return hpa.getMetadata().getNamespace() + "/" + hpa.getMetadata().getName();
     }
 
@@ -83,7 +86,18 @@ public final class Reconciler {
 
     /** Syncs one HPA. Never throws. */
     public ReconcileOutcome reconcile(HorizontalPodAutoscaler hpa) {
-        Sync sync = new Sync(hpa);
+        Sync sync;
+        try {
+            if (hpa == null || hpa.getMetadata() == null) {
+                throw new IllegalArgumentException("the HPA has no metadata");
+            }
+            sync = new Sync(hpa);
+        } catch (RuntimeException e) {
+            String msg = "internal error while reconciling " + keyOf(hpa) + ": " + e;
+            HorizontalPodAutoscalerStatus status = hpa == null || hpa.getStatus() == null ? new HorizontalPodAutoscalerStatus() : hpa.getStatus();
+            return new ReconcileOutcome(keyOf(hpa), -1, -1, desired(status), false, Action.NONE, ErrorKind.INTERNAL, msg,
+                    null, "", null, List.of(), status, false);
+        }
         try {
             return sync.run();
         } catch (RuntimeException e) {

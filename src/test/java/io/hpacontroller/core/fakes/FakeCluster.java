@@ -1,0 +1,163 @@
+package io.hpacontroller.core.fakes;
+
+import io.fabric8.kubernetes.api.model.autoscaling.v2.CrossVersionObjectReference;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus;
+import io.hpacontroller.core.labels.Selector;
+import io.hpacontroller.core.model.PodInfo;
+import io.hpacontroller.core.model.PodMetric;
+import io.hpacontroller.core.model.PodUsage;
+import io.hpacontroller.core.model.ScaleTarget;
+import io.hpacontroller.core.normalize.HistoryStore;
+import io.hpacontroller.core.reconcile.ApiException;
+import io.hpacontroller.core.reconcile.ControllerConfig;
+import io.hpacontroller.core.reconcile.EventRecorder;
+import io.hpacontroller.core.reconcile.MetricsSource;
+import io.hpacontroller.core.reconcile.PodSource;
+import io.hpacontroller.core.reconcile.Reconciler;
+import io.hpacontroller.core.reconcile.ScaleClient;
+import io.hpacontroller.core.reconcile.SelectorOwnership;
+import io.hpacontroller.core.reconcile.StatusWriter;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One HPA's world behind every port of the reconcile step, in memory, with switches for the failures
+ * the tests need. Records what the core wrote (scale, status, events) and how often it read the scale.
+ */
+public final class FakeCluster implements ScaleClient, PodSource, MetricsSource, StatusWriter, EventRecorder {
+
+    /** An event the core recorded. */
+    public record Event(Type type, String reason, String message) {
+    }
+
+    // ---- the world ----
+    public ScaleTarget scale = new ScaleTarget(3, 3, "app=web", "1");
+    public List<PodInfo> pods = new ArrayList<>();
+    public List<PodUsage> podUsage = new ArrayList<>();
+    public final Map<String, Map<String, PodMetric>> podsMetrics = new HashMap<>();
+    public final Map<String, ObjectMetricValue> objectMetrics = new HashMap<>();
+    public final Map<String, List<Long>> externalMetrics = new HashMap<>();
+    public long metricTimestamp;
+
+    // ---- faults ----
+    /** Thrown by every scale read. */
+    public ApiException scaleReadError;
+    /** Scale writes answer 409 this many times before one succeeds. */
+    public int scaleConflicts;
+    /** Thrown by every scale write (after the conflicts). */
+    public ApiException scaleWriteError;
+    /** Thrown by every status write. */
+    public ApiException statusWriteError;
+    /** Metric names (or resource names) whose fetch fails. */
+    public final Set<String> failingMetrics = new HashSet<>();
+    /** Thrown by every pod listing: a port that breaks in an unexpected way. */
+    public RuntimeException podListBug;
+
+    // ---- what the core did ----
+    public int scaleReads;
+    public final List<Integer> scaleWrites = new ArrayList<>();
+    public final List<String> resourceVersionsWritten = new ArrayList<>();
+    public final List<HorizontalPodAutoscalerStatus> statusWrites = new ArrayList<>();
+    public final List<Event> events = new ArrayList<>();
+
+    /** A reconciler wired to this cluster. */
+    public Reconciler reconciler(ControllerConfig config, HistoryStore histories, Clock clock) {
+        return new Reconciler(config, this, this, this, this, this, histories, SelectorOwnership.NONE, clock);
+    }
+
+    public List<String> eventReasons() {
+        return events.stream().map(Event::reason).toList();
+    }
+
+    public HorizontalPodAutoscalerStatus lastStatus() {
+        return statusWrites.isEmpty() ? null : statusWrites.get(statusWrites.size() - 1);
+    }
+
+    @Override
+    public ScaleTarget get(String namespace, CrossVersionObjectReference target) throws ApiException {
+        scaleReads++;
+        if (scaleReadError != null) {
+            throw scaleReadError;
+        }
+        return scale;
+    }
+
+    @Override
+    public void update(String namespace, CrossVersionObjectReference target, ScaleTarget current, int replicas) throws ApiException {
+        if (scaleConflicts > 0) {
+            scaleConflicts--;
+            // someone else wrote the scale: a new resourceVersion
+            scale = new ScaleTarget(scale.specReplicas(), scale.statusReplicas(), scale.selector(),
+                    String.valueOf(Integer.parseInt(scale.resourceVersion()) + 1));
+            throw new ApiException.Conflict("the object has been modified; please apply your changes to the latest version and try again");
+        }
+        if (scaleWriteError != null) {
+            throw scaleWriteError;
+        }
+        resourceVersionsWritten.add(current.resourceVersion());
+        scaleWrites.add(replicas);
+        scale = new ScaleTarget(replicas, scale.statusReplicas(), scale.selector(), scale.resourceVersion());
+    }
+
+    @Override
+    public List<PodInfo> list(String namespace, Selector selector) {
+        if (podListBug != null) {
+            throw podListBug;
+        }
+        return pods;
+    }
+
+    private void failIfListed(String metric) throws ApiException {
+        if (failingMetrics.contains(metric)) {
+            throw new ApiException("the server is currently unable to handle the request (get " + metric + ")");
+        }
+    }
+
+    @Override
+    public List<PodUsage> podUsage(String namespace, Selector podSelector, String resource) throws ApiException {
+        failIfListed(resource);
+        return podUsage;
+    }
+
+    @Override
+    public Map<String, PodMetric> podsMetric(String namespace, String metricName, Selector podSelector, Selector metricSelector) throws ApiException {
+        failIfListed(metricName);
+        return podsMetrics.getOrDefault(metricName, Map.of());
+    }
+
+    @Override
+    public ObjectMetricValue objectMetric(String namespace, String metricName, CrossVersionObjectReference object, Selector metricSelector) throws ApiException {
+        failIfListed(metricName);
+        ObjectMetricValue v = objectMetrics.get(metricName);
+        if (v == null) {
+            throw new ApiException("the server could not find the metric " + metricName);
+        }
+        return v;
+    }
+
+    @Override
+    public ExternalMetricValues externalMetric(String namespace, String metricName, Selector metricSelector) throws ApiException {
+        failIfListed(metricName);
+        return new ExternalMetricValues(externalMetrics.getOrDefault(metricName, List.of()), metricTimestamp);
+    }
+
+    @Override
+    public void write(HorizontalPodAutoscaler hpa, HorizontalPodAutoscalerStatus status) throws ApiException {
+        if (statusWriteError != null) {
+            throw statusWriteError;
+        }
+        statusWrites.add(status);
+    }
+
+    @Override
+    public void record(HorizontalPodAutoscaler hpa, Type type, String reason, String message) {
+        events.add(new Event(type, reason, message));
+    }
+}

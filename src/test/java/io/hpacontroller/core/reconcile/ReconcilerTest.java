@@ -1,0 +1,268 @@
+package io.hpacontroller.core.reconcile;
+
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerCondition;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus;
+import io.hpacontroller.core.fakes.FakeCluster;
+import io.hpacontroller.core.fakes.Pods;
+import io.hpacontroller.core.fakes.Specs;
+import io.hpacontroller.core.model.ScaleTarget;
+import io.hpacontroller.core.normalize.HistoryStore;
+import io.hpacontroller.core.reconcile.ReconcileOutcome.Action;
+import io.hpacontroller.core.reconcile.ReconcileOutcome.ErrorKind;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ReconcilerTest {
+
+    private static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
+    private static final long NOW_MILLIS = NOW.toEpochMilli();
+
+    private final FakeCluster cluster = new FakeCluster();
+    private final HistoryStore histories = new HistoryStore();
+
+    @BeforeEach
+    void threeReadyPodsAtHalfTheirRequest() {
+        cluster.scale = new ScaleTarget(3, 3, "app=web", "1");
+        cluster.pods = Pods.ready(3, 1000, NOW_MILLIS);
+        cluster.podUsage = Pods.cpuUsage(NOW_MILLIS, 500, 500, 500);
+    }
+
+    private ReconcileOutcome sync(HorizontalPodAutoscaler hpa) {
+        return sync(hpa, NOW);
+    }
+
+    private ReconcileOutcome sync(HorizontalPodAutoscaler hpa, Instant at) {
+        return cluster.reconciler(ControllerConfig.defaults(), histories, Clock.fixed(at, ZoneOffset.UTC)).reconcile(hpa);
+    }
+
+    private static HorizontalPodAutoscalerCondition condition(HorizontalPodAutoscalerStatus status, String type) {
+        return status.getConditions().stream().filter(c -> type.equals(c.getType())).findFirst().orElseThrow();
+    }
+
+    @Test
+    void aSecondIdenticalSyncDoesNotWriteTheStatus() {
+        HorizontalPodAutoscaler hpa = Specs.hpa(1, 10, Specs.cpuUtilization(50));
+        ReconcileOutcome first = sync(hpa);
+        assertThat(first.statusWritten()).isTrue();
+        assertThat(first.rescaled()).isFalse();
+
+        hpa.setStatus(first.status());
+        ReconcileOutcome second = sync(hpa, NOW.plusSeconds(15));
+
+        assertThat(second.statusWritten()).isFalse();
+        assertThat(cluster.statusWrites).hasSize(1);
+        assertThat(second.error()).isEqualTo(ErrorKind.NONE);
+    }
+
+    @Test
+    void aChangedMetricIsWrittenToTheStatus() {
+        HorizontalPodAutoscaler hpa = Specs.hpa(1, 10, Specs.cpuUtilization(50));
+        hpa.setStatus(sync(hpa).status());
+        cluster.podUsage = Pods.cpuUsage(NOW_MILLIS, 520, 520, 520);  // 52 %: inside the tolerance, new value
+        ReconcileOutcome second = sync(hpa, NOW.plusSeconds(15));
+        assertThat(second.rescaled()).isFalse();
+        assertThat(second.statusWritten()).isTrue();
+        assertThat(second.status().getCurrentMetrics().get(0).getResource().getCurrent().getAverageUtilization()).isEqualTo(52);
+    }
+
+    @Test
+    void aScaleWriteConflictIsReReadAndRetried() {
+        cluster.podUsage = Pods.cpuUsage(NOW_MILLIS, 1000, 1000, 1000);  // 100 % of a 50 % target
+        cluster.scaleConflicts = 2;
+        ReconcileOutcome o = sync(Specs.hpa(1, 10, Specs.cpuUtilization(50)));
+        assertThat(cluster.scaleWrites).containsExactly(6);
+        assertThat(cluster.scaleReads).as("one read, and one after each conflict").isEqualTo(3);
+        assertThat(cluster.resourceVersionsWritten).as("the write carries the re-read version").containsExactly("3");
+        assertThat(o.rescaled()).isTrue();
+        assertThat(o.action()).isEqualTo(Action.SCALE_UP);
+        assertThat(cluster.eventReasons()).containsExactly("SuccessfulRescale");
+    }
+
+    @Test
+    void fiveConflictsInARowAreAFailedRescale() {
+        cluster.podUsage = Pods.cpuUsage(NOW_MILLIS, 1000, 1000, 1000);
+        cluster.scaleConflicts = Reconciler.SCALE_UPDATE_ATTEMPTS;
+        ReconcileOutcome o = sync(Specs.hpa(1, 10, Specs.cpuUtilization(50)));
+        assertThat(cluster.scaleWrites).isEmpty();
+        assertThat(o.rescaled()).isFalse();
+        assertThat(o.error()).isEqualTo(ErrorKind.INTERNAL);
+        assertThat(cluster.eventReasons()).containsExactly("FailedRescale");
+        assertThat(cluster.events.get(0).message()).startsWith("New size: 6; reason: cpu resource utilization (percentage of request) above target; error: ");
+        HorizontalPodAutoscalerCondition able = condition(o.status(), "AbleToScale");
+        assertThat(able.getStatus()).isEqualTo("False");
+        assertThat(able.getReason()).isEqualTo("FailedUpdateScale");
+        assertThat(o.status().getDesiredReplicas()).as("desired stays as it was (unset: 0)").isZero();
+    }
+
+    @Test
+    void fourConflictsAndThenSuccessIsARescale() {
+        cluster.podUsage = Pods.cpuUsage(NOW_MILLIS, 1000, 1000, 1000);
+        cluster.scaleConflicts = Reconciler.SCALE_UPDATE_ATTEMPTS - 1;
+        assertThat(sync(Specs.hpa(1, 10, Specs.cpuUtilization(50))).rescaled()).isTrue();
+        assertThat(cluster.scaleWrites).containsExactly(6);
+    }
+
+    @Test
+    void anyOtherScaleWriteErrorIsNotRetried() {
+        cluster.podUsage = Pods.cpuUsage(NOW_MILLIS, 1000, 1000, 1000);
+        cluster.scaleWriteError = new ApiException("Internal error occurred");
+        ReconcileOutcome o = sync(Specs.hpa(1, 10, Specs.cpuUtilization(50)));
+        assertThat(cluster.scaleReads).isEqualTo(1);
+        assertThat(o.errorMessage()).contains("Internal error occurred");
+        assertThat(cluster.eventReasons()).containsExactly("FailedRescale");
+    }
+
+    @Test
+    void aScaleReadErrorIsFailedGetScale() {
+        cluster.scaleReadError = new ApiException.NotFound("deployments.apps \"web\" not found");
+        ReconcileOutcome o = sync(Specs.hpa(1, 10, Specs.cpuUtilization(50)));
+        assertThat(o.error()).isEqualTo(ErrorKind.INTERNAL);
+        assertThat(o.currentReplicas()).isEqualTo(-1);
+        assertThat(o.errorMessage()).isEqualTo("failed to query scale subresource for Deployment/default/web: deployments.apps \"web\" not found");
+        assertThat(cluster.eventReasons()).containsExactly("FailedGetScale");
+        assertThat(cluster.scaleWrites).isEmpty();
+        HorizontalPodAutoscalerCondition able = condition(cluster.lastStatus(), "AbleToScale");
+        assertThat(able.getStatus()).isEqualTo("False");
+        assertThat(able.getReason()).isEqualTo("FailedGetScale");
+        assertThat(able.getMessage()).isEqualTo("the HPA controller was unable to get the target's current scale: deployments.apps \"web\" not found");
+    }
+
+    @Test
+    void aStatusWriteErrorIsFailedUpdateStatus() {
+        cluster.podUsage = Pods.cpuUsage(NOW_MILLIS, 1000, 1000, 1000);
+        cluster.statusWriteError = new ApiException("etcdserver: request timed out");
+        ReconcileOutcome o = sync(Specs.hpa(1, 10, Specs.cpuUtilization(50)));
+        assertThat(o.rescaled()).as("the scale was written before the status").isTrue();
+        assertThat(cluster.scaleWrites).containsExactly(6);
+        assertThat(o.statusWritten()).isFalse();
+        assertThat(o.error()).isEqualTo(ErrorKind.INTERNAL);
+        assertThat(o.errorMessage()).isEqualTo("failed to update status for web");
+        assertThat(cluster.eventReasons()).containsExactly("SuccessfulRescale", "FailedUpdateStatus");
+        assertThat(cluster.events.get(1).message()).isEqualTo("etcdserver: request timed out");
+    }
+
+    @Test
+    void aCountAboveMaxIsBroughtToMaxWithoutComputingMetrics() {
+        cluster.scale = new ScaleTarget(12, 12, "app=web", "1");
+        cluster.failingMetrics.add("cpu");
+        ReconcileOutcome o = sync(Specs.hpa(1, 10, Specs.cpuUtilization(50)));
+        assertThat(cluster.scaleWrites).containsExactly(10);
+        assertThat(o.computations()).isEmpty();
+        assertThat(o.action()).isEqualTo(Action.SCALE_DOWN);
+        assertThat(o.rescaleReason()).isEqualTo("Current number of replicas above Spec.MaxReplicas");
+        assertThat(cluster.events.get(0).message()).isEqualTo("New size: 10; reason: Current number of replicas above Spec.MaxReplicas");
+        assertThat(o.status().getDesiredReplicas()).isEqualTo(10);
+        assertThat(o.status().getLastScaleTime()).isEqualTo("2026-03-01T12:00:00Z");
+    }
+
+    @Test
+    void aCountBelowMinIsBroughtToMinWithoutComputingMetrics() {
+        cluster.scale = new ScaleTarget(1, 1, "app=web", "1");
+        cluster.failingMetrics.add("cpu");
+        ReconcileOutcome o = sync(Specs.hpa(2, 10, Specs.cpuUtilization(50)));
+        assertThat(cluster.scaleWrites).containsExactly(2);
+        assertThat(o.computations()).isEmpty();
+        assertThat(o.rescaleReason()).isEqualTo("Current number of replicas below Spec.MinReplicas");
+    }
+
+    @Test
+    void forgetDropsTheHistory() {
+        HorizontalPodAutoscaler hpa = Specs.hpa(1, 10, Specs.cpuUtilization(50));
+        Reconciler r = cluster.reconciler(ControllerConfig.defaults(), histories, Clock.fixed(NOW, ZoneOffset.UTC));
+        r.reconcile(hpa);
+        assertThat(histories.of("default/web").seen()).isTrue();
+        r.forget(Reconciler.keyOf(hpa));
+        assertThat(histories.size()).isZero();
+        assertThat(histories.of("default/web").seen()).isFalse();
+    }
+
+    @Test
+    void noMetricsMeansEightyPercentCpu() {
+        cluster.podUsage = Pods.cpuUsage(NOW_MILLIS, 900, 900, 900);  // 90 % of request: 1.125 of an 80 % target
+        for (HorizontalPodAutoscaler hpa : new HorizontalPodAutoscaler[]{Specs.hpa(1, 10), withNullMetrics(Specs.hpa(1, 10))}) {
+            cluster.scale = new ScaleTarget(3, 3, "app=web", "1");
+            ReconcileOutcome o = new FakeClusterRun(cluster).sync(hpa);
+            assertThat(o.desiredReplicas()).isEqualTo(4);
+            assertThat(o.status().getCurrentMetrics()).hasSize(1);
+            assertThat(o.status().getCurrentMetrics().get(0).getResource().getName()).isEqualTo("cpu");
+            assertThat(o.status().getCurrentMetrics().get(0).getResource().getCurrent().getAverageUtilization()).isEqualTo(90);
+        }
+        assertThat(cluster.scaleWrites).containsExactly(4, 4);
+    }
+
+    private static HorizontalPodAutoscaler withNullMetrics(HorizontalPodAutoscaler hpa) {
+        hpa.getSpec().setMetrics(null);
+        return hpa;
+    }
+
+    /** A fresh history for each sync. */
+    private record FakeClusterRun(FakeCluster cluster) {
+        ReconcileOutcome sync(HorizontalPodAutoscaler hpa) {
+            return cluster.reconciler(ControllerConfig.defaults(), new HistoryStore(), Clock.fixed(NOW, ZoneOffset.UTC)).reconcile(hpa);
+        }
+    }
+
+    @Test
+    void aPortThatThrowsIsAnInternalOutcomeNotAnException() {
+        cluster.podListBug = new IllegalStateException("informer cache is closed");
+        ReconcileOutcome o = sync(Specs.hpa(1, 10, Specs.cpuUtilization(50)));
+        assertThat(o.error()).isEqualTo(ErrorKind.INTERNAL);
+        assertThat(o.errorMessage()).contains("internal error while reconciling default/web").contains("informer cache is closed");
+        assertThat(o.rescaled()).isFalse();
+        assertThat(cluster.scaleWrites).isEmpty();
+    }
+
+    @Test
+    void anHpaWithoutMetadataOrNoHpaAtAllIsAnInternalOutcome() {
+        HorizontalPodAutoscaler noMetadata = Specs.hpa(1, 10, Specs.cpuUtilization(50));
+        noMetadata.setMetadata(null);
+        for (HorizontalPodAutoscaler hpa : new HorizontalPodAutoscaler[]{noMetadata, null}) {
+            ReconcileOutcome o = sync(hpa);
+            assertThat(o.error()).isEqualTo(ErrorKind.INTERNAL);
+            assertThat(o.rescaled()).isFalse();
+        }
+        assertThat(cluster.scaleWrites).isEmpty();
+    }
+
+    @Test
+    void aNullConditionInTheStatusIsSkipped() {
+        HorizontalPodAutoscaler hpa = Specs.hpa(1, 10, Specs.cpuUtilization(50));
+        HorizontalPodAutoscalerStatus status = new HorizontalPodAutoscalerStatus();
+        status.setConditions(new ArrayList<>(java.util.Arrays.asList((HorizontalPodAutoscalerCondition) null)));
+        hpa.setStatus(status);
+        ReconcileOutcome o = sync(hpa);
+        assertThat(o.error()).isEqualTo(ErrorKind.NONE);
+        assertThat(o.status().getConditions()).extracting(HorizontalPodAutoscalerCondition::getType)
+                .containsExactly("AbleToScale", "ScalingActive", "ScalingLimited");
+    }
+
+    @Test
+    void aMetricFetchErrorKeepsTheCountAndSaysWhy() {
+        cluster.failingMetrics.add("cpu");
+        ReconcileOutcome o = sync(Specs.hpa(1, 10, Specs.cpuUtilization(50)));
+        assertThat(cluster.scaleWrites).isEmpty();
+        assertThat(cluster.eventReasons()).containsExactly("FailedGetResourceMetric", "FailedComputeMetricsReplicas");
+        assertThat(condition(o.status(), "ScalingActive").getReason()).isEqualTo("FailedGetResourceMetric");
+        assertThat(o.computations()).extracting(ReconcileOutcome.MetricComputation::error).containsExactly(ErrorKind.INTERNAL);
+    }
+
+    @Test
+    void theDownscaleStabilizationWindowHoldsAScaleDownOnTheFirstSync() {
+        cluster.podUsage = Pods.cpuUsage(NOW_MILLIS, 100, 100, 100);
+        ReconcileOutcome first = sync(Specs.hpa(1, 10, Specs.cpuUtilization(50)));
+        assertThat(first.proposedReplicas()).isEqualTo(1);
+        assertThat(first.rescaled()).isFalse();
+        ReconcileOutcome later = sync(Specs.hpa(1, 10, Specs.cpuUtilization(50)), NOW.plus(Duration.ofMinutes(6)));
+        assertThat(later.rescaled()).isTrue();
+        assertThat(cluster.scaleWrites).containsExactly(1);
+    }
+}
