@@ -69,12 +69,13 @@ public record PodGroups(int readyCount, Set<String> unready, Set<String> missing
             return true;
         }
         long transition = pod.readyTransitionTime();
-        if (pod.startTime() + cpuInitPeriod > now) {
+        // times from the API may be anything (a clock in the future, year 9999): the sums saturate rather than wrap
+        if (Arith.saturatedAdd(pod.startTime(), cpuInitPeriod) > now) {
             // still inside the initialization period: drop a sample that does not cover a whole window
             // since the last Ready transition, and drop unready pods
-            return pod.ready() == ReadyStatus.FALSE || metric.timestamp() < transition + metric.window();
+            return pod.ready() == ReadyStatus.FALSE || metric.timestamp() < Arith.saturatedAdd(transition, metric.window());
         }
         // after the initialization period: drop only pods that are unready and have never been ready
-        return pod.ready() == ReadyStatus.FALSE && pod.startTime() + readinessDelay > transition;
+        return pod.ready() == ReadyStatus.FALSE && Arith.saturatedAdd(pod.startTime(), readinessDelay) > transition;
     }
 }

@@ -54,6 +54,7 @@ public final class ReplicaCalculator {
         if (pods.isEmpty()) {
             throw new CalculationException("no pods returned by selector while calculating replica count");
         }
+        Samples.requireNonNegative(fetched);
         Map<String, PodMetric> metrics = new HashMap<>(fetched);
         PodGroups groups = PodGroups.of(pods, metrics, resource, cpuInitializationPeriodMillis, initialReadinessDelayMillis, now);
         metrics.keySet().removeAll(groups.ignored());
@@ -118,6 +119,7 @@ public final class ReplicaCalculator {
         if (pods.isEmpty()) {
             throw new CalculationException("no pods returned by selector while calculating replica count");
         }
+        Samples.requireNonNegative(fetched);
         Map<String, PodMetric> metrics = new HashMap<>(fetched);
         PodGroups groups = PodGroups.of(pods, metrics, resource, cpuInitializationPeriodMillis, initialReadinessDelayMillis, now);
         metrics.keySet().removeAll(groups.ignored());
@@ -174,6 +176,7 @@ public final class ReplicaCalculator {
      */
     public UsageProposal value(int currentReplicas, long targetUsage, long usage, Tolerances tolerances,
                                Supplier<List<PodInfo>> readyPods) throws CalculationException {
+        Samples.requireNonNegative(usage, "the metric value");
         double usageRatio = (double) usage / (double) targetUsage;
         if (currentReplicas == 0) {
             return new UsageProposal(Arith.ceilToReplicas(usageRatio), usage);
@@ -194,7 +197,9 @@ public final class ReplicaCalculator {
      * {@code status.replicas} (upstream {@code GetObjectPerPodMetricReplicas} and
      * {@code GetExternalPerPodMetricReplicas}).
      */
-    public UsageProposal averageOverReplicas(int statusReplicas, long targetAveragePerPod, long total, Tolerances tolerances) {
+    public UsageProposal averageOverReplicas(int statusReplicas, long targetAveragePerPod, long total, Tolerances tolerances)
+            throws CalculationException {
+        Samples.requireNonNegative(total, "the metric value");
         int replicas = statusReplicas;
         double usageRatio = (double) total / ((double) targetAveragePerPod * statusReplicas);
         if (!tolerances.isWithin(usageRatio)) {
@@ -204,10 +209,15 @@ public final class ReplicaCalculator {
         return new UsageProposal(replicas, average);
     }
 
-    /** The sum of an External metric's values, capped at the largest long instead of overflowing. */
-    public static long sum(List<Long> values) {
+    /**
+     * The sum of an External metric's values, capped at the largest long instead of overflowing.
+     *
+     * @throws CalculationException when a value is negative (see {@link Samples})
+     */
+    public static long sum(List<Long> values) throws CalculationException {
         long total = 0;
         for (long v : values) {
+            Samples.requireNonNegative(v, "an external metric value");
             total = Arith.saturatedAdd(total, v);
         }
         return total;

@@ -22,6 +22,10 @@ public record Behavior(ScalingRules scaleUp, ScalingRules scaleDown) {
     private static final List<ScalingPolicy> DEFAULT_SCALE_UP_POLICIES = List.of(
             new ScalingPolicy(ScalingPolicy.Type.PODS, 4, 15),
             new ScalingPolicy(ScalingPolicy.Type.PERCENT, 100, 15));
+    /** Limits of the API's validation: a stabilization window of at most an hour, a policy period of at most 30 minutes. */
+    static final int MAX_STABILIZATION_WINDOW_SECONDS = 3600;
+    static final int MAX_POLICY_PERIOD_SECONDS = 1800;
+
     private static final List<ScalingPolicy> DEFAULT_SCALE_DOWN_POLICIES = List.of(
             new ScalingPolicy(ScalingPolicy.Type.PERCENT, 100, 15));
 
@@ -30,12 +34,13 @@ public record Behavior(ScalingRules scaleUp, ScalingRules scaleDown) {
      *
      * @param behavior                       spec.behavior (not null)
      * @param downscaleStabilizationSeconds  the controller flag
-     * @throws IllegalArgumentException when a tolerance is not a valid quantity
+     * @throws IllegalArgumentException when the behavior is one the API server's validation refuses (see
+     *                                  {@link #validate}), or a tolerance is not a valid quantity
      */
     public static Behavior withDefaults(HorizontalPodAutoscalerBehavior behavior, int downscaleStabilizationSeconds) {
         return new Behavior(
-                rules(behavior.getScaleUp(), 0, DEFAULT_SCALE_UP_POLICIES),
-                rules(behavior.getScaleDown(), downscaleStabilizationSeconds, DEFAULT_SCALE_DOWN_POLICIES));
+                rules(behavior.getScaleUp(), 0, DEFAULT_SCALE_UP_POLICIES, "scaleUp"),
+                rules(behavior.getScaleDown(), downscaleStabilizationSeconds, DEFAULT_SCALE_DOWN_POLICIES, "scaleDown"));
     }
 
     /**
@@ -58,10 +63,11 @@ public record Behavior(ScalingRules scaleUp, ScalingRules scaleDown) {
         return new Tolerances(down, up);
     }
 
-    private static ScalingRules rules(HPAScalingRules given, int defaultWindow, List<ScalingPolicy> defaultPolicies) {
+    private static ScalingRules rules(HPAScalingRules given, int defaultWindow, List<ScalingPolicy> defaultPolicies, String direction) {
         if (given == null) {
             return new ScalingRules(defaultWindow, SelectPolicy.MAX, defaultPolicies, null);
         }
+        validate(given, direction);
         int window = given.getStabilizationWindowSeconds() != null ? given.getStabilizationWindowSeconds() : defaultWindow;
         SelectPolicy select = given.getSelectPolicy() != null ? SelectPolicy.parse(given.getSelectPolicy()) : SelectPolicy.MAX;
         List<ScalingPolicy> policies = defaultPolicies;
@@ -70,11 +76,45 @@ public record Behavior(ScalingRules scaleUp, ScalingRules scaleDown) {
         if (given.getPolicies() != null && !given.getPolicies().isEmpty()) {
             policies = new ArrayList<>();
             for (HPAScalingPolicy p : given.getPolicies()) {
-                policies.add(new ScalingPolicy(ScalingPolicy.Type.parse(p.getType()),
-                        p.getValue() == null ? 0 : p.getValue(), p.getPeriodSeconds() == null ? 0 : p.getPeriodSeconds()));
+                policies.add(new ScalingPolicy(ScalingPolicy.Type.parse(p.getType()), p.getValue(), p.getPeriodSeconds()));
             }
         }
         Double tolerance = given.getTolerance() == null ? null : Quantities.approximate(given.getTolerance());
         return new ScalingRules(window, select, policies, tolerance);
+    }
+
+    /**
+     * The API server's validation of one direction's rules ({@code validateScalingRules}): objects that
+     * come from an older API version or were written around validation are refused here rather than
+     * given a meaning (an unknown selectPolicy would otherwise act as Max, the most permissive).
+     */
+    private static void validate(HPAScalingRules rules, String direction) {
+        Integer window = rules.getStabilizationWindowSeconds();
+        if (window != null && (window < 0 || window > MAX_STABILIZATION_WINDOW_SECONDS)) {
+            throw new IllegalArgumentException(direction + ".stabilizationWindowSeconds must be between 0 and "
+                    + MAX_STABILIZATION_WINDOW_SECONDS + ", got " + window);
+        }
+        String select = rules.getSelectPolicy();
+        if (select != null && !List.of("Max", "Min", "Disabled").contains(select)) {
+            throw new IllegalArgumentException(direction + ".selectPolicy \"" + select + "\" is not one of Max, Min, Disabled");
+        }
+        if (rules.getPolicies() != null) {
+            for (HPAScalingPolicy p : rules.getPolicies()) {
+                if (p == null || ScalingPolicy.Type.parse(p.getType()) == ScalingPolicy.Type.UNKNOWN) {
+                    throw new IllegalArgumentException(direction + ".policies: type \"" + (p == null ? null : p.getType())
+                            + "\" is not one of Pods, Percent");
+                }
+                if (p.getValue() == null || p.getValue() <= 0) {
+                    throw new IllegalArgumentException(direction + ".policies: value must be greater than 0, got " + p.getValue());
+                }
+                if (p.getPeriodSeconds() == null || p.getPeriodSeconds() <= 0 || p.getPeriodSeconds() > MAX_POLICY_PERIOD_SECONDS) {
+                    throw new IllegalArgumentException(direction + ".policies: periodSeconds must be between 1 and "
+                            + MAX_POLICY_PERIOD_SECONDS + ", got " + p.getPeriodSeconds());
+                }
+            }
+        }
+        if (rules.getTolerance() != null && !(Quantities.approximate(rules.getTolerance()) >= 0)) {
+            throw new IllegalArgumentException(direction + ".tolerance must not be negative, got " + rules.getTolerance());
+        }
     }
 }

@@ -23,7 +23,7 @@ public final class HpaHistory {
     }
 
     /** Longest stabilization window (and policy period) the API accepts: older entries are never used. */
-    static final long MAX_WINDOW_MILLIS = 3600_000L;
+    static final long MAX_WINDOW_MILLIS = Behavior.MAX_STABILIZATION_WINDOW_SECONDS * 1000L;
 
     private List<Recommendation> recommendations;
     private final List<StoredEvent> scaleUpEvents = new ArrayList<>();
@@ -192,7 +192,8 @@ public final class HpaHistory {
                 oldIndex = i;
             }
         }
-        int change = Math.abs(newReplicas - previousReplicas);
+        // in long: a scale that reported a negative count must not wrap the difference
+        int change = (int) Math.min(Integer.MAX_VALUE, Math.abs((long) newReplicas - previousReplicas));
         if (oldIndex >= 0) {
             StoredEvent e = events.get(oldIndex);
             e.replicaChange = change;

@@ -68,7 +68,7 @@ public final class MetricEvaluator {
     }
 
     public MetricResult evaluate(Context ctx, MetricSpec spec) {
-        String type = spec.getType() == null ? "" : spec.getType();
+        String type = spec == null || spec.getType() == null ? "" : spec.getType();
         return switch (type) {
             case "Resource" -> resource(ctx, spec.getResource());
             case "ContainerResource" -> containerResource(ctx, spec.getContainerResource());
@@ -202,7 +202,11 @@ public final class MetricEvaluator {
         if (usage.isEmpty()) {
             throw new FetchFailed("unable to get metrics for resource " + resource + ": no metrics returned from resource metrics API");
         }
-        return new Fetched(ResourceUsage.perPod(usage, resource, container), usage.get(0).timestamp());
+        try {
+            return new Fetched(ResourceUsage.perPod(usage, resource, container), usage.get(0).timestamp());
+        } catch (CalculationException e) {
+            throw new FetchFailed(e.getMessage());
+        }
     }
 
     /** Resource values are reported in the format metrics-server uses: BinarySI for memory, DecimalSI otherwise. */
@@ -283,17 +287,17 @@ public final class MetricEvaluator {
             MetricStatus status = new MetricStatus();
             status.setType("Object");
             ReplicaCalculator.UsageProposal p;
-            if (value) {
-                try {
-                    p = calculator.value(ctx.specReplicas(), targetMilli, sample.value(), ctx.tolerances(), () -> listPods(ctx));
-                } catch (CalculationException e) {
-                    return new MetricResult.Failure(reason, e.getMessage(), outer + e.getMessage(), false);
-                }
-                status.setObject(new ObjectMetricStatus(new MetricValueStatus(null, null, Quantities.decimal(p.usage())), ref, identifier(source.getMetric())));
-            } else {
-                p = calculator.averageOverReplicas(ctx.statusReplicas(), targetMilli, sample.value(), ctx.tolerances());
-                status.setObject(new ObjectMetricStatus(new MetricValueStatus(null, Quantities.decimal(p.usage()), null), ref, identifier(source.getMetric())));
+            try {
+                p = value
+                        ? calculator.value(ctx.specReplicas(), targetMilli, sample.value(), ctx.tolerances(), () -> listPods(ctx))
+                        : calculator.averageOverReplicas(ctx.statusReplicas(), targetMilli, sample.value(), ctx.tolerances());
+            } catch (CalculationException e) {
+                return new MetricResult.Failure(reason, e.getMessage(), outer + e.getMessage(), false);
             }
+            MetricValueStatus current = value
+                    ? new MetricValueStatus(null, null, Quantities.decimal(p.usage()))
+                    : new MetricValueStatus(null, Quantities.decimal(p.usage()), null);
+            status.setObject(new ObjectMetricStatus(current, ref, identifier(source.getMetric())));
             return new MetricResult.Proposal(p.replicas(), status, ref.getKind() + " metric " + name, sample.timestamp());
         } catch (InvalidSpec e) {
             return new MetricResult.Failure(reason, e.getMessage(), "failed to get object metric value: " + e.getMessage(), true);
@@ -329,21 +333,21 @@ public final class MetricEvaluator {
                 String msg = "unable to get external metric " + ctx.namespace() + "/" + name + "/" + metricSelector + ": no metrics returned from external metrics API";
                 return new MetricResult.Failure(reason, msg, outer + msg, false);
             }
-            long total = ReplicaCalculator.sum(sample.values());
             MetricStatus status = new MetricStatus();
             status.setType("External");
             ReplicaCalculator.UsageProposal p;
-            if (average) {
-                p = calculator.averageOverReplicas(ctx.statusReplicas(), targetMilli, total, ctx.tolerances());
-                status.setExternal(new ExternalMetricStatus(new MetricValueStatus(null, Quantities.decimal(p.usage()), null), identifier(source.getMetric())));
-            } else {
-                try {
-                    p = calculator.value(ctx.specReplicas(), targetMilli, total, ctx.tolerances(), () -> listPods(ctx));
-                } catch (CalculationException e) {
-                    return new MetricResult.Failure(reason, e.getMessage(), outer + e.getMessage(), false);
-                }
-                status.setExternal(new ExternalMetricStatus(new MetricValueStatus(null, null, Quantities.decimal(p.usage())), identifier(source.getMetric())));
+            try {
+                long total = ReplicaCalculator.sum(sample.values());
+                p = average
+                        ? calculator.averageOverReplicas(ctx.statusReplicas(), targetMilli, total, ctx.tolerances())
+                        : calculator.value(ctx.specReplicas(), targetMilli, total, ctx.tolerances(), () -> listPods(ctx));
+            } catch (CalculationException e) {
+                return new MetricResult.Failure(reason, e.getMessage(), outer + e.getMessage(), false);
             }
+            MetricValueStatus current = average
+                    ? new MetricValueStatus(null, Quantities.decimal(p.usage()), null)
+                    : new MetricValueStatus(null, null, Quantities.decimal(p.usage()));
+            status.setExternal(new ExternalMetricStatus(current, identifier(source.getMetric())));
             return new MetricResult.Proposal(p.replicas(), status, "external metric " + name + "(" + metricSelector + ")", sample.timestamp());
         } catch (InvalidSpec e) {
             return new MetricResult.Failure(reason, e.getMessage(), "failed to get external metric value: " + e.getMessage(), true);

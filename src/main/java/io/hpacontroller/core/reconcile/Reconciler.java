@@ -149,9 +149,6 @@ public final class Reconciler {
             if (badVersion != null) {
                 return failGetScale(badVersion, true);
             }
-            if (spec.getMaxReplicas() == null) {
-                return failGetScale("spec.maxReplicas is required", true);
-            }
             ScaleTarget scale;
             try {
                 scale = scales.get(namespace, ref);
@@ -160,6 +157,13 @@ public final class Reconciler {
             }
             conditions.set(ConditionList.ABLE_TO_SCALE, true, "SucceededGetScale", "the HPA controller was able to get the target's current scale");
             currentReplicas = scale.specReplicas();
+            String badBounds = checkReplicaBounds(spec.getMinReplicas(), spec.getMaxReplicas());
+            if (badBounds != null) {
+                events.record(hpa, EventRecorder.Type.Warning, "InvalidReplicaBounds", badBounds);
+                conditions.set(ConditionList.SCALING_ACTIVE, false, "InvalidReplicaBounds", "the HPA was unable to compute the replica count: " + badBounds);
+                writeStatus(currentReplicas, desired(original), null, false);
+                return outcome(ErrorKind.SPEC, "invalid replica bounds for " + reference() + ": " + badBounds, false);
+            }
             history.recordInitialRecommendation(currentReplicas, now);
 
             int maxReplicas = spec.getMaxReplicas();
@@ -167,7 +171,7 @@ public final class Reconciler {
             List<MetricSpec> metricSpecs = spec.getMetrics() == null || spec.getMetrics().isEmpty() ? defaultMetrics() : spec.getMetrics();
 
             boolean scaleToZero = config.scaleToZeroEnabled();
-            boolean hasObjectOrExternal = metricSpecs.stream().anyMatch(m -> "Object".equals(m.getType()) || "External".equals(m.getType()));
+            boolean hasObjectOrExternal = metricSpecs.stream().anyMatch(m -> m != null && ("Object".equals(m.getType()) || "External".equals(m.getType())));
             boolean scaledToZeroCondition = scaleToZero && conditions.isTrue(ConditionList.SCALED_TO_ZERO);
             boolean canScaleFromZero = scaledToZeroCondition && hasObjectOrExternal;
 
@@ -203,7 +207,7 @@ public final class Reconciler {
                     behavior = Behavior.withDefaults(spec.getBehavior(), (int) config.downscaleStabilization().toSeconds());
                 } catch (IllegalArgumentException e) {
                     String msg = "invalid behavior: " + e.getMessage();
-                    events.record(hpa, EventRecorder.Type.Warning, "FailedComputeMetricsReplicas", msg);
+                    events.record(hpa, EventRecorder.Type.Warning, "InvalidBehavior", msg);
                     conditions.set(ConditionList.SCALING_ACTIVE, false, "InvalidBehavior", "the HPA was unable to compute the replica count: " + msg);
                     writeStatus(currentReplicas, desired(original), null, false);
                     return outcome(ErrorKind.SPEC, msg, false);
@@ -310,7 +314,7 @@ public final class Reconciler {
                 statuses[i] = new MetricStatus();
                 if (result instanceof MetricResult.Failure f) {
                     events.record(hpa, EventRecorder.Type.Warning, f.reason(), f.message());
-                    computations.add(new MetricComputation(String.valueOf(spec.getType()), Action.NONE,
+                    computations.add(new MetricComputation(spec == null ? "" : String.valueOf(spec.getType()), Action.NONE,
                             f.specError() ? ErrorKind.SPEC : ErrorKind.INTERNAL, System.nanoTime() - start));
                     if (invalid == 0) {
                         firstFailure = f;
@@ -475,6 +479,27 @@ public final class Reconciler {
                 .withType("Resource")
                 .withNewResource().withName("cpu").withNewTarget().withType("Utilization").withAverageUtilization(80).endTarget().endResource()
                 .build());
+    }
+
+    /**
+     * What the API server's validation would have refused about minReplicas and maxReplicas (an object
+     * from an older API version, or written around validation), or null when they are usable. minReplicas
+     * 0 is accepted: it is valid with the HPAScaleToZero gate, and harmless without it.
+     */
+    static String checkReplicaBounds(Integer minReplicas, Integer maxReplicas) {
+        if (maxReplicas == null) {
+            return "spec.maxReplicas is required";
+        }
+        if (maxReplicas < 1) {
+            return "spec.maxReplicas must be at least 1, got " + maxReplicas;
+        }
+        if (minReplicas != null && minReplicas < 0) {
+            return "spec.minReplicas must not be negative, got " + minReplicas;
+        }
+        if (minReplicas != null && minReplicas > maxReplicas) {
+            return "spec.minReplicas (" + minReplicas + ") must not be greater than spec.maxReplicas (" + maxReplicas + ")";
+        }
+        return null;
     }
 
     /** Returns an error message when the scaleTargetRef's apiVersion does not parse as a group/version. */

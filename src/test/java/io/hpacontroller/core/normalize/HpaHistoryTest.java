@@ -78,6 +78,13 @@ class HpaHistoryTest {
     }
 
     @Test
+    void aChangeFromANegativeCountDoesNotWrap() {
+        HpaHistory h = new HpaHistory();
+        h.recordScaleEvent(Behavior.withDefaults(new HorizontalPodAutoscalerBehavior(), 300), Integer.MIN_VALUE, 0, NOW);
+        assertThat(h.scaleUpEvents()).containsExactly(new HpaHistory.ScaleEvent(Integer.MAX_VALUE, NOW));
+    }
+
+    @Test
     void changeInPeriodCountsOnlyEventsInsideThePeriod() {
         HpaHistory h = new HpaHistory();
         h.addScaleEvent(true, 4, NOW - 61_000);

@@ -175,6 +175,14 @@ class ReconcilerTest {
     }
 
     @Test
+    void aNegativeCountFromTheScaleIsBelowMin() {
+        cluster.scale = new ScaleTarget(-4, 0, "app=web", "1");
+        ReconcileOutcome o = sync(Specs.hpa(2, 10, Specs.cpuUtilization(50)));
+        assertThat(cluster.scaleWrites).containsExactly(2);
+        assertThat(o.rescaleReason()).isEqualTo("Current number of replicas below Spec.MinReplicas");
+    }
+
+    @Test
     void forgetDropsTheHistory() {
         HorizontalPodAutoscaler hpa = Specs.hpa(1, 10, Specs.cpuUtilization(50));
         Reconciler r = cluster.reconciler(ControllerConfig.defaults(), histories, Clock.fixed(NOW, ZoneOffset.UTC));

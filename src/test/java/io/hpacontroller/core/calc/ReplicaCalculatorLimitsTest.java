@@ -1,0 +1,115 @@
+package io.hpacontroller.core.calc;
+
+import io.hpacontroller.core.fakes.Pods;
+import io.hpacontroller.core.model.ContainerInfo;
+import io.hpacontroller.core.model.PodInfo;
+import io.hpacontroller.core.model.PodMetric;
+import io.hpacontroller.core.model.PodPhase;
+import io.hpacontroller.core.model.ReadyStatus;
+import io.hpacontroller.core.model.ResourceAmounts;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The calculator at the edges of its numbers: saturation, clamping, negative and far-off values. */
+class ReplicaCalculatorLimitsTest {
+
+    private static final long NOW = 1_800_000_000_000L;
+    private static final long MAX = Long.MAX_VALUE;
+    private static final Tolerances TOLERANCE = Tolerances.of(0.1);
+
+    private final ReplicaCalculator calculator = new ReplicaCalculator(300_000, 30_000);
+
+    @Test
+    void hugeUsageClampsToMaxInt32Replicas() throws CalculationException {
+        List<PodInfo> pods = Pods.ready(3, 1, NOW);
+        ReplicaCalculator.UtilizationProposal u = calculator.utilization(3, 1, "cpu", "", TOLERANCE, pods, Pods.samples(NOW, MAX, MAX, MAX), NOW);
+        assertThat(u.utilization()).isEqualTo(Integer.MAX_VALUE);
+        assertThat(u.replicas()).isEqualTo(Integer.MAX_VALUE);
+        assertThat(u.rawAverage()).as("the sum saturates, then is divided").isEqualTo(MAX / 3);
+
+        ReplicaCalculator.UsageProposal a = calculator.averageValue(3, 1, "", TOLERANCE, pods, Pods.samples(NOW, MAX, MAX, MAX), NOW);
+        assertThat(a.replicas()).isEqualTo(Integer.MAX_VALUE);
+        assertThat(calculator.value(3, 1, MAX, TOLERANCE, () -> pods).replicas()).isEqualTo(Integer.MAX_VALUE);
+        assertThat(calculator.value(0, 1, MAX, TOLERANCE, () -> pods).replicas()).isEqualTo(Integer.MAX_VALUE);
+        assertThat(calculator.averageOverReplicas(3, 1, MAX, TOLERANCE).replicas()).isEqualTo(Integer.MAX_VALUE);
+    }
+
+    @Test
+    void hugeRequestsSaturateAndGiveZeroUtilization() throws CalculationException {
+        List<PodInfo> pods = Pods.ready(3, MAX, NOW);
+        ReplicaCalculator.UtilizationProposal u = calculator.utilization(3, 50, "cpu", "", TOLERANCE, pods, Pods.samples(NOW, 100, 100, 100), NOW);
+        assertThat(u.utilization()).isZero();
+        assertThat(u.replicas()).isZero();
+    }
+
+    @Test
+    void theMissingPodFallbackDoesNotOverflow() throws CalculationException {
+        // on a scale-down a pod without metrics counts as using its request times max(100, target) percent
+        List<PodInfo> pods = Pods.ready(3, MAX / 2, NOW);
+        ReplicaCalculator.UtilizationProposal u = calculator.utilization(3, 500, "cpu", "", TOLERANCE, pods,
+                Map.of("pod-0", new PodMetric(1, NOW, 60_000), "pod-1", new PodMetric(1, NOW, 60_000)), NOW);
+        assertThat(u.replicas()).isBetween(0, 3);
+    }
+
+    @Test
+    void externalSumsSaturate() throws CalculationException {
+        assertThat(ReplicaCalculator.sum(List.of(MAX, MAX, 5L))).isEqualTo(MAX);
+        assertThat(ReplicaCalculator.sum(List.of(1L, 2L))).isEqualTo(3);
+    }
+
+    @Test
+    void noStatusReplicasIsNotADivisionByZero() throws CalculationException {
+        ReplicaCalculator.UsageProposal p = calculator.averageOverReplicas(0, 1000, 4500, TOLERANCE);
+        assertThat(p.replicas()).isEqualTo(5);
+        assertThat(calculator.averageOverReplicas(0, 1000, 0, TOLERANCE).usage()).isZero();
+    }
+
+    @Test
+    void negativeSamplesAreRefusedEverywhere() {
+        List<PodInfo> pods = Pods.ready(2, 1000, NOW);
+        assertThatThrownBy(() -> calculator.utilization(2, 50, "cpu", "", TOLERANCE, pods, Pods.samples(NOW, 10, -10), NOW))
+                .isInstanceOf(CalculationException.class).hasMessage("the metric sample of pod pod-1 is negative (-10m): refusing to compute a replica count from it");
+        assertThatThrownBy(() -> calculator.averageValue(2, 50, "", TOLERANCE, pods, Pods.samples(NOW, -1, 10), NOW))
+                .isInstanceOf(CalculationException.class).hasMessageContaining("pod pod-0 is negative (-1m)");
+        assertThatThrownBy(() -> calculator.value(2, 50, -1000, TOLERANCE, () -> pods))
+                .isInstanceOf(CalculationException.class).hasMessageContaining("the metric value is negative (-1)");
+        assertThatThrownBy(() -> calculator.averageOverReplicas(2, 50, MAX + 1, TOLERANCE))
+                .isInstanceOf(CalculationException.class).hasMessageContaining("negative");
+        assertThatThrownBy(() -> ReplicaCalculator.sum(List.of(MAX, -1L)))
+                .isInstanceOf(CalculationException.class).hasMessageContaining("an external metric value is negative (-1m)");
+    }
+
+    @Test
+    void zeroIsAValue() throws CalculationException {
+        List<PodInfo> pods = Pods.ready(4, 1000, NOW);
+        assertThat(calculator.utilization(4, 50, "cpu", "", TOLERANCE, pods, Pods.samples(NOW, 0, 0, 0, 0), NOW).replicas()).isZero();
+        assertThat(calculator.value(4, 50, 0, TOLERANCE, () -> pods).replicas()).isZero();
+    }
+
+    @Test
+    void aStartTimeFarInTheFutureDoesNotWrapIntoAReadyPod() {
+        // start + initialization period would wrap past Long.MAX_VALUE into the past: upstream's time.Time does not wrap
+        long farFuture = MAX - 1000;
+        PodInfo pod = new PodInfo("pod-0", PodPhase.RUNNING, ReadyStatus.TRUE, farFuture, farFuture, false,
+                new ContainerInfo[]{new ContainerInfo("app", ResourceAmounts.of(Map.of("cpu", 1000L)))}, null);
+        PodGroups groups = PodGroups.of(List.of(pod), Map.of("pod-0", new PodMetric(500, NOW, 60_000)), "cpu", 300_000, 30_000, NOW);
+        assertThat(groups.unready()).containsExactly("pod-0");
+        assertThat(groups.readyCount()).isZero();
+        PodGroups memory = PodGroups.of(List.of(pod), Map.of("pod-0", new PodMetric(500, NOW, 60_000)), "memory", 300_000, 30_000, NOW);
+        assertThat(memory.readyCount()).as("only cpu looks at readiness times").isEqualTo(1);
+    }
+
+    @Test
+    void podsWithoutAnyTimesAreUnreadyForCpuOnly() {
+        PodInfo pod = new PodInfo("pod-0", PodPhase.RUNNING, ReadyStatus.TRUE, PodInfo.NO_TIME, PodInfo.NO_TIME, false,
+                new ContainerInfo[]{new ContainerInfo("app", ResourceAmounts.of(Map.of("cpu", 1000L)))}, null);
+        Map<String, PodMetric> sample = Map.of("pod-0", new PodMetric(500, NOW, 60_000));
+        assertThat(PodGroups.of(List.of(pod), sample, "cpu", 300_000, 30_000, NOW).unready()).containsExactly("pod-0");
+        assertThat(PodGroups.of(List.of(pod), sample, "", 300_000, 30_000, NOW).readyCount()).isEqualTo(1);
+    }
+}
