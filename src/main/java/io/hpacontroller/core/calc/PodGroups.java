@@ -28,6 +28,9 @@ import java.util.Set;
  */
 public record PodGroups(int readyCount, Set<String> unready, Set<String> missing, Set<String> ignored) {
 
+    /** The group of one pod. */
+    enum Group { READY, UNREADY, MISSING, IGNORED }
+
     /**
      * Groups the pods.
      *
@@ -42,26 +45,35 @@ public record PodGroups(int readyCount, Set<String> unready, Set<String> missing
         int ready = 0;
         boolean cpu = "cpu".equals(resource);
         for (PodInfo pod : pods) {
-            if (pod.deleting() || pod.phase() == PodPhase.FAILED) {
-                ignored.add(pod.name());
-                continue;
+            switch (classify(pod, metrics.get(pod.name()), cpu, cpuInitializationPeriodMillis, initialReadinessDelayMillis, now)) {
+                case IGNORED -> ignored.add(pod.name());
+                case UNREADY -> unready.add(pod.name());
+                case MISSING -> missing.add(pod.name());
+                case READY -> ready++;
             }
-            if (pod.phase() == PodPhase.PENDING) {
-                unready.add(pod.name());
-                continue;
-            }
-            PodMetric metric = metrics.get(pod.name());
-            if (metric == null) {
-                missing.add(pod.name());
-                continue;
-            }
-            if (cpu && isCpuUnready(pod, metric, cpuInitializationPeriodMillis, initialReadinessDelayMillis, now)) {
-                unready.add(pod.name());
-                continue;
-            }
-            ready++;
         }
         return new PodGroups(ready, unready, missing, ignored);
+    }
+
+    /**
+     * The group of one pod, given its sample (null when it has none): the rule itself.
+     *
+     * @param cpu whether the metric is the cpu resource (only then do the initialization rules apply)
+     */
+    static Group classify(PodInfo pod, PodMetric metric, boolean cpu, long cpuInitPeriod, long readinessDelay, long now) {
+        if (pod.deleting() || pod.phase() == PodPhase.FAILED) {
+            return Group.IGNORED;
+        }
+        if (pod.phase() == PodPhase.PENDING) {
+            return Group.UNREADY;
+        }
+        if (metric == null) {
+            return Group.MISSING;
+        }
+        if (cpu && isCpuUnready(pod, metric, cpuInitPeriod, readinessDelay, now)) {
+            return Group.UNREADY;
+        }
+        return Group.READY;
     }
 
     private static boolean isCpuUnready(PodInfo pod, PodMetric metric, long cpuInitPeriod, long readinessDelay, long now) {

@@ -4,7 +4,6 @@ import io.hpacontroller.core.model.PodInfo;
 import io.hpacontroller.core.model.PodMetric;
 
 import java.math.BigInteger;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -45,7 +44,7 @@ public final class ReplicaCalculator {
      * @param targetUtilization target in percent of request
      * @param resource          resource name, e.g. "cpu"
      * @param container         container name for ContainerResource, "" for Resource
-     * @param pods              the pods the scale target's selector matches
+     * @param pods              the pods the scale target's selector matches (distinct names)
      * @param fetched           the metric samples per pod, as fetched
      */
     public UtilizationProposal utilization(int currentReplicas, int targetUtilization, String resource, String container,
@@ -55,57 +54,71 @@ public final class ReplicaCalculator {
             throw new CalculationException("no pods returned by selector while calculating replica count");
         }
         Samples.requireNonNegative(fetched);
-        Map<String, PodMetric> metrics = new HashMap<>(fetched);
-        PodGroups groups = PodGroups.of(pods, metrics, resource, cpuInitializationPeriodMillis, initialReadinessDelayMillis, now);
-        metrics.keySet().removeAll(groups.ignored());
-        metrics.keySet().removeAll(groups.unready());
-        if (metrics.isEmpty()) {
+        PodSamples s = PodSamples.of(pods, fetched, resource, cpuInitializationPeriodMillis, initialReadinessDelayMillis, now);
+        if (s.ready + s.strangers == 0) {
             throw new CalculationException("did not receive metrics for targeted pods (pods might be unready)");
         }
-        Map<String, Long> requests = Requests.of(pods, container, resource);
-
-        UtilizationRatio first = UtilizationRatio.of(metrics, requests, targetUtilization);
-        double usageRatio = first.ratio;
-        boolean scaleUpWithUnready = !groups.unready().isEmpty() && usageRatio > 1.0;
-        if (!scaleUpWithUnready && groups.missing().isEmpty()) {
-            if (tolerances.isWithin(usageRatio)) {
-                return new UtilizationProposal(currentReplicas, first.utilization, first.rawAverage);
-            }
-            return new UtilizationProposal(Arith.ceilToReplicas(usageRatio * groups.readyCount()), first.utilization, first.rawAverage);
+        // every pod's request, ignored pods included: a pod without one fails the metric, as upstream
+        long[] requests = new long[pods.size()];
+        for (int i = 0; i < requests.length; i++) {
+            requests[i] = Requests.of(pods.get(i), container, resource);
         }
 
-        if (!groups.missing().isEmpty()) {
-            if (usageRatio < 1.0) {
-                // on a scale-down, pods without metrics count as using 100% of their request
-                // (or the target, when the target is above 100%)
-                long fallback = Math.max(100, targetUtilization);
-                for (String pod : groups.missing()) {
-                    long request = requests.get(pod);
-                    metrics.put(pod, new PodMetric(Arith.saturatedMultiply(request, fallback) / 100, 0, 0));
-                }
-            } else if (usageRatio > 1.0) {
-                // on a scale-up, pods without metrics count as using nothing
-                for (String pod : groups.missing()) {
-                    metrics.put(pod, new PodMetric(0, 0, 0));
+        // upstream GetResourceUtilizationRatio: the ratio of sums over the ready pods (samples of pods
+        // that are not in the list have no request and are left out)
+        long usage = 0;
+        long requested = 0;
+        for (int i = 0; i < requests.length; i++) {
+            if (s.group[i] == PodGroups.Group.READY) {
+                usage = Arith.saturatedAdd(usage, s.value[i]);
+                requested = Arith.saturatedAdd(requested, requests[i]);
+            }
+        }
+        int utilization = utilizationPercent(usage, requested);
+        long rawAverage = usage / s.ready;
+        double usageRatio = (double) utilization / (double) targetUtilization;
+        boolean scaleUpWithUnready = s.unready > 0 && usageRatio > 1.0;
+        if (!scaleUpWithUnready && s.missing == 0) {
+            if (tolerances.isWithin(usageRatio)) {
+                return new UtilizationProposal(currentReplicas, utilization, rawAverage);
+            }
+            return new UtilizationProposal(Arith.ceilToReplicas(usageRatio * s.ready), utilization, rawAverage);
+        }
+
+        int counted = s.ready + s.strangers;
+        if (s.missing > 0 && usageRatio != 1.0) {
+            // on a scale-down, pods without metrics count as using 100% of their request (or the target,
+            // when the target is above 100%); on a scale-up, as using nothing
+            long fallback = Math.max(100, targetUtilization);
+            for (int i = 0; i < requests.length; i++) {
+                if (s.group[i] == PodGroups.Group.MISSING) {
+                    if (usageRatio < 1.0) {
+                        usage = Arith.saturatedAdd(usage, Arith.saturatedMultiply(requests[i], fallback) / 100);
+                    }
+                    requested = Arith.saturatedAdd(requested, requests[i]);
+                    counted++;
                 }
             }
         }
         if (scaleUpWithUnready) {
             // on a scale-up, unready pods count as using nothing
-            for (String pod : groups.unready()) {
-                metrics.put(pod, new PodMetric(0, 0, 0));
+            for (int i = 0; i < requests.length; i++) {
+                if (s.group[i] == PodGroups.Group.UNREADY) {
+                    requested = Arith.saturatedAdd(requested, requests[i]);
+                    counted++;
+                }
             }
         }
 
-        double newUsageRatio = UtilizationRatio.of(metrics, requests, targetUtilization).ratio;
+        double newUsageRatio = (double) utilizationPercent(usage, requested) / (double) targetUtilization;
         if (tolerances.isWithin(newUsageRatio) || changesDirection(usageRatio, newUsageRatio)) {
-            return new UtilizationProposal(currentReplicas, first.utilization, first.rawAverage);
+            return new UtilizationProposal(currentReplicas, utilization, rawAverage);
         }
-        int newReplicas = Arith.ceilToReplicas(newUsageRatio * metrics.size());
+        int newReplicas = Arith.ceilToReplicas(newUsageRatio * counted);
         if ((newUsageRatio < 1.0 && newReplicas > currentReplicas) || (newUsageRatio > 1.0 && newReplicas < currentReplicas)) {
-            return new UtilizationProposal(currentReplicas, first.utilization, first.rawAverage);
+            return new UtilizationProposal(currentReplicas, utilization, rawAverage);
         }
-        return new UtilizationProposal(newReplicas, first.utilization, first.rawAverage);
+        return new UtilizationProposal(newReplicas, utilization, rawAverage);
     }
 
     /**
@@ -113,6 +126,7 @@ public final class ReplicaCalculator {
      * Pods metric (upstream {@code calcPlainMetricReplicas}).
      *
      * @param resource the resource name for Resource metrics (only "cpu" changes the pod grouping), "" for Pods metrics
+     * @param pods     the pods the scale target's selector matches (distinct names)
      */
     public UsageProposal averageValue(int currentReplicas, long targetUsage, String resource, Tolerances tolerances,
                                       List<PodInfo> pods, Map<String, PodMetric> fetched, long now) throws CalculationException {
@@ -120,47 +134,42 @@ public final class ReplicaCalculator {
             throw new CalculationException("no pods returned by selector while calculating replica count");
         }
         Samples.requireNonNegative(fetched);
-        Map<String, PodMetric> metrics = new HashMap<>(fetched);
-        PodGroups groups = PodGroups.of(pods, metrics, resource, cpuInitializationPeriodMillis, initialReadinessDelayMillis, now);
-        metrics.keySet().removeAll(groups.ignored());
-        metrics.keySet().removeAll(groups.unready());
-        if (metrics.isEmpty()) {
+        PodSamples s = PodSamples.of(pods, fetched, resource, cpuInitializationPeriodMillis, initialReadinessDelayMillis, now);
+        int counted = s.ready + s.strangers;
+        if (counted == 0) {
             throw new CalculationException("did not receive metrics for targeted pods (pods might be unready)");
         }
 
-        long usage = averageOf(metrics);
+        // the average over every sample left: the ready pods' and those of pods not in the list
+        long total = Arith.saturatedAdd(s.readySum(), s.strangerSum);
+        long usage = total / counted;
         double usageRatio = (double) usage / (double) targetUsage;
-        boolean scaleUpWithUnready = !groups.unready().isEmpty() && usageRatio > 1.0;
-        if (!scaleUpWithUnready && groups.missing().isEmpty()) {
+        boolean scaleUpWithUnready = s.unready > 0 && usageRatio > 1.0;
+        if (!scaleUpWithUnready && s.missing == 0) {
             if (tolerances.isWithin(usageRatio)) {
                 return new UsageProposal(currentReplicas, usage);
             }
-            return new UsageProposal(Arith.ceilToReplicas(usageRatio * groups.readyCount()), usage);
+            return new UsageProposal(Arith.ceilToReplicas(usageRatio * s.ready), usage);
         }
 
-        if (!groups.missing().isEmpty()) {
-            if (usageRatio < 1.0) {
-                // on a scale-down, pods without metrics count as using exactly the target
-                for (String pod : groups.missing()) {
-                    metrics.put(pod, new PodMetric(targetUsage, 0, 0));
+        if (s.missing > 0 && usageRatio != 1.0) {
+            // on a scale-down, pods without metrics count as using exactly the target; on a scale-up, nothing
+            for (int i = 0; i < s.missing; i++) {
+                if (usageRatio < 1.0) {
+                    total = Arith.saturatedAdd(total, targetUsage);
                 }
-            } else if (usageRatio > 1.0) {
-                for (String pod : groups.missing()) {
-                    metrics.put(pod, new PodMetric(0, 0, 0));
-                }
+                counted++;
             }
         }
         if (scaleUpWithUnready) {
-            for (String pod : groups.unready()) {
-                metrics.put(pod, new PodMetric(0, 0, 0));
-            }
+            counted += s.unready;
         }
 
-        double newUsageRatio = (double) averageOf(metrics) / (double) targetUsage;
+        double newUsageRatio = (double) (total / counted) / (double) targetUsage;
         if (tolerances.isWithin(newUsageRatio) || changesDirection(usageRatio, newUsageRatio)) {
             return new UsageProposal(currentReplicas, usage);
         }
-        int newReplicas = Arith.ceilToReplicas(newUsageRatio * metrics.size());
+        int newReplicas = Arith.ceilToReplicas(newUsageRatio * counted);
         if ((newUsageRatio < 1.0 && newReplicas > currentReplicas) || (newUsageRatio > 1.0 && newReplicas < currentReplicas)) {
             return new UsageProposal(currentReplicas, usage);
         }
@@ -227,41 +236,21 @@ public final class ReplicaCalculator {
         return (before < 1.0 && after > 1.0) || (before > 1.0 && after < 1.0);
     }
 
-    private static long averageOf(Map<String, PodMetric> metrics) {
-        long total = 0;
-        for (PodMetric m : metrics.values()) {
-            total = Arith.saturatedAdd(total, m.value());
+    /**
+     * Usage as a whole percentage of the requests, truncated like upstream's integer division, clamped to
+     * the int range instead of wrapping.
+     */
+    private static int utilizationPercent(long usage, long requested) throws CalculationException {
+        if (requested == 0) {
+            throw new CalculationException("no metrics returned matched known pods");
         }
-        return total / metrics.size();
-    }
-
-    /** Upstream {@code GetResourceUtilizationRatio}: ratio of sums, utilization truncated to whole percent. */
-    private record UtilizationRatio(double ratio, int utilization, long rawAverage) {
-        static UtilizationRatio of(Map<String, PodMetric> metrics, Map<String, Long> requests, int target) throws CalculationException {
-            long metricsTotal = 0;
-            long requestsTotal = 0;
-            int entries = 0;
-            for (Map.Entry<String, PodMetric> e : metrics.entrySet()) {
-                Long request = requests.get(e.getKey());
-                if (request == null) {
-                    continue; // a metric for a pod we do not know: ignored
-                }
-                metricsTotal = Arith.saturatedAdd(metricsTotal, e.getValue().value());
-                requestsTotal = Arith.saturatedAdd(requestsTotal, request);
-                entries++;
-            }
-            if (requestsTotal == 0) {
-                throw new CalculationException("no metrics returned matched known pods");
-            }
-            long percent;
-            if (Math.abs(metricsTotal) <= Long.MAX_VALUE / 100) {
-                percent = metricsTotal * 100 / requestsTotal;
-            } else {
-                percent = BigInteger.valueOf(metricsTotal).multiply(BigInteger.valueOf(100)).divide(BigInteger.valueOf(requestsTotal))
-                        .min(BigInteger.valueOf(Integer.MAX_VALUE)).max(BigInteger.valueOf(Integer.MIN_VALUE)).longValue();
-            }
-            int utilization = (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, percent));
-            return new UtilizationRatio((double) utilization / (double) target, utilization, metricsTotal / entries);
+        long percent;
+        if (Math.abs(usage) <= Long.MAX_VALUE / 100) {
+            percent = usage * 100 / requested;
+        } else {
+            percent = BigInteger.valueOf(usage).multiply(BigInteger.valueOf(100)).divide(BigInteger.valueOf(requested))
+                    .min(BigInteger.valueOf(Integer.MAX_VALUE)).max(BigInteger.valueOf(Integer.MIN_VALUE)).longValue();
         }
+        return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, percent));
     }
 }

@@ -3,9 +3,6 @@ package io.hpacontroller.core.calc;
 import io.hpacontroller.core.model.ContainerInfo;
 import io.hpacontroller.core.model.PodInfo;
 
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.OptionalLong;
 
 /**
@@ -21,18 +18,12 @@ final class Requests {
     private Requests() {
     }
 
-    static Map<String, Long> of(List<PodInfo> pods, String container, String resource) throws CalculationException {
-        Map<String, Long> requests = new HashMap<>(pods.size() * 2);
-        for (PodInfo pod : pods) {
-            long request;
-            if (container.isEmpty() && pod.podRequests() != null && !pod.podRequests().isEmpty()) {
-                request = podLevel(pod, resource);
-            } else {
-                request = fromContainers(pod, container, resource);
-            }
-            requests.put(pod.name(), request);
+    /** The pod's request for the resource (of the named container when {@code container} is not empty). */
+    static long of(PodInfo pod, String container, String resource) throws CalculationException {
+        if (container.isEmpty() && pod.podRequests() != null && !pod.podRequests().isEmpty()) {
+            return podLevel(pod, resource);
         }
-        return requests;
+        return fromContainers(pod, container, resource);
     }
 
     /**

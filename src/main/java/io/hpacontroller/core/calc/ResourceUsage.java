@@ -5,11 +5,9 @@ import io.hpacontroller.core.model.PodMetric;
 import io.hpacontroller.core.model.PodUsage;
 
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.Set;
 
 /**
  * From metrics.k8s.io PodMetrics to one value per pod, as upstream's resource metrics client does:
@@ -34,40 +32,51 @@ public final class ResourceUsage {
      */
     public static Map<String, PodMetric> perPod(List<PodUsage> usage, String resource, String container) throws CalculationException {
         Map<String, PodMetric> out = new HashMap<>(usage.size() * 2);
-        Set<String> seen = new HashSet<>(usage.size() * 2);
+        boolean anyLeftOut = false;
         for (PodUsage pod : usage) {
-            if (!seen.add(pod.pod())) {
+            PodMetric sample = sample(pod, resource, container);
+            // a pod left out takes a placeholder until the end, so that a second sample for it is noticed too
+            if (out.put(pod.pod(), sample == null ? LEFT_OUT : sample) != null) {
                 throw new CalculationException("the resource metrics API returned more than one sample for pod " + pod.pod()
                         + ": refusing to pick one");
             }
-            if (!container.isEmpty()) {
-                for (ContainerUsage c : pod.containers()) {
-                    if (c.name().equals(container)) {
-                        OptionalLong v = c.usage().get(resource);
-                        if (v.isPresent()) {
-                            Samples.requireNonNegative(v.getAsLong(), resource + " usage of container " + c.name() + " of pod " + pod.pod());
-                            out.put(pod.pod(), new PodMetric(v.getAsLong(), pod.timestamp(), pod.window()));
-                        }
-                        break;
-                    }
-                }
-                continue;
-            }
-            boolean missing = pod.containers().isEmpty();
-            long sum = 0;
-            for (ContainerUsage c : pod.containers()) {
-                OptionalLong v = c.usage().get(resource);
-                if (v.isEmpty()) {
-                    missing = true;
-                    break;
-                }
-                Samples.requireNonNegative(v.getAsLong(), resource + " usage of container " + c.name() + " of pod " + pod.pod());
-                sum = Arith.saturatedAdd(sum, v.getAsLong());
-            }
-            if (!missing) {
-                out.put(pod.pod(), new PodMetric(sum, pod.timestamp(), pod.window()));
-            }
+            anyLeftOut |= sample == null;
+        }
+        if (anyLeftOut) {
+            out.values().removeIf(m -> m == LEFT_OUT);
         }
         return out;
+    }
+
+    private static final PodMetric LEFT_OUT = new PodMetric(0, 0, 0);
+
+    /** The pod's sample, or null when the pod (or the named container) does not report the resource. */
+    private static PodMetric sample(PodUsage pod, String resource, String container) throws CalculationException {
+        if (!container.isEmpty()) {
+            for (ContainerUsage c : pod.containers()) {
+                if (c.name().equals(container)) {
+                    OptionalLong v = c.usage().get(resource);
+                    if (v.isEmpty()) {
+                        return null;
+                    }
+                    Samples.requireNonNegative(v.getAsLong(), resource, c.name(), pod.pod());
+                    return new PodMetric(v.getAsLong(), pod.timestamp(), pod.window());
+                }
+            }
+            return null;
+        }
+        if (pod.containers().isEmpty()) {
+            return null;
+        }
+        long sum = 0;
+        for (ContainerUsage c : pod.containers()) {
+            OptionalLong v = c.usage().get(resource);
+            if (v.isEmpty()) {
+                return null;
+            }
+            Samples.requireNonNegative(v.getAsLong(), resource, c.name(), pod.pod());
+            sum = Arith.saturatedAdd(sum, v.getAsLong());
+        }
+        return new PodMetric(sum, pod.timestamp(), pod.window());
     }
 }

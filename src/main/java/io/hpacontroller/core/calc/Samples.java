@@ -19,8 +19,19 @@ final class Samples {
 
     static void requireNonNegative(long milli, String what) throws CalculationException {
         if (milli < 0) {
-            throw new CalculationException(what + " is negative (" + Quantities.formatDecimal(milli) + "): refusing to compute a replica count from it");
+            throw negative(milli, what);
         }
+    }
+
+    /** A container's usage; the message is only built for a negative one (this runs for every container of every pod). */
+    static void requireNonNegative(long milli, String resource, String container, String pod) throws CalculationException {
+        if (milli < 0) {
+            throw negative(milli, resource + " usage of container " + container + " of pod " + pod);
+        }
+    }
+
+    private static CalculationException negative(long milli, String what) {
+        return new CalculationException(what + " is negative (" + Quantities.formatDecimal(milli) + "): refusing to compute a replica count from it");
     }
 
     static void requireNonNegative(Map<String, PodMetric> samples) throws CalculationException {

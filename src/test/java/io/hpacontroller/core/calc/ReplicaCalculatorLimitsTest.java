@@ -92,6 +92,43 @@ class ReplicaCalculatorLimitsTest {
     }
 
     @Test
+    void aPodListNamingAPodTwiceIsRefused() {
+        List<PodInfo> pods = List.of(Pods.ready("pod-0", 1000, NOW), Pods.ready("pod-1", 1000, NOW), Pods.ready("pod-0", 1000, NOW));
+        assertThatThrownBy(() -> calculator.utilization(3, 50, "cpu", "", TOLERANCE, pods, Pods.samples(NOW, 500, 500), NOW))
+                .isInstanceOf(CalculationException.class)
+                .hasMessage("the pod list names pod pod-0 twice: refusing to compute a replica count from it");
+        assertThatThrownBy(() -> calculator.averageValue(3, 50, "", TOLERANCE, pods, Pods.samples(NOW, 500, 500), NOW))
+                .isInstanceOf(CalculationException.class);
+    }
+
+    /** Samples for pods the selector does not match: upstream keeps them in plain averages, not in utilization. */
+    @Test
+    void samplesOfPodsNotInTheListCountLikeUpstream() throws CalculationException {
+        List<PodInfo> pods = Pods.ready(2, 1000, NOW);
+        Map<String, PodMetric> samples = new java.util.HashMap<>(Pods.samples(NOW, 100, 100));
+        samples.put("stranger", new PodMetric(400, NOW, 60_000));
+        assertThat(calculator.averageValue(2, 100, "", TOLERANCE, pods, samples, NOW).usage()).isEqualTo(200);
+        ReplicaCalculator.UtilizationProposal u = calculator.utilization(2, 10, "cpu", "", TOLERANCE, pods, samples, NOW);
+        assertThat(u.utilization()).isEqualTo(10);
+        assertThat(u.replicas()).isEqualTo(2);
+    }
+
+    @Test
+    void manyPodsWithNamesAlike() throws CalculationException {
+        // one workload's pod names differ only in their last characters
+        List<PodInfo> pods = new java.util.ArrayList<>();
+        Map<String, PodMetric> samples = new java.util.HashMap<>();
+        for (int i = 0; i < 5000; i++) {
+            String name = "web-7d9f8c6b5-" + Integer.toString(i, 36);
+            pods.add(Pods.ready(name, 1000, NOW));
+            samples.put(name, new PodMetric(800, NOW, 60_000));
+        }
+        ReplicaCalculator.UtilizationProposal u = calculator.utilization(5000, 50, "cpu", "", TOLERANCE, pods, samples, NOW);
+        assertThat(u.utilization()).isEqualTo(80);
+        assertThat(u.replicas()).isEqualTo(8000);
+    }
+
+    @Test
     void aStartTimeFarInTheFutureDoesNotWrapIntoAReadyPod() {
         // start + initialization period would wrap past Long.MAX_VALUE into the past: upstream's time.Time does not wrap
         long farFuture = MAX - 1000;
