@@ -2,17 +2,9 @@ package io.hpacontroller.live;
 
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
-import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerCondition;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.hpacontroller.testing.MockCluster;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
-import java.util.stream.Collectors;
 
 import static io.hpacontroller.live.LiveFixtures.cpuUtilization;
 import static io.hpacontroller.live.LiveFixtures.deployment;
@@ -20,56 +12,7 @@ import static io.hpacontroller.live.LiveFixtures.hpa;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-class HorizontalControllerTest {
-
-    private static final String NS = "demo";
-    private MockCluster cluster;
-    private KubernetesClient client;
-    private HorizontalController controller;
-
-    @BeforeEach
-    void setUp() {
-        cluster = MockCluster.start();
-        client = cluster.client();
-    }
-
-    @AfterEach
-    void tearDown() {
-        if (controller != null) {
-            controller.close();
-        }
-        cluster.close();
-    }
-
-    private void startController(ControllerOptions options) throws InterruptedException {
-        controller = new HorizontalController(cluster.newClient(), options, Clock.systemUTC(), WriteGate.alwaysOpen());
-        controller.start(Duration.ofSeconds(10));
-    }
-
-    private int replicas(String name) {
-        return client.apps().deployments().inNamespace(NS).withName(name).get().getSpec().getReplicas();
-    }
-
-    private HorizontalPodAutoscaler readHpa(String name) {
-        return client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).withName(name).get();
-    }
-
-    private static String condition(HorizontalPodAutoscaler hpa, String type) {
-        if (hpa.getStatus() == null) {
-            return null;
-        }
-        for (HorizontalPodAutoscalerCondition c : hpa.getStatus().getConditions()) {
-            if (c.getType().equals(type)) {
-                return c.getStatus() + "/" + c.getReason();
-            }
-        }
-        return null;
-    }
-
-    private List<Event> events(String reason) {
-        return client.v1().events().inNamespace(NS).list().getItems().stream()
-                .filter(e -> reason.equals(e.getReason())).collect(Collectors.toList());
-    }
+class HorizontalControllerTest extends LiveTestBase {
 
     @Test
     void scalesADeploymentUpThenDownAsCpuChanges() throws Exception {

@@ -10,9 +10,11 @@ final class Discovery {
     private Discovery() {
     }
 
-    private static String resource(String name, String kind, boolean namespaced, String verbs) {
-        return "{\"name\":\"" + name + "\",\"singularName\":\"\",\"namespaced\":" + namespaced + ",\"kind\":\"" + kind
-                + "\",\"verbs\":[" + verbs + "]}";
+    private static String resource(String name, String kind, boolean namespaced, String verbs, String... shortNames) {
+        String singular = name.contains("/") ? "" : kind.toLowerCase();
+        String shorts = shortNames.length == 0 ? "" : ",\"shortNames\":[\"" + String.join("\",\"", shortNames) + "\"]";
+        return "{\"name\":\"" + name + "\",\"singularName\":\"" + singular + "\",\"namespaced\":" + namespaced + ",\"kind\":\"" + kind
+                + "\",\"verbs\":[" + verbs + "]" + shorts + "}";
     }
 
     private static final String ALL = "\"create\",\"delete\",\"get\",\"list\",\"patch\",\"update\",\"watch\"";
@@ -38,12 +40,12 @@ final class Discovery {
                     resource("replicationcontrollers", "ReplicationController", true, ALL),
                     resource("replicationcontrollers/scale", "Scale", true, GET_UPDATE)),
             "/apis/apps/v1", list("apps/v1",
-                    resource("deployments", "Deployment", true, ALL), resource("deployments/scale", "Scale", true, GET_UPDATE),
+                    resource("deployments", "Deployment", true, ALL, "deploy"), resource("deployments/scale", "Scale", true, GET_UPDATE),
                     resource("statefulsets", "StatefulSet", true, ALL), resource("statefulsets/scale", "Scale", true, GET_UPDATE),
                     resource("replicasets", "ReplicaSet", true, ALL), resource("replicasets/scale", "Scale", true, GET_UPDATE),
                     resource("daemonsets", "DaemonSet", true, ALL)),
             "/apis/autoscaling/v2", list("autoscaling/v2",
-                    resource("horizontalpodautoscalers", "HorizontalPodAutoscaler", true, ALL),
+                    resource("horizontalpodautoscalers", "HorizontalPodAutoscaler", true, ALL, "hpa"),
                     resource("horizontalpodautoscalers/status", "HorizontalPodAutoscaler", true, GET_UPDATE)),
             "/apis/coordination.k8s.io/v1", list("coordination.k8s.io/v1", resource("leases", "Lease", true, ALL)),
             "/apis/metrics.k8s.io/v1beta1", list("metrics.k8s.io/v1beta1", resource("pods", "PodMetrics", true, "\"get\",\"list\"")),

@@ -47,8 +47,8 @@ public final class MockCluster implements AutoCloseable {
     public static final CustomResourceDefinitionContext WIDGETS = new CustomResourceDefinitionContext.Builder()
             .withGroup("example.com").withVersion("v1").withKind("Widget").withPlural("widgets").withScope("Namespaced").build();
 
-    /** A request the cluster received. */
-    public record Request(String method, String path) {
+    /** A request the cluster received, and when (System.nanoTime) it arrived. */
+    public record Request(String method, String path, long atNanos) {
     }
 
     /** A fault to inject: requests matching answer with this status (and body), a number of times. */
@@ -187,22 +187,25 @@ public final class MockCluster implements AutoCloseable {
         @Override
         public MockResponse dispatch(RecordedRequest request) {
             String full = request.getPath();
-            requests.add(new Request(request.getMethod(), full));
+            requests.add(new Request(request.getMethod(), full, System.nanoTime()));
             int q = full.indexOf('?');
             String path = q < 0 ? full : full.substring(0, q);
             Map<String, String> query = query(q < 0 ? "" : full.substring(q + 1));
+            Duration delay = Duration.ZERO;
             for (Fault f : faults) {
                 if ((f.method == null || f.method.equals(request.getMethod())) && f.path.matcher(path).find() && f.remaining.getAndDecrement() > 0) {
                     if (f.delay.isZero()) {
                         return status(f.status, "injected fault");
                     }
-                    try {
-                        Thread.sleep(f.delay.toMillis());
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
+                    delay = f.delay;
                 }
             }
+            MockResponse response = answer(request, path, query);
+            // the mock server dispatches on an event loop: a slow answer is a delayed body, not a sleep
+            return delay.isZero() ? response : response.setBodyDelay(delay);
+        }
+
+        private MockResponse answer(RecordedRequest request, String path, Map<String, String> query) {
             MockResponse discovery = Discovery.answer(path);
             if (discovery != null) {
                 return discovery;
@@ -219,6 +222,9 @@ public final class MockCluster implements AutoCloseable {
             WebSocketListener listener = response.getWebSocketListener();
             if (listener != null) {
                 response.withWebSocketUpgrade(new CapturingListener(listener));
+            } else if (response.header("Content-Type") == null) {
+                // client-go's typed clients (kubectl describe) only decode what is declared as JSON
+                response.setHeader("Content-Type", "application/json");
             }
             return response;
         }
