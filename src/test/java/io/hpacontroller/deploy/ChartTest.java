@@ -40,7 +40,7 @@ class ChartTest {
             "--horizontal-pod-autoscaler-cpu-initialization-period=5m",
             "--horizontal-pod-autoscaler-initial-readiness-delay=30s",
             "--concurrent-horizontal-pod-autoscaler-syncs=5",
-            "--feature-gates=HPAScaleToZero=false",
+            "--feature-gates=HPAScaleToZero=true",
             "--leader-elect=true",
             "--leader-elect-lease-duration=15s",
             "--leader-elect-renew-deadline=10s",
@@ -200,7 +200,7 @@ class ChartTest {
                   tolerance: 0.05
                   concurrentSyncs: 10
                 featureGates:
-                  HPAScaleToZero: true
+                  HPAScaleToZero: false
                 logFormat: json
                 extraArgs: [--some-future-flag=1]
                 jvmOptions: -Xss512k
@@ -214,7 +214,7 @@ class ChartTest {
                 .contains("--horizontal-pod-autoscaler-sync-period=30s",
                         "--horizontal-pod-autoscaler-tolerance=0.05",
                         "--concurrent-horizontal-pod-autoscaler-syncs=10",
-                        "--feature-gates=HPAScaleToZero=true",
+                        "--feature-gates=HPAScaleToZero=false",
                         "--log-format=json")
                 .endsWith("--some-future-flag=1")
                 .doesNotContain("--horizontal-pod-autoscaler-sync-period=15s", "--log-format=text");
