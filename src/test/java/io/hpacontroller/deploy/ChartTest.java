@@ -27,6 +27,7 @@ import java.util.function.Predicate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
+import static org.assertj.core.api.Assertions.tuple;
 
 /** charts/hpa-controller through a real Helm: lint, default rendering, and what each value changes. */
 class ChartTest {
@@ -219,7 +220,7 @@ class ChartTest {
                 .endsWith("--some-future-flag=1")
                 .doesNotContain("--horizontal-pod-autoscaler-sync-period=15s", "--log-format=text");
         assertThat(controller.getEnv()).extracting(EnvVar::getName, EnvVar::getValue)
-                .contains(org.assertj.core.groups.Tuple.tuple("JAVA_TOOL_OPTIONS", "-Xss512k"));
+                .contains(tuple("JAVA_TOOL_OPTIONS", "-Xss512k"));
     }
 
     @Test
