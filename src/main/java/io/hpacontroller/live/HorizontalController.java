@@ -54,6 +54,7 @@ public final class HorizontalController implements AutoCloseable {
     private final HpaSelectorIndex selectors = new HpaSelectorIndex();
     private final Map<String, PodIndex> podIndexes = new LinkedHashMap<>();
     private final PodCache pods;
+    private final WorkloadScales workloads;
     private final WriteGate gate;
     private final List<SharedIndexInformer<HorizontalPodAutoscaler>> hpaInformers = new ArrayList<>();
     private final List<SharedIndexInformer<Pod>> podInformers = new ArrayList<>();
@@ -83,7 +84,8 @@ public final class HorizontalController implements AutoCloseable {
             options.namespaces().forEach(ns -> podIndexes.put(ns, new PodIndex()));
         }
         this.pods = new PodCache(podIndexes);
-        this.reconciler = new Reconciler(options.decisions(), new ScaleSubresource(api, discovery, gate), pods,
+        this.workloads = new WorkloadScales(client, options.namespaces());
+        this.reconciler = new Reconciler(options.decisions(), new ScaleSubresource(api, discovery, gate, workloads), pods,
                 new RestMetrics(api, discovery), new HpaStatusUpdater(api, gate), events, histories, selectors, clock);
     }
 
@@ -305,6 +307,7 @@ public final class HorizontalController implements AutoCloseable {
         }
         hpaInformers.forEach(SharedIndexInformer::stop);
         podInformers.forEach(SharedIndexInformer::stop);
+        workloads.stop();
         events.close();
     }
 
