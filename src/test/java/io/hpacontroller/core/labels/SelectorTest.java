@@ -61,8 +61,8 @@ class SelectorTest {
         assertThat(Selector.parse("version<4").matches(WEB)).isTrue();
         assertThat(Selector.parse("app>1").matches(WEB)).as("a label that is not a number is neither greater nor less").isFalse();
         assertThat(Selector.parse("app=web,tier=back").matches(WEB)).as("every requirement must hold").isFalse();
-        assertThat(Selector.parse("app=web").matches(null)).isFalse();
-        assertThat(Selector.parse("!app").matches(null)).isTrue();
+        assertThat(Selector.parse("app=web").matches((Map<String, String>) null)).isFalse();
+        assertThat(Selector.parse("!app").matches((Map<String, String>) null)).isTrue();
     }
 
     @Test
