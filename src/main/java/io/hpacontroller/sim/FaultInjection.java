@@ -46,10 +46,6 @@ final class FaultInjection {
         scaleWritesSucceededThisSync = 0;
     }
 
-    long injected() {
-        return metricsFailuresInjected + scaleWriteFailuresInjected + scaleWriteConflictsInjected;
-    }
-
     private void metricsCall(String api) throws ApiException {
         metricsCallsThisSync++;
         if (faults.metricsFailure() > 0 && random.nextDouble() < faults.metricsFailure()) {

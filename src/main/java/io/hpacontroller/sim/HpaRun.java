@@ -89,7 +89,8 @@ final class HpaRun {
         long covered = !workload.hasCapacity() ? -1 : overloadedSinceIncrease ? coveredAfter : firstIncrease >= 0 ? 0 : -1;
         return new HpaSummary(name(), workload.hasCapacity(), firstScaleUpAfter, covered,
                 workload.hasCapacity() ? overloadMillis : -1, replicaSeconds, replicaChanges, peakReplicas, workload.specReplicas(),
-                syncs, syncsWithError, faults.injected(), invariants.checks(), invariants.violationCount());
+                syncs, syncsWithError, faults.metricsFailuresInjected, faults.scaleWriteFailuresInjected, faults.scaleWriteConflictsInjected,
+                invariants.checks(), invariants.violationCount());
     }
 
     /** One sync of the HPA through the core, at the clock's time. */
@@ -142,21 +143,24 @@ final class HpaRun {
     }
 
     /**
-     * Why the sync did what it did, in the core's words: the error with the reason of the condition it set;
-     * the rescale reason; or the AbleToScale reason (ReadyForNewScale, ScaleDownStabilized, ...). A True
-     * ScalingLimited condition is appended.
+     * Why the sync did what it did, in the core's words: the rescale reason; or the reason of the condition the
+     * error set False, with the error; or the AbleToScale reason (ReadyForNewScale, ScaleDownStabilized, ...).
+     * An error that did not stop the sync (some metrics failed) is appended, and so is a True ScalingLimited.
      */
     static String reason(ReconcileOutcome outcome) {
         boolean error = outcome.error() != ReconcileOutcome.ErrorKind.NONE;
+        HorizontalPodAutoscalerCondition failed = error ? falseCondition(outcome) : null;
         String text;
         if (outcome.rescaled()) {
-            text = "SuccessfulRescale: " + outcome.rescaleReason() + (error ? "; " + outcome.errorMessage() : "");
-        } else if (error) {
-            HorizontalPodAutoscalerCondition failed = falseCondition(outcome);
-            text = (failed == null ? "Error" : failed.getReason()) + ": " + outcome.errorMessage();
+            text = "SuccessfulRescale: " + outcome.rescaleReason();
+        } else if (failed != null) {
+            text = failed.getReason() + ": " + outcome.errorMessage();
         } else {
             HorizontalPodAutoscalerCondition able = condition(outcome, "AbleToScale");
             text = able == null ? "" : able.getReason();
+        }
+        if (error && failed == null) {
+            text += "; " + outcome.errorMessage();
         }
         if (outcome.limitReason() != null) {
             text += " (ScalingLimited: " + outcome.limitReason() + ")";

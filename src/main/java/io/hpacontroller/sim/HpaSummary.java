@@ -16,11 +16,18 @@ package io.hpacontroller.sim;
  * @param finalReplicas        the replicas at the end
  * @param syncs                syncs run
  * @param syncsWithError       syncs that ended with an error (a condition and an event say which)
- * @param faultsInjected       faults injected into the ports
+ * @param metricsFailures      metrics API calls failed by fault injection
+ * @param scaleWriteFailures   scale writes failed by fault injection
+ * @param scaleWriteConflicts  scale writes made to conflict by fault injection
  * @param invariantChecks      invariant checks made
  * @param invariantViolations  invariant checks that failed
  */
 public record HpaSummary(String hpa, boolean capacityKnown, long firstScaleUpMillis, long coveredMillis, long overloadMillis, double replicaSeconds,
                          int replicaChanges, int peakReplicas, int finalReplicas, long syncs, long syncsWithError,
-                         long faultsInjected, long invariantChecks, long invariantViolations) {
+                         long metricsFailures, long scaleWriteFailures, long scaleWriteConflicts, long invariantChecks,
+                         long invariantViolations) {
+
+    public long faultsInjected() {
+        return metricsFailures + scaleWriteFailures + scaleWriteConflicts;
+    }
 }

@@ -384,6 +384,13 @@ public final class ScenarioReader {
             if (hpa.getSpec() == null) {
                 throw h.child("spec").error("required");
             }
+            Integer min = hpa.getSpec().getMinReplicas();
+            Integer max = hpa.getSpec().getMaxReplicas();
+            if (min != null && max != null && min > max) {
+                // the core would flip between the two bounds; the API server never lets such an HPA in
+                throw h.child("spec").child("minReplicas").error("must be less than or equal to maxReplicas (" + max
+                        + "); the API server rejects this HPA");
+            }
             if (hpa.getSpec().getMaxReplicas() != null && hpa.getSpec().getMaxReplicas() > MAX_PODS) {
                 throw h.child("spec").child("maxReplicas").error("the simulator models at most " + MAX_PODS + " pods per workload, got "
                         + hpa.getSpec().getMaxReplicas());
@@ -412,15 +419,26 @@ public final class ScenarioReader {
                 n.child("scaleWriteFailure").number(0, 0, 1), n.child("scaleWriteConflict").number(0, 0, 1));
     }
 
-    /** The parser's first line and where it stopped ("line 2, column 5"). */
+    /**
+     * The parser's own words without the excerpts: "while parsing a flow sequence: expected ',' or ']', but got
+     * <stream end> (at line 2, column 1)".
+     */
     private static String yamlProblem(String message) {
-        String first = firstLine(message);
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("line (\\d+), column (\\d+)").matcher(message == null ? "" : message);
-        String where = null;
-        while (m.find()) {
-            where = m.group();
+        if (message == null) {
+            return "(no detail)";
         }
-        return where == null ? first : first + " (at " + where + ")";
+        List<String> words = new ArrayList<>();
+        String where = null;
+        for (String line : message.split("\n")) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("^ in reader, (line \\d+, column \\d+):").matcher(line);
+            if (m.find()) {
+                where = m.group(1);
+            } else if (!line.isBlank() && !Character.isWhitespace(line.charAt(0))) {
+                words.add(line.strip());
+            }
+        }
+        String text = words.isEmpty() ? firstLine(message) : String.join(": ", words);
+        return where == null ? text : text + " (at " + where + ")";
     }
 
     private static String firstLine(String message) {

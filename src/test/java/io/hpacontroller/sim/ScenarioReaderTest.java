@@ -133,12 +133,16 @@ class ScenarioReaderTest {
         assertThat(error(MINIMAL + HPA.replace("hpas:\n", ""))).isEqualTo("hpas[1].metadata.name: two HPAs are named \"web\"; give each spec its own name");
         assertThat(error(MINIMAL.replace("maxReplicas: 5", "maxReplicas: 2147483647")))
                 .isEqualTo("hpas[0].spec.maxReplicas: the simulator models at most 5000 pods per workload, got 2147483647");
+        assertThat(error(MINIMAL.replace("minReplicas: 1", "minReplicas: 6")))
+                .isEqualTo("hpas[0].spec.minReplicas: must be less than or equal to maxReplicas (5); the API server rejects this HPA");
         assertThat(error(MINIMAL + "faults: {metricsFailure: 2}\n")).isEqualTo("faults.metricsFailure: must be between 0.0 and 1.0, got 2.0");
         assertThat(error(MINIMAL.replace("containers: [{name: web, requests: {cpu: 100m}}]", "containers: []")))
                 .isEqualTo("workload.containers: at least one container is required");
         assertThat(error(MINIMAL + "workload: {}\n")).startsWith("not valid YAML:");
         assertThat(error("- just\n- a list\n")).startsWith("expected a mapping");
-        assertThat(error("duration: [1, 2\n")).isEqualTo("not valid YAML: while parsing a flow sequence (at line 2, column 1)");
+        assertThat(error("duration: [1, 2\n"))
+                .isEqualTo("not valid YAML: while parsing a flow sequence: expected ',' or ']', but got <stream end> (at line 2, column 1)");
+        assertThat(error("a:\n  kind: x\n  kind: y\n")).isEqualTo("not valid YAML: while constructing a mapping: found duplicate key kind (at line 3, column 3)");
     }
 
     @Test

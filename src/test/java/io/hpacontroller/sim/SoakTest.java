@@ -13,6 +13,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class SoakTest {
 
+    private static long sum(SimulationResult r, java.util.function.ToLongFunction<HpaSummary> f) {
+        return r.summaries().stream().mapToLong(f).sum();
+    }
+
     @Test
     void aWeekOfNoisyLoadWithFaultsViolatesNoInvariant() throws ScenarioException {
         Scenario scenario = Examples.read("soak-week");
@@ -23,8 +27,10 @@ class SoakTest {
 
         Map<String, Long> eventReasons = new TreeMap<>();
         r.events().forEach(e -> eventReasons.merge(e.reason(), 1L, Long::sum));
-        System.out.printf("soak: %s simulated, %d steps, %d syncs, %d faults injected, %d invariant checks, %d violations, %d ms wall time%n",
-                "7d", r.steps(), r.syncs(), r.faultsInjected(), r.invariantChecks(), r.invariantViolations(), r.wallMillis());
+        System.out.printf("soak: 7d simulated, %d steps, %d syncs, %d faults injected (%d metrics calls, %d scale writes failed, %d conflicts),"
+                        + " %d invariant checks, %d violations, %d ms wall time%n",
+                r.steps(), r.syncs(), r.faultsInjected(), sum(r, HpaSummary::metricsFailures), sum(r, HpaSummary::scaleWriteFailures),
+                sum(r, HpaSummary::scaleWriteConflicts), r.invariantChecks(), r.invariantViolations(), r.wallMillis());
         System.out.println("soak: events " + eventReasons);
 
         assertThat(r.violations()).isEmpty();
@@ -34,6 +40,8 @@ class SoakTest {
         assertThat(r.invariantChecks()).isGreaterThan(r.syncs() * 5);
         // the faults really happened and reached the core: each kind shows in its events
         assertThat(r.faultsInjected()).isGreaterThan(4000);
+        assertThat(sum(r, HpaSummary::scaleWriteFailures)).isPositive();
+        assertThat(sum(r, HpaSummary::scaleWriteConflicts)).isPositive();
         assertThat(eventReasons).containsKeys("FailedGetResourceMetric", "FailedGetExternalMetric", "FailedRescale", "SuccessfulRescale");
         // and the HPAs still followed the daily cycle
         for (HpaSummary s : r.summaries()) {

@@ -48,9 +48,11 @@ public final class SummaryText {
             out.println(b);
         }
         if (s.faults().any()) {
-            out.printf("Faults injected: %d (metrics failure rate %s, scale write failure rate %s, conflict rate %s, seed %d)%n",
-                    result.faultsInjected(), Csv.number(s.faults().metricsFailure()), Csv.number(s.faults().scaleWriteFailure()),
-                    Csv.number(s.faults().scaleWriteConflict()), s.faults().seed());
+            long metrics = result.summaries().stream().mapToLong(HpaSummary::metricsFailures).sum();
+            long writes = result.summaries().stream().mapToLong(HpaSummary::scaleWriteFailures).sum();
+            long conflicts = result.summaries().stream().mapToLong(HpaSummary::scaleWriteConflicts).sum();
+            out.printf("Faults injected: %d (%d failed metrics calls, %d failed scale writes, %d scale write conflicts; seed %d)%n",
+                    result.faultsInjected(), metrics, writes, conflicts, s.faults().seed());
         }
         out.printf("Invariants: %d checks, %d violations%n", result.invariantChecks(), result.invariantViolations());
         for (String v : result.violations()) {
