@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "A drop-in replacement for the Kubernetes Horizontal Pod Autoscaler controller.",
-        subcommands = {ConformanceCommand.class, SimulateCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {RunCommand.class, ConformanceCommand.class, SimulateCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec
@@ -23,9 +23,17 @@ public final class Main implements Runnable {
         System.exit(commandLine().execute(args));
     }
 
-    /** The command line with every command, as tests run it. */
+    /** The command line with every command, as tests run it. Usage errors print one line and exit 2. */
     public static CommandLine commandLine() {
-        return new CommandLine(new Main());
+        CommandLine cl = new CommandLine(new Main());
+        cl.setParameterExceptionHandler((ex, args) -> {
+            CommandLine c = ex.getCommandLine();
+            c.getErr().println("error: " + ex.getMessage());
+            c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help' for more information.");
+            c.getErr().flush();
+            return 2;
+        });
+        return cl;
     }
 
     /** Reads the version from the jar manifest. */

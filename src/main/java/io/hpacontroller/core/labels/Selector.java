@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * A Kubernetes label selector: the parsed form of the text in a scale subresource's
@@ -26,8 +27,8 @@ public final class Selector {
 
     /** One requirement: a key, an operator and its values (sorted). */
     public record Requirement(String key, Operator operator, Set<String> values) {
-        boolean matches(Map<String, String> labels) {
-            String value = labels.get(key);
+        boolean matches(Function<String, String> labels) {
+            String value = labels.apply(key);
             return switch (operator) {
                 case EQUALS, IN -> value != null && values.contains(value);
                 case NOT_EQUALS, NOT_IN -> value == null || !values.contains(value);
@@ -149,12 +150,17 @@ public final class Selector {
 
     /** Whether these labels satisfy every requirement. */
     public boolean matches(Map<String, String> labels) {
+        Map<String, String> l = labels == null ? Map.of() : labels;
+        return matches(l::get);
+    }
+
+    /** Whether the labels, looked up by key (null when absent), satisfy every requirement. */
+    public boolean matches(Function<String, String> labels) {
         if (nothing) {
             return false;
         }
-        Map<String, String> l = labels == null ? Map.of() : labels;
         for (Requirement r : requirements) {
-            if (!r.matches(l)) {
+            if (!r.matches(labels)) {
                 return false;
             }
         }

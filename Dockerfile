@@ -1,0 +1,27 @@
+# hpa-controller image: build the shaded jar with Maven, run it on a JRE.
+#   docker build -t ghcr.io/hpa-controller/hpa-controller:0.1.0 .
+
+# --- build stage: Maven + JDK 17 (not shipped) ---
+FROM maven:3.9-eclipse-temurin-17 AS build
+WORKDIR /build
+COPY pom.xml .
+COPY src/main ./src/main
+# The cache mount keeps downloaded dependencies between builds (BuildKit).
+RUN --mount=type=cache,target=/root/.m2 mvn -B -q -Dmaven.test.skip=true package
+
+# --- runtime stage: JRE 17 only ---
+FROM eclipse-temurin:17-jre-alpine
+LABEL org.opencontainers.image.title="hpa-controller" \
+      org.opencontainers.image.description="Drop-in replacement for the Kubernetes HPA controller" \
+      org.opencontainers.image.source="https://github.com/hpa-controller/hpa-controller" \
+      org.opencontainers.image.licenses="Apache-2.0"
+# Owned by root and read-only for the controller's user.
+COPY --from=build /build/target/hpa-controller.jar /app/hpa-controller.jar
+# A numeric non-root user (the pod's runAsUser), so runAsNonRoot can check it.
+USER 65532:65532
+# metrics, health probes
+EXPOSE 8080 8081
+# The root filesystem may be read-only: the JVM writes only to /tmp (an emptyDir in the pod).
+# The heap follows the container's memory limit; an OutOfMemoryError restarts the container.
+ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75.0", "-XX:+ExitOnOutOfMemoryError", "-Djava.io.tmpdir=/tmp", "-jar", "/app/hpa-controller.jar"]
+CMD ["run"]

@@ -1,0 +1,209 @@
+package io.hpacontroller.cli;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hpacontroller.core.reconcile.ControllerConfig;
+import io.hpacontroller.live.ControllerOptions;
+import io.hpacontroller.ops.ControllerRuntime;
+import io.hpacontroller.ops.LeaderElection;
+import io.hpacontroller.ops.LogFormat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code run}: reconciles every autoscaling/v2 HorizontalPodAutoscaler of a cluster, with
+ * kube-controller-manager's flag names and defaults. Every flag can also come from an environment
+ * variable: {@code HPA_CONTROLLER_} + the flag name in upper case with underscores.
+ */
+@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Runs the HPA controller against a cluster.",
+                "Every flag can also be set by the environment variable HPA_CONTROLLER_<FLAG_NAME> (upper case, '-' as '_')."})
+public final class RunCommand implements Callable<Integer> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
+
+    @Option(names = "--kubeconfig", paramLabel = "PATH", defaultValue = "${env:HPA_CONTROLLER_KUBECONFIG}",
+            description = "Path to a kubeconfig. Default: in-cluster service account, else $KUBECONFIG or ~/.kube/config.")
+    Path kubeconfig;
+
+    @Option(names = "--context", paramLabel = "NAME", defaultValue = "${env:HPA_CONTROLLER_CONTEXT}",
+            description = "The kubeconfig context to use. Default: the current context.")
+    String context;
+
+    @Option(names = "--namespace", paramLabel = "NS", split = ",", defaultValue = "${env:HPA_CONTROLLER_NAMESPACE}",
+            description = "Namespace to watch; repeatable or comma-separated. Default: all namespaces.")
+    List<String> namespaces = new ArrayList<>();
+
+    @Option(names = "--horizontal-pod-autoscaler-sync-period", paramLabel = "DURATION", converter = DurationConverter.class,
+            defaultValue = "${env:HPA_CONTROLLER_HORIZONTAL_POD_AUTOSCALER_SYNC_PERIOD:-15s}",
+            description = "The period for syncing the number of pods in horizontal pod autoscaler (default: ${DEFAULT-VALUE}).")
+    Duration syncPeriod;
+
+    @Option(names = "--horizontal-pod-autoscaler-tolerance", paramLabel = "FLOAT",
+            defaultValue = "${env:HPA_CONTROLLER_HORIZONTAL_POD_AUTOSCALER_TOLERANCE:-0.1}",
+            description = "The minimum change (from 1.0) in the desired-to-actual metrics ratio for the horizontal pod autoscaler to consider scaling (default: ${DEFAULT-VALUE}).")
+    double tolerance;
+
+    @Option(names = "--horizontal-pod-autoscaler-downscale-stabilization", paramLabel = "DURATION", converter = DurationConverter.class,
+            defaultValue = "${env:HPA_CONTROLLER_HORIZONTAL_POD_AUTOSCALER_DOWNSCALE_STABILIZATION:-5m}",
+            description = "The period for which autoscaler will look backwards and not scale down below any recommendation it made during that period (default: ${DEFAULT-VALUE}).")
+    Duration downscaleStabilization;
+
+    @Option(names = "--horizontal-pod-autoscaler-cpu-initialization-period", paramLabel = "DURATION", converter = DurationConverter.class,
+            defaultValue = "${env:HPA_CONTROLLER_HORIZONTAL_POD_AUTOSCALER_CPU_INITIALIZATION_PERIOD:-5m}",
+            description = "The period after pod start when CPU samples might be skipped (default: ${DEFAULT-VALUE}).")
+    Duration cpuInitializationPeriod;
+
+    @Option(names = "--horizontal-pod-autoscaler-initial-readiness-delay", paramLabel = "DURATION", converter = DurationConverter.class,
+            defaultValue = "${env:HPA_CONTROLLER_HORIZONTAL_POD_AUTOSCALER_INITIAL_READINESS_DELAY:-30s}",
+            description = "The period after pod start during which readiness changes will be treated as initial readiness (default: ${DEFAULT-VALUE}).")
+    Duration initialReadinessDelay;
+
+    @Option(names = "--concurrent-horizontal-pod-autoscaler-syncs", paramLabel = "INT",
+            defaultValue = "${env:HPA_CONTROLLER_CONCURRENT_HORIZONTAL_POD_AUTOSCALER_SYNCS:-5}",
+            description = "The number of horizontal pod autoscaler objects that are allowed to sync concurrently (default: ${DEFAULT-VALUE}).")
+    int workers;
+
+    @Option(names = "--feature-gates", paramLabel = "GATES", converter = FeatureGates.Converter.class,
+            defaultValue = "${env:HPA_CONTROLLER_FEATURE_GATES:-}",
+            description = "Feature gates as Name=bool pairs: HPAScaleToZero (default true), HPAConfigurableTolerance (GA, locked true).")
+    FeatureGates featureGates;
+
+    @Option(names = "--leader-elect", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true",
+            defaultValue = "${env:HPA_CONTROLLER_LEADER_ELECT:-true}",
+            description = "Elect a leader on a Lease before reconciling; run several replicas for high availability (default: ${DEFAULT-VALUE}).")
+    boolean leaderElect;
+
+    @Option(names = "--leader-elect-lease-duration", paramLabel = "DURATION", converter = DurationConverter.class,
+            defaultValue = "${env:HPA_CONTROLLER_LEADER_ELECT_LEASE_DURATION:-15s}",
+            description = "How long a standby waits after the last renewal before taking over (default: ${DEFAULT-VALUE}).")
+    Duration leaseDuration;
+
+    @Option(names = "--leader-elect-renew-deadline", paramLabel = "DURATION", converter = DurationConverter.class,
+            defaultValue = "${env:HPA_CONTROLLER_LEADER_ELECT_RENEW_DEADLINE:-10s}",
+            description = "How long the leader keeps trying to renew before it gives up leading (default: ${DEFAULT-VALUE}).")
+    Duration renewDeadline;
+
+    @Option(names = "--leader-elect-retry-period", paramLabel = "DURATION", converter = DurationConverter.class,
+            defaultValue = "${env:HPA_CONTROLLER_LEADER_ELECT_RETRY_PERIOD:-2s}",
+            description = "How often to try to acquire or renew the lease (default: ${DEFAULT-VALUE}).")
+    Duration retryPeriod;
+
+    @Option(names = "--leader-elect-resource-name", paramLabel = "NAME",
+            defaultValue = "${env:HPA_CONTROLLER_LEADER_ELECT_RESOURCE_NAME:-hpa-controller}",
+            description = "Name of the Lease (default: ${DEFAULT-VALUE}).")
+    String leaseName;
+
+    @Option(names = "--leader-elect-resource-namespace", paramLabel = "NS",
+            defaultValue = "${env:HPA_CONTROLLER_LEADER_ELECT_RESOURCE_NAMESPACE:-${env:POD_NAMESPACE:-default}}",
+            description = "Namespace of the Lease (default: $POD_NAMESPACE, else \"default\").")
+    String leaseNamespace;
+
+    @Option(names = "--metrics-bind-address", paramLabel = "HOST:PORT",
+            defaultValue = "${env:HPA_CONTROLLER_METRICS_BIND_ADDRESS:-:8080}",
+            description = "Where /metrics (Prometheus text format) is served; \"0\" to disable (default: ${DEFAULT-VALUE}).")
+    String metricsAddress;
+
+    @Option(names = "--health-probe-bind-address", paramLabel = "HOST:PORT",
+            defaultValue = "${env:HPA_CONTROLLER_HEALTH_PROBE_BIND_ADDRESS:-:8081}",
+            description = "Where /healthz and /readyz are served; \"0\" to disable (default: ${DEFAULT-VALUE}).")
+    String healthAddress;
+
+    @Option(names = "--log-format", paramLabel = "FORMAT", defaultValue = "${env:HPA_CONTROLLER_LOG_FORMAT:-text}",
+            description = "text (human-readable) or json (one JSON object per line) (default: ${DEFAULT-VALUE}).")
+    String logFormat;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /** Everything the flags say, validated; usage errors become exit code 2. */
+    ControllerRuntime.Settings settings() {
+        CommandLine cl = spec.commandLine();
+        if (!(tolerance >= 0) || Double.isInfinite(tolerance)) {
+            throw new CommandLine.ParameterException(cl, "--horizontal-pod-autoscaler-tolerance must be a non-negative number, got " + tolerance);
+        }
+        if (syncPeriod.isZero()) {
+            throw new CommandLine.ParameterException(cl, "--horizontal-pod-autoscaler-sync-period must be positive");
+        }
+        if (workers < 1) {
+            throw new CommandLine.ParameterException(cl, "--concurrent-horizontal-pod-autoscaler-syncs must be at least 1, got " + workers);
+        }
+        if (!logFormat.equals("text") && !logFormat.equals("json")) {
+            throw new CommandLine.ParameterException(cl, "--log-format must be text or json, got " + logFormat);
+        }
+        List<String> ns = namespaces == null ? List.of() : namespaces.stream().map(String::trim).filter(s -> !s.isEmpty()).distinct().toList();
+        ControllerConfig decisions = new ControllerConfig(tolerance, cpuInitializationPeriod, initialReadinessDelay,
+                downscaleStabilization, featureGates.scaleToZero());
+        ControllerOptions options = new ControllerOptions(decisions, syncPeriod, workers, ns, Duration.ofSeconds(10));
+        LeaderElection.Settings election = null;
+        if (leaderElect) {
+            try {
+                election = new LeaderElection.Settings(leaseNamespace, leaseName, identity(), leaseDuration, renewDeadline, retryPeriod);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(cl, e.getMessage());
+            }
+        }
+        return new ControllerRuntime.Settings(options, election, address(cl, "--metrics-bind-address", metricsAddress),
+                address(cl, "--health-probe-bind-address", healthAddress), Duration.ofSeconds(20));
+    }
+
+    private static String identity() {
+        String pod = System.getenv("POD_NAME");
+        if (pod != null && !pod.isEmpty()) {
+            return pod;
+        }
+        try {
+            return InetAddress.getLocalHost().getHostName() + "_" + ProcessHandle.current().pid();
+        } catch (UnknownHostException e) {
+            return "hpa-controller_" + ProcessHandle.current().pid();
+        }
+    }
+
+    /** ":8080", "0.0.0.0:8080", "127.0.0.1:0"; "0" or "" disables. */
+    static InetSocketAddress address(CommandLine cl, String flag, String text) {
+        String t = text == null ? "" : text.trim();
+        if (t.isEmpty() || t.equals("0")) {
+            return null;
+        }
+        int colon = t.lastIndexOf(':');
+        String host = colon < 0 ? "" : t.substring(0, colon);
+        String port = colon < 0 ? t : t.substring(colon + 1);
+        try {
+            int p = Integer.parseInt(port);
+            if (p < 0 || p > 65535) {
+                throw new NumberFormatException();
+            }
+            return host.isEmpty() ? new InetSocketAddress(p) : new InetSocketAddress(host, p);
+        } catch (NumberFormatException e) {
+            throw new CommandLine.ParameterException(cl, flag + " must be HOST:PORT or :PORT, got '" + text + "'");
+        }
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        ControllerRuntime.Settings settings = settings();
+        LogFormat.apply(logFormat);
+        KubernetesClient client = KubeConnection.connect(kubeconfig, context, settings.options().apiTimeout(), 2 * workers);
+        ControllerRuntime runtime = new ControllerRuntime(client, settings);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            runtime.close();
+            client.close();
+        }, "shutdown"));
+        LOG.info("hpa-controller connecting to {} (namespaces: {})", client.getMasterUrl(),
+                settings.options().namespaces().isEmpty() ? "all" : settings.options().namespaces());
+        runtime.start();
+        runtime.awaitStopped();
+        return 0;
+    }
+}

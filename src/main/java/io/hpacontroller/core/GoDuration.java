@@ -1,0 +1,94 @@
+package io.hpacontroller.core;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Durations in Go's {@code time.ParseDuration} form, as kube-controller-manager flags and the
+ * metrics APIs write them: "15s", "5m", "1m30s", "1h", "250ms", "1.5s", "0".
+ */
+public final class GoDuration {
+
+    private static final Pattern PART = Pattern.compile("(\\d+(?:\\.\\d*)?|\\.\\d+)(ns|us|µs|μs|ms|s|m|h)");
+
+    private GoDuration() {
+    }
+
+    /**
+     * Parses a Go duration.
+     *
+     * @throws IllegalArgumentException with a message naming the text when it is not a duration
+     */
+    public static Duration parse(String text) {
+        if (text == null) {
+            throw new IllegalArgumentException("invalid duration: null");
+        }
+        String s = text.trim();
+        boolean negative = false;
+        if (s.startsWith("-") || s.startsWith("+")) {
+            negative = s.startsWith("-");
+            s = s.substring(1);
+        }
+        if (s.equals("0")) {
+            return Duration.ZERO;
+        }
+        if (s.isEmpty()) {
+            throw new IllegalArgumentException("invalid duration \"" + text + "\"");
+        }
+        Matcher m = PART.matcher(s);
+        int pos = 0;
+        BigDecimal nanos = BigDecimal.ZERO;
+        while (pos < s.length()) {
+            if (!m.find(pos) || m.start() != pos) {
+                throw new IllegalArgumentException("invalid duration \"" + text + "\" (use a number and a unit: ns, us, ms, s, m, h; e.g. 15s, 5m, 1m30s)");
+            }
+            BigDecimal value = new BigDecimal(m.group(1).startsWith(".") ? "0" + m.group(1) : m.group(1));
+            nanos = nanos.add(value.multiply(BigDecimal.valueOf(unitNanos(m.group(2)))));
+            pos = m.end();
+        }
+        Duration d = Duration.ofNanos(nanos.longValue());
+        return negative ? d.negated() : d;
+    }
+
+    private static long unitNanos(String unit) {
+        return switch (unit) {
+            case "ns" -> 1L;
+            case "us", "µs", "μs" -> 1_000L;
+            case "ms" -> 1_000_000L;
+            case "s" -> 1_000_000_000L;
+            case "m" -> 60_000_000_000L;
+            case "h" -> 3_600_000_000_000L;
+            default -> throw new IllegalArgumentException("unknown unit " + unit);
+        };
+    }
+
+    /** Formats like Go's {@code Duration.String()} for whole seconds and above ("1m30s", "15s", "0s"). */
+    public static String format(Duration d) {
+        if (d.isZero()) {
+            return "0s";
+        }
+        StringBuilder sb = new StringBuilder();
+        if (d.isNegative()) {
+            sb.append('-');
+            d = d.negated();
+        }
+        long h = d.toHours();
+        long m = d.toMinutesPart();
+        long s = d.toSecondsPart();
+        long ms = d.toMillisPart();
+        if (h > 0) {
+            sb.append(h).append('h');
+        }
+        if (h > 0 || m > 0) {
+            sb.append(m).append('m');
+        }
+        if (ms > 0) {
+            sb.append(s).append('.').append(String.format("%03d", ms).replaceAll("0+$", "")).append('s');
+        } else {
+            sb.append(s).append('s');
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,345 @@
+package io.hpacontroller.live;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.hpacontroller.core.normalize.HistoryStore;
+import io.hpacontroller.core.reconcile.HpaSelectorIndex;
+import io.hpacontroller.core.reconcile.ReconcileOutcome;
+import io.hpacontroller.core.reconcile.Reconciler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The live controller: informers for HPAs and Pods feed a {@link WorkQueue} of HPA keys; workers take
+ * keys, read the HPA from the informer's cache and hand it to the core's {@link Reconciler}, whose
+ * ports are the REST adapters of this package.
+ *
+ * <p>An HPA is queued at once when it is added or its spec changes (its generation moves), and again
+ * one sync period after each reconcile; a reconcile that failed on the cluster's side is retried with
+ * a per-key backoff capped at the sync period. Status writes of our own do not requeue. A sweep every
+ * sync period re-adds any HPA the queue does not track, so no HPA can be lost.
+ */
+public final class HorizontalController implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HorizontalController.class);
+    static final Duration BASE_BACKOFF = Duration.ofSeconds(1);
+    /** How long an idle worker waits for a key before it checks whether it should stop. */
+    private static final Duration TAKE_TIMEOUT = Duration.ofMillis(200);
+
+    private final KubernetesClient client;
+    private final ControllerOptions options;
+    private final Clock clock;
+    private final WorkQueue queue;
+    private final Reconciler reconciler;
+    private final EventPublisher events;
+    private final HistoryStore histories = new HistoryStore();
+    private final HpaSelectorIndex selectors = new HpaSelectorIndex();
+    private final Map<String, PodIndex> podIndexes = new LinkedHashMap<>();
+    private final PodCache pods;
+    private final WriteGate gate;
+    private final List<SharedIndexInformer<HorizontalPodAutoscaler>> hpaInformers = new ArrayList<>();
+    private final List<SharedIndexInformer<Pod>> podInformers = new ArrayList<>();
+    private final List<SyncListener> listeners = new CopyOnWriteArrayList<>();
+    private final List<Thread> workers = new ArrayList<>();
+    private final AtomicBoolean running = new AtomicBoolean();
+    private final AtomicInteger busy = new AtomicInteger();
+    private ScheduledExecutorService sweeper;
+
+    /** Told about every reconcile. Called on the worker thread: keep it quick. */
+    public interface SyncListener {
+        void onSync(SyncReport report);
+    }
+
+    public HorizontalController(KubernetesClient client, ControllerOptions options, Clock clock, WriteGate gate) {
+        this.client = Objects.requireNonNull(client);
+        this.options = Objects.requireNonNull(options);
+        this.clock = Objects.requireNonNull(clock);
+        this.gate = Objects.requireNonNull(gate);
+        this.queue = new WorkQueue(Ticker.SYSTEM, BASE_BACKOFF, options.syncPeriod());
+        KubeApi api = new KubeApi(client, options.apiTimeout());
+        ApiDiscovery discovery = new ApiDiscovery(api, clock);
+        this.events = new EventPublisher(api, clock, gate);
+        if (options.namespaces().isEmpty()) {
+            podIndexes.put(PodCache.ALL, new PodIndex());
+        } else {
+            options.namespaces().forEach(ns -> podIndexes.put(ns, new PodIndex()));
+        }
+        this.pods = new PodCache(podIndexes);
+        this.reconciler = new Reconciler(options.decisions(), new ScaleSubresource(api, discovery, gate), pods,
+                new RestMetrics(api, discovery), new HpaStatusUpdater(api, gate), events, histories, selectors, clock);
+    }
+
+    public void addListener(SyncListener listener) {
+        listeners.add(listener);
+    }
+
+    /** Starts the informers (listing and watching) without waiting for them to sync. */
+    public void startInformers() {
+        ResourceEventHandler<HorizontalPodAutoscaler> handler = new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(HorizontalPodAutoscaler hpa) {
+                queue.add(Reconciler.keyOf(hpa));
+            }
+
+            @Override
+            public void onUpdate(HorizontalPodAutoscaler old, HorizontalPodAutoscaler hpa) {
+                if (!Objects.equals(old.getMetadata().getGeneration(), hpa.getMetadata().getGeneration())) {
+                    queue.add(Reconciler.keyOf(hpa));
+                }
+            }
+
+            @Override
+            public void onDelete(HorizontalPodAutoscaler hpa, boolean finalStateUnknown) {
+                String key = Reconciler.keyOf(hpa);
+                queue.remove(key);
+                reconciler.forget(key);
+            }
+        };
+        if (options.namespaces().isEmpty()) {
+            hpaInformers.add(client.autoscaling().v2().horizontalPodAutoscalers().inAnyNamespace().inform(handler, 0));
+        } else {
+            for (String ns : options.namespaces()) {
+                hpaInformers.add(client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns).inform(handler, 0));
+            }
+        }
+        for (Map.Entry<String, PodIndex> e : podIndexes.entrySet()) {
+            var pods = e.getKey().equals(PodCache.ALL) ? client.pods().inAnyNamespace() : client.pods().inNamespace(e.getKey());
+            SharedIndexInformer<Pod> informer = pods.withLimit(500L).runnableInformer(0);
+            informer.itemStore(e.getValue()).removeNamespaceIndex();
+            informer.start();
+            podInformers.add(informer);
+        }
+    }
+
+    /** Whether every informer has listed its objects once. */
+    public boolean isSynced() {
+        return !hpaInformers.isEmpty() && hpaInformers.stream().allMatch(SharedIndexInformer::hasSynced)
+                && podInformers.stream().allMatch(SharedIndexInformer::hasSynced);
+    }
+
+    /** Waits for the informers to sync. */
+    public boolean awaitSynced(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!isSynced()) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(20);
+        }
+        return true;
+    }
+
+    /** Starts the workers and the sweep; informers must be started. */
+    public synchronized void startWorkers() {
+        if (!running.compareAndSet(false, true)) {
+            return;
+        }
+        workers.clear();
+        for (int i = 0; i < options.workers(); i++) {
+            Thread t = new Thread(this::work, "hpa-worker-" + i);
+            t.setDaemon(true);
+            t.start();
+            workers.add(t);
+        }
+        sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "hpa-sweep");
+            t.setDaemon(true);
+            return t;
+        });
+        long period = options.syncPeriod().toMillis();
+        sweeper.scheduleAtFixedRate(this::sweep, period, period, TimeUnit.MILLISECONDS);
+        sweep();
+    }
+
+    /** Starts everything and waits for the informers to sync before the workers start. */
+    public void start(Duration syncTimeout) throws InterruptedException {
+        startInformers();
+        if (!awaitSynced(syncTimeout)) {
+            throw new IllegalStateException("informers did not sync within " + syncTimeout);
+        }
+        startWorkers();
+    }
+
+    /** Queues every cached HPA the queue does not know about. */
+    void sweep() {
+        for (SharedIndexInformer<HorizontalPodAutoscaler> informer : hpaInformers) {
+            for (String key : informer.getStore().listKeys()) {
+                if (!queue.isTracked(key)) {
+                    queue.add(key);
+                }
+            }
+        }
+    }
+
+    private void work() {
+        while (running.get()) {
+            Optional<WorkQueue.Item> item;
+            try {
+                item = queue.take(TAKE_TIMEOUT);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            if (item.isEmpty()) {
+                continue;
+            }
+            String key = item.get().key();
+            busy.incrementAndGet();
+            try {
+                process(key, item.get().waitedNanos());
+            } catch (Throwable t) {
+                LOG.error("reconcile of {} failed unexpectedly; retrying", key, t);
+                queue.retry(key);
+            } finally {
+                busy.decrementAndGet();
+                queue.done(key);
+            }
+        }
+    }
+
+    private void process(String key, long waitedNanos) {
+        HorizontalPodAutoscaler hpa = lookup(key);
+        if (hpa == null) {
+            queue.remove(key);
+            reconciler.forget(key);
+            notifyListeners(new SyncReport(key, null, 0, 0, 0, waitedNanos));
+            return;
+        }
+        ApiCallStats.reset();
+        long start = System.nanoTime();
+        ReconcileOutcome outcome = reconciler.reconcile(hpa);
+        long total = System.nanoTime() - start;
+        if (outcome.error() == ReconcileOutcome.ErrorKind.INTERNAL) {
+            queue.retry(key);
+        } else {
+            queue.forget(key);
+            queue.addAfter(key, options.syncPeriod());
+        }
+        notifyListeners(new SyncReport(key, outcome, total, ApiCallStats.nanos(), ApiCallStats.calls(), waitedNanos));
+    }
+
+    private void notifyListeners(SyncReport report) {
+        for (SyncListener l : listeners) {
+            try {
+                l.onSync(report);
+            } catch (RuntimeException e) {
+                LOG.warn("sync listener failed", e);
+            }
+        }
+    }
+
+    private HorizontalPodAutoscaler lookup(String key) {
+        for (SharedIndexInformer<HorizontalPodAutoscaler> informer : hpaInformers) {
+            HorizontalPodAutoscaler hpa = informer.getStore().getByKey(key);
+            if (hpa != null) {
+                return hpa;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Stops taking work and lets in-flight reconciles finish (up to the timeout). The informers keep
+     * running and the queue keeps its keys: {@link #startWorkers} resumes.
+     */
+    public synchronized void stopWorkers(Duration timeout) {
+        running.set(false);
+        queue.wakeUp();
+        if (sweeper != null) {
+            sweeper.shutdownNow();
+            sweeper = null;
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (Thread t : workers) {
+            try {
+                t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        workers.clear();
+    }
+
+    /** Whether the workers are running. */
+    public boolean isWorking() {
+        return running.get();
+    }
+
+    /** Forgets every HPA's history (after leadership was lost: another instance decided meanwhile). */
+    public void forgetHistories() {
+        for (String key : histories.keys()) {
+            reconciler.forget(key);
+        }
+    }
+
+    /**
+     * Shuts down: stops taking work, lets in-flight reconciles finish (up to the timeout), posts the
+     * pending events, stops the informers.
+     */
+    public void stop(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        stopWorkers(timeout);
+        queue.shutDown();
+        try {
+            events.flush(Duration.ofMillis(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        hpaInformers.forEach(SharedIndexInformer::stop);
+        podInformers.forEach(SharedIndexInformer::stop);
+        events.close();
+    }
+
+    @Override
+    public void close() {
+        stop(Duration.ofSeconds(10));
+    }
+
+    // ---- views for health, metrics and tests ----
+
+    public WorkQueue queue() {
+        return queue;
+    }
+
+    public int hpaCount() {
+        return hpaInformers.stream().mapToInt(i -> i.getStore().list().size()).sum();
+    }
+
+    public int podCount() {
+        return pods.size();
+    }
+
+    public int busyWorkers() {
+        return busy.get();
+    }
+
+    public HistoryStore histories() {
+        return histories;
+    }
+
+    public EventPublisher events() {
+        return events;
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+}

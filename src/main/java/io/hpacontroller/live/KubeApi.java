@@ -1,0 +1,118 @@
+package io.hpacontroller.live;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.http.HttpClient;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.HttpResponse;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.hpacontroller.core.reconcile.ApiException;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Plain HTTP calls to the API server through the fabric8 client's HTTP stack (its authentication,
+ * TLS and proxy settings), for the endpoints the typed DSL does not cover well: scale subresources
+ * of any kind, the three metrics APIs, and status writes whose conflicts we want to see.
+ *
+ * <p>Failures map to {@link ApiException}: 404 is {@link ApiException.NotFound}, 409 is
+ * {@link ApiException.Conflict}; the message is the API server's own when it sent one.
+ * Every call is counted and timed in {@link ApiCallStats} for the calling thread.
+ */
+public final class KubeApi {
+
+    private final HttpClient http;
+    private final String base;
+    private final KubernetesSerialization serialization;
+    private final Duration timeout;
+
+    public KubeApi(KubernetesClient client, Duration timeout) {
+        this.http = client.getHttpClient();
+        String url = client.getMasterUrl().toString();
+        this.base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+        this.serialization = client.getKubernetesSerialization();
+        this.timeout = timeout;
+    }
+
+    public KubernetesSerialization serialization() {
+        return serialization;
+    }
+
+    public static String encode(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8);
+    }
+
+    public JsonNode getJson(String path) throws ApiException {
+        return serialization.unmarshal(get(path), JsonNode.class);
+    }
+
+    public <T> T get(String path, Class<T> type) throws ApiException {
+        return serialization.unmarshal(get(path), type);
+    }
+
+    public String get(String path) throws ApiException {
+        return send(http.newHttpRequestBuilder().uri(base + path), path, "GET");
+    }
+
+    public String put(String path, Object body) throws ApiException {
+        return send(http.newHttpRequestBuilder().uri(base + path).put("application/json", serialization.asJson(body)), path, "PUT");
+    }
+
+    public String post(String path, Object body) throws ApiException {
+        return send(http.newHttpRequestBuilder().uri(base + path).post("application/json", serialization.asJson(body)), path, "POST");
+    }
+
+    public String mergePatch(String path, String patch) throws ApiException {
+        return send(http.newHttpRequestBuilder().uri(base + path).patch("application/merge-patch+json", patch), path, "PATCH");
+    }
+
+    private String send(HttpRequest.Builder builder, String path, String verb) throws ApiException {
+        long start = System.nanoTime();
+        try {
+            HttpResponse<String> response = http.sendAsync(builder.timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).build(), String.class)
+                    .get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
+            int code = response.code();
+            String body = response.body();
+            if (code >= 200 && code < 300) {
+                return body == null ? "" : body;
+            }
+            String message = statusMessage(body, code, verb, path);
+            if (code == 404) {
+                throw new ApiException.NotFound(message);
+            }
+            if (code == 409) {
+                throw new ApiException.Conflict(message);
+            }
+            throw new ApiException(message);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ApiException(verb + " " + path + ": interrupted");
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            throw new ApiException(verb + " " + path + ": " + cause.getMessage(), cause);
+        } catch (TimeoutException e) {
+            throw new ApiException(verb + " " + path + ": timed out after " + timeout.toMillis() + " ms");
+        } finally {
+            ApiCallStats.record(System.nanoTime() - start);
+        }
+    }
+
+    private String statusMessage(String body, int code, String verb, String path) {
+        if (body != null && !body.isEmpty()) {
+            try {
+                JsonNode status = serialization.unmarshal(body, JsonNode.class);
+                if (status != null && status.hasNonNull("message")) {
+                    return status.get("message").asText();
+                }
+            } catch (RuntimeException ignored) {
+                // not a Status object
+            }
+        }
+        return verb + " " + path + ": HTTP " + code;
+    }
+}

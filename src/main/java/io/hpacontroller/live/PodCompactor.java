@@ -1,0 +1,123 @@
+package io.hpacontroller.live;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.hpacontroller.core.Quantities;
+import io.hpacontroller.core.model.ContainerInfo;
+import io.hpacontroller.core.model.Labels;
+import io.hpacontroller.core.model.PodInfo;
+import io.hpacontroller.core.model.PodPhase;
+import io.hpacontroller.core.model.ReadyStatus;
+import io.hpacontroller.core.model.ResourceAmounts;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Turns a full Pod from the API into the few fields the calculator needs. Identical container lists
+ * (every pod of a Deployment has the same) and label strings are shared between pods, which is what
+ * keeps a cached pod well under a kilobyte.
+ */
+final class PodCompactor {
+
+    private final Map<List<ContainerInfo>, ContainerInfo[]> containerLists = new ConcurrentHashMap<>();
+
+    CachedPod compact(Pod pod) {
+        var meta = pod.getMetadata();
+        var status = pod.getStatus();
+        PodPhase phase = PodPhase.parse(status == null ? null : status.getPhase());
+        ReadyStatus ready = ReadyStatus.NONE;
+        long readyTransition = PodInfo.NO_TIME;
+        long start = PodInfo.NO_TIME;
+        if (status != null) {
+            if (status.getConditions() != null) {
+                for (PodCondition c : status.getConditions()) {
+                    if ("Ready".equals(c.getType())) {
+                        ready = ReadyStatus.parse(c.getStatus());
+                        readyTransition = time(c.getLastTransitionTime());
+                        break;
+                    }
+                }
+            }
+            start = time(status.getStartTime());
+        }
+        ContainerInfo[] containers = containers(pod);
+        ResourceAmounts podRequests = null;
+        if (pod.getSpec() != null && pod.getSpec().getResources() != null && pod.getSpec().getResources().getRequests() != null
+                && !pod.getSpec().getResources().getRequests().isEmpty()) {
+            podRequests = amounts(pod.getSpec().getResources().getRequests());
+        }
+        PodInfo info = new PodInfo(meta.getName(), Labels.of(meta.getLabels()), phase, ready, readyTransition, start,
+                meta.getDeletionTimestamp() != null, containers, podRequests);
+        return new CachedPod(intern(meta.getNamespace()), meta.getResourceVersion(), info);
+    }
+
+    private ContainerInfo[] containers(Pod pod) {
+        if (pod.getSpec() == null) {
+            return new ContainerInfo[0];
+        }
+        List<ContainerInfo> list = new ArrayList<>();
+        if (pod.getSpec().getContainers() != null) {
+            for (Container c : pod.getSpec().getContainers()) {
+                list.add(container(c));
+            }
+        }
+        if (pod.getSpec().getInitContainers() != null) {
+            for (Container c : pod.getSpec().getInitContainers()) {
+                // restartable init containers (sidecars) run beside the app and count towards its request
+                if ("Always".equals(c.getRestartPolicy())) {
+                    list.add(container(c));
+                }
+            }
+        }
+        return containerLists.computeIfAbsent(List.copyOf(list), l -> l.toArray(new ContainerInfo[0]));
+    }
+
+    private static ContainerInfo container(Container c) {
+        Map<String, Quantity> requests = c.getResources() == null ? null : c.getResources().getRequests();
+        return new ContainerInfo(intern(c.getName()), amounts(requests));
+    }
+
+    private static ResourceAmounts amounts(Map<String, Quantity> quantities) {
+        if (quantities == null || quantities.isEmpty()) {
+            return ResourceAmounts.EMPTY;
+        }
+        Map<String, Long> m = new TreeMap<>();
+        quantities.forEach((name, q) -> {
+            try {
+                m.put(name, Quantities.milliValue(q));
+            } catch (IllegalArgumentException e) {
+                // a request that is not a quantity counts as no request: a Utilization metric then fails
+                // with "missing request", which names the container
+            }
+        });
+        return ResourceAmounts.of(m);
+    }
+
+    /** The JVM's string table drops strings nobody references any more, unlike a map of our own. */
+    private static String intern(String s) {
+        return s == null ? null : s.intern();
+    }
+
+    private static long time(String rfc3339) {
+        if (rfc3339 == null || rfc3339.isEmpty()) {
+            return PodInfo.NO_TIME;
+        }
+        try {
+            return Instant.parse(rfc3339).toEpochMilli();
+        } catch (RuntimeException e) {
+            return PodInfo.NO_TIME;
+        }
+    }
+
+    /** How many distinct container lists are shared (for tests and the memory benchmark). */
+    int sharedContainerLists() {
+        return containerLists.size();
+    }
+}

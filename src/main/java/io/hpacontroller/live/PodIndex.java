@@ -1,0 +1,144 @@
+package io.hpacontroller.live;
+
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.informers.cache.ItemStore;
+import io.hpacontroller.core.labels.Selector;
+import io.hpacontroller.core.model.Labels;
+import io.hpacontroller.core.model.PodInfo;
+import io.hpacontroller.core.reconcile.PodSource;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+
+/**
+ * The pod cache, plugged into the Pod informer as its item store: every Pod the informer lists or
+ * watches is compacted on arrival and indexed by namespace and by each {@code label=value}.
+ *
+ * <p>Selecting the pods of an HPA's target looks up the smallest posting list among the selector's
+ * {@code key=value} requirements and filters it with the full selector, so a reconcile never scans a
+ * namespace and never calls the API. What the informer gets back from {@link #get}/{@link #values}
+ * are shells with name, namespace, labels and resourceVersion: enough for its bookkeeping.
+ */
+public final class PodIndex implements ItemStore<Pod>, PodSource {
+
+    private final PodCompactor compactor = new PodCompactor();
+    private final Map<String, CachedPod> byKey = new ConcurrentHashMap<>();
+    private final Map<String, Set<CachedPod>> byNamespace = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, Set<CachedPod>>> byLabel = new ConcurrentHashMap<>();
+
+    @Override
+    public String getKey(Pod pod) {
+        return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+    }
+
+    @Override
+    public synchronized Pod put(String key, Pod pod) {
+        CachedPod next = compactor.compact(pod);
+        CachedPod previous = byKey.put(key, next);
+        if (previous != null) {
+            unindex(previous);
+        }
+        index(next);
+        return previous == null ? null : shell(previous);
+    }
+
+    @Override
+    public synchronized Pod remove(String key) {
+        CachedPod previous = byKey.remove(key);
+        if (previous == null) {
+            return null;
+        }
+        unindex(previous);
+        return shell(previous);
+    }
+
+    @Override
+    public Stream<String> keySet() {
+        return byKey.keySet().stream();
+    }
+
+    @Override
+    public Stream<Pod> values() {
+        return byKey.values().stream().map(PodIndex::shell);
+    }
+
+    @Override
+    public int size() {
+        return byKey.size();
+    }
+
+    @Override
+    public Pod get(String key) {
+        CachedPod p = byKey.get(key);
+        return p == null ? null : shell(p);
+    }
+
+    private void index(CachedPod p) {
+        byNamespace.computeIfAbsent(p.namespace(), n -> ConcurrentHashMap.newKeySet()).add(p);
+        Map<String, Set<CachedPod>> labels = byLabel.computeIfAbsent(p.namespace(), n -> new ConcurrentHashMap<>());
+        Labels l = p.info().labels();
+        for (int i = 0; i < l.size(); i++) {
+            labels.computeIfAbsent(posting(l.key(i), l.value(i)), k -> ConcurrentHashMap.newKeySet()).add(p);
+        }
+    }
+
+    private void unindex(CachedPod p) {
+        Set<CachedPod> ns = byNamespace.get(p.namespace());
+        if (ns != null) {
+            ns.remove(p);
+        }
+        Map<String, Set<CachedPod>> labels = byLabel.get(p.namespace());
+        if (labels != null) {
+            Labels l = p.info().labels();
+            for (int i = 0; i < l.size(); i++) {
+                String k = posting(l.key(i), l.value(i));
+                Set<CachedPod> set = labels.get(k);
+                if (set != null) {
+                    set.remove(p);
+                    if (set.isEmpty()) {
+                        labels.remove(k, set);
+                    }
+                }
+            }
+        }
+    }
+
+    private static String posting(String key, String value) {
+        return key + "=" + value;
+    }
+
+    @Override
+    public List<PodInfo> list(String namespace, Selector selector) {
+        if (selector.isNothing()) {
+            return List.of();
+        }
+        Set<CachedPod> candidates = byNamespace.getOrDefault(namespace, Collections.emptySet());
+        Map<String, Set<CachedPod>> labels = byLabel.getOrDefault(namespace, Map.of());
+        for (Map.Entry<String, String> required : selector.requiredLabels().entrySet()) {
+            Set<CachedPod> posting = labels.getOrDefault(posting(required.getKey(), required.getValue()), Collections.emptySet());
+            if (posting.size() < candidates.size()) {
+                candidates = posting;
+            }
+        }
+        List<PodInfo> out = new ArrayList<>();
+        for (CachedPod p : candidates) {
+            if (selector.matches(p.info().labels()::get)) {
+                out.add(p.info());
+            }
+        }
+        return out;
+    }
+
+    private static Pod shell(CachedPod p) {
+        Pod pod = new Pod();
+        pod.setMetadata(new ObjectMetaBuilder().withName(p.info().name()).withNamespace(p.namespace())
+                .withResourceVersion(p.resourceVersion()).withLabels(p.info().labels().asMap()).build());
+        return pod;
+    }
+}

@@ -1,0 +1,181 @@
+package io.hpacontroller.live;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.CrossVersionObjectReference;
+import io.fabric8.kubernetes.api.model.metrics.v1beta1.ContainerMetrics;
+import io.fabric8.kubernetes.api.model.metrics.v1beta1.PodMetrics;
+import io.fabric8.kubernetes.api.model.metrics.v1beta1.PodMetricsList;
+import io.hpacontroller.core.Quantities;
+import io.hpacontroller.core.labels.Selector;
+import io.hpacontroller.core.model.ContainerUsage;
+import io.hpacontroller.core.model.PodMetric;
+import io.hpacontroller.core.model.PodUsage;
+import io.hpacontroller.core.model.ResourceAmounts;
+import io.hpacontroller.core.reconcile.ApiException;
+import io.hpacontroller.core.reconcile.MetricsSource;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The metrics APIs over REST: metrics.k8s.io/v1beta1 (PodMetrics by label selector),
+ * custom.metrics.k8s.io/v1beta2 (per-pod metrics by selector, one object's metric) and
+ * external.metrics.k8s.io/v1beta1 (by metric label selector). One request per call; a failure is
+ * reported for the metric that asked, and the next sync asks again.
+ */
+public final class RestMetrics implements MetricsSource {
+
+    static final long DEFAULT_WINDOW_MILLIS = 60_000L;
+
+    private final KubeApi api;
+    private final ApiDiscovery discovery;
+
+    public RestMetrics(KubeApi api, ApiDiscovery discovery) {
+        this.api = api;
+        this.discovery = discovery;
+    }
+
+    private static String query(String name, Selector selector) {
+        return selector.isEverything() ? "" : name + "=" + KubeApi.encode(selector.toString());
+    }
+
+    private static String join(String... params) {
+        StringBuilder sb = new StringBuilder();
+        for (String p : params) {
+            if (!p.isEmpty()) {
+                sb.append(sb.length() == 0 ? '?' : '&').append(p);
+            }
+        }
+        return sb.toString();
+    }
+
+    @Override
+    public List<PodUsage> podUsage(String namespace, Selector podSelector, String resource) throws ApiException {
+        PodMetricsList list;
+        try {
+            list = api.get("/apis/metrics.k8s.io/v1beta1/namespaces/" + namespace + "/pods" + join(query("labelSelector", podSelector)),
+                    PodMetricsList.class);
+        } catch (ApiException e) {
+            throw new ApiException("unable to fetch metrics from resource metrics API: " + e.getMessage(), e);
+        }
+        List<PodUsage> out = new ArrayList<>();
+        if (list == null || list.getItems() == null) {
+            return out;
+        }
+        for (PodMetrics m : list.getItems()) {
+            List<ContainerUsage> containers = new ArrayList<>();
+            if (m.getContainers() != null) {
+                for (ContainerMetrics c : m.getContainers()) {
+                    containers.add(new ContainerUsage(c.getName(), amounts(c.getUsage())));
+                }
+            }
+            out.add(new PodUsage(m.getMetadata().getName(), time(m.getTimestamp()), window(m.getWindow()), containers));
+        }
+        return out;
+    }
+
+    private static ResourceAmounts amounts(Map<String, Quantity> usage) {
+        if (usage == null) {
+            return ResourceAmounts.EMPTY;
+        }
+        Map<String, Long> m = new TreeMap<>();
+        usage.forEach((k, v) -> {
+            try {
+                m.put(k, Quantities.milliValue(v));
+            } catch (IllegalArgumentException ignored) {
+                // an unreadable value counts as no value for that resource: the pod is then missing
+            }
+        });
+        return ResourceAmounts.of(m);
+    }
+
+    @Override
+    public Map<String, PodMetric> podsMetric(String namespace, String metricName, Selector podSelector, Selector metricSelector) throws ApiException {
+        JsonNode list;
+        try {
+            list = api.getJson("/apis/custom.metrics.k8s.io/v1beta2/namespaces/" + namespace + "/pods/*/" + KubeApi.encode(metricName)
+                    + join(query("labelSelector", podSelector), query("metricLabelSelector", metricSelector)));
+        } catch (ApiException e) {
+            throw new ApiException("unable to fetch metrics from custom metrics API: " + e.getMessage(), e);
+        }
+        Map<String, PodMetric> out = new HashMap<>();
+        for (JsonNode item : list.path("items")) {
+            long window = item.hasNonNull("windowSeconds") ? item.get("windowSeconds").asLong() * 1000L : DEFAULT_WINDOW_MILLIS;
+            out.put(item.path("describedObject").path("name").asText(),
+                    new PodMetric(milli(item.path("value")), time(item.path("timestamp").asText(null)), window));
+        }
+        return out;
+    }
+
+    @Override
+    public ObjectMetricValue objectMetric(String namespace, String metricName, CrossVersionObjectReference object, Selector metricSelector) throws ApiException {
+        String path;
+        String apiVersion = object.getApiVersion() == null ? "v1" : object.getApiVersion();
+        if ("Namespace".equals(object.getKind()) && !apiVersion.contains("/")) {
+            path = "/apis/custom.metrics.k8s.io/v1beta2/namespaces/" + namespace + "/metrics/" + KubeApi.encode(metricName);
+        } else {
+            ApiDiscovery.Resource r = discovery.resolve(apiVersion, object.getKind());
+            path = "/apis/custom.metrics.k8s.io/v1beta2/namespaces/" + namespace + "/" + r.qualifiedName() + "/"
+                    + KubeApi.encode(object.getName()) + "/" + KubeApi.encode(metricName);
+        }
+        JsonNode list;
+        try {
+            list = api.getJson(path + join(query("metricLabelSelector", metricSelector)));
+        } catch (ApiException e) {
+            throw new ApiException("unable to fetch metrics from custom metrics API: " + e.getMessage(), e);
+        }
+        JsonNode item = list.path("items").path(0);
+        if (item.isMissingNode()) {
+            throw new ApiException("unable to fetch metrics from custom metrics API: no metric returned for " + object.getKind() + " " + object.getName());
+        }
+        return new ObjectMetricValue(milli(item.path("value")), time(item.path("timestamp").asText(null)));
+    }
+
+    @Override
+    public ExternalMetricValues externalMetric(String namespace, String metricName, Selector metricSelector) throws ApiException {
+        JsonNode list;
+        try {
+            list = api.getJson("/apis/external.metrics.k8s.io/v1beta1/namespaces/" + namespace + "/" + KubeApi.encode(metricName)
+                    + join(query("labelSelector", metricSelector)));
+        } catch (ApiException e) {
+            throw new ApiException("unable to fetch metrics from external metrics API: " + e.getMessage(), e);
+        }
+        List<Long> values = new ArrayList<>();
+        long timestamp = 0;
+        for (JsonNode item : list.path("items")) {
+            if (values.isEmpty()) {
+                timestamp = time(item.path("timestamp").asText(null));
+            }
+            values.add(milli(item.path("value")));
+        }
+        return new ExternalMetricValues(values, timestamp);
+    }
+
+    private static long milli(JsonNode value) throws ApiException {
+        try {
+            return Quantities.milliValue(value.asText());
+        } catch (IllegalArgumentException e) {
+            throw new ApiException("the metrics API returned a value that is not a quantity: " + value);
+        }
+    }
+
+    private static long time(String rfc3339) {
+        if (rfc3339 == null || rfc3339.isEmpty()) {
+            return 0;
+        }
+        try {
+            return Instant.parse(rfc3339).toEpochMilli();
+        } catch (RuntimeException e) {
+            return 0;
+        }
+    }
+
+    private static long window(io.fabric8.kubernetes.api.model.Duration window) {
+        return window == null || window.getDuration() == null ? DEFAULT_WINDOW_MILLIS : window.getDuration().toMillis();
+    }
+}

@@ -1,0 +1,21 @@
+package io.hpacontroller.live;
+
+import io.hpacontroller.core.reconcile.ReconcileOutcome;
+
+/**
+ * One reconcile as the live controller ran it: the core's outcome plus where the time went.
+ *
+ * @param outcome        what the core decided (null when the HPA was gone and only forgotten)
+ * @param key            namespace/name
+ * @param totalNanos     wall time of the reconcile
+ * @param apiNanos       part of it spent waiting on the API server
+ * @param apiCalls       API requests made
+ * @param queueWaitNanos time the key waited in the queue after it was due
+ */
+public record SyncReport(String key, ReconcileOutcome outcome, long totalNanos, long apiNanos, long apiCalls, long queueWaitNanos) {
+
+    /** Our own time: the reconcile minus the API waits. */
+    public long ownNanos() {
+        return Math.max(0, totalNanos - apiNanos);
+    }
+}

@@ -1,0 +1,96 @@
+package io.hpacontroller.ops;
+
+import io.hpacontroller.core.reconcile.ReconcileOutcome;
+import io.hpacontroller.live.HorizontalController;
+import io.hpacontroller.live.SyncReport;
+import io.hpacontroller.live.WorkQueue;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
+import java.util.function.BooleanSupplier;
+
+/**
+ * The controller's Prometheus metrics, under upstream's names so existing dashboards and alerts work:
+ * {@code horizontal_pod_autoscaler_controller_*} (reconciliations and metric computations by action
+ * and error, their durations, desired replicas per HPA, number of HPAs), the client-go work-queue
+ * metrics for the queue named "horizontalpodautoscaler", and the leader-election status.
+ */
+public final class ControllerMetrics implements HorizontalController.SyncListener {
+
+    static final String SUBSYSTEM = "horizontal_pod_autoscaler_controller_";
+    static final String QUEUE = "horizontalpodautoscaler";
+
+    private final Counter reconciliations;
+    private final Histogram reconciliationDuration;
+    private final Counter metricComputations;
+    private final Histogram metricComputationDuration;
+    private final Gauge desiredReplicas;
+    private final Histogram queueDuration;
+    private final Histogram workDuration;
+
+    public ControllerMetrics(PrometheusRegistry registry, HorizontalController controller, BooleanSupplier leading, String leaseName) {
+        reconciliations = Counter.builder().name(SUBSYSTEM + "reconciliations")
+                .help("Number of reconciliations of HPA controller. The label 'action' should be either 'scale_down', 'scale_up', or 'none'. Also, the label 'error' should be either 'spec', 'internal', or 'none'. Note that if both spec and internal errors happen during a reconciliation, the first one to occur is reported in `error` label.")
+                .labelNames("action", "error").register(registry);
+        reconciliationDuration = Histogram.builder().name(SUBSYSTEM + "reconciliation_duration_seconds")
+                .help("The time(seconds) that the HPA controller takes to reconcile once. The label 'action' should be either 'scale_down', 'scale_up', or 'none'. Also, the label 'error' should be either 'spec', 'internal', or 'none'.")
+                .classicOnly().classicExponentialUpperBounds(0.001, 2, 15).labelNames("action", "error").register(registry);
+        metricComputations = Counter.builder().name(SUBSYSTEM + "metric_computation")
+                .help("Number of metric computations. The label 'action' should be either 'scale_down', 'scale_up', or 'none'. Also, the label 'error' should be either 'spec', 'internal', or 'none'. The label 'metric_type' corresponds to HPA.spec.metrics[*].type")
+                .labelNames("action", "error", "metric_type").register(registry);
+        metricComputationDuration = Histogram.builder().name(SUBSYSTEM + "metric_computation_duration_seconds")
+                .help("The time(seconds) that the HPA controller takes to calculate one metric. The label 'action' should be either 'scale_down', 'scale_up', or 'none'. The label 'error' should be either 'spec', 'internal', or 'none'. The label 'metric_type' corresponds to HPA.spec.metrics[*].type")
+                .classicOnly().classicExponentialUpperBounds(0.001, 2, 15).labelNames("action", "error", "metric_type").register(registry);
+        desiredReplicas = Gauge.builder().name(SUBSYSTEM + "desired_replicas")
+                .help("Current desired replica count for each HPA")
+                .labelNames("namespace", "hpa_name").register(registry);
+        GaugeWithCallback.builder().name(SUBSYSTEM + "num_horizontal_pod_autoscalers")
+                .help("Current number of controlled HPA objects.")
+                .callback(cb -> cb.call(controller.hpaCount())).register(registry);
+
+        WorkQueue queue = controller.queue();
+        GaugeWithCallback.builder().name("workqueue_depth").help("Current depth of workqueue").labelNames("name")
+                .callback(cb -> cb.call(queue.depth(), QUEUE)).register(registry);
+        CounterWithCallback.builder().name("workqueue_adds").help("Total number of adds handled by workqueue").labelNames("name")
+                .callback(cb -> cb.call(queue.totalAdds(), QUEUE)).register(registry);
+        CounterWithCallback.builder().name("workqueue_retries").help("Total number of retries handled by workqueue").labelNames("name")
+                .callback(cb -> cb.call(queue.totalRetries(), QUEUE)).register(registry);
+        queueDuration = Histogram.builder().name("workqueue_queue_duration_seconds")
+                .help("How long in seconds an item stays in workqueue before being requested.")
+                .classicOnly().classicExponentialUpperBounds(1e-8, 10, 10).labelNames("name").register(registry);
+        workDuration = Histogram.builder().name("workqueue_work_duration_seconds")
+                .help("How long in seconds processing an item from workqueue takes.")
+                .classicOnly().classicExponentialUpperBounds(1e-8, 10, 10).labelNames("name").register(registry);
+        GaugeWithCallback.builder().name("leader_election_master_status")
+                .help("Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. 'name' is the string used to identify the lease.")
+                .labelNames("name").callback(cb -> cb.call(leading.getAsBoolean() ? 1 : 0, leaseName)).register(registry);
+    }
+
+    @Override
+    public void onSync(SyncReport report) {
+        queueDuration.labelValues(QUEUE).observe(report.queueWaitNanos() / 1e9);
+        ReconcileOutcome o = report.outcome();
+        if (o == null) {
+            String[] parts = report.key().split("/", 2);
+            desiredReplicas.remove(parts[0], parts.length > 1 ? parts[1] : "");
+            return;
+        }
+        workDuration.labelValues(QUEUE).observe(report.totalNanos() / 1e9);
+        String action = o.action().label();
+        String error = o.error().label();
+        reconciliations.labelValues(action, error).inc();
+        reconciliationDuration.labelValues(action, error).observe(report.totalNanos() / 1e9);
+        for (ReconcileOutcome.MetricComputation m : o.computations()) {
+            metricComputations.labelValues(m.action().label(), m.error().label(), m.metricType()).inc();
+            metricComputationDuration.labelValues(m.action().label(), m.error().label(), m.metricType()).observe(m.nanos() / 1e9);
+        }
+        if (o.desiredReplicas() >= 0) {
+            String[] parts = report.key().split("/", 2);
+            desiredReplicas.labelValues(parts[0], parts[1]).set(o.desiredReplicas());
+        }
+    }
+}

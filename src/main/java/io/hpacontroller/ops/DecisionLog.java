@@ -1,0 +1,41 @@
+package io.hpacontroller.ops;
+
+import io.hpacontroller.core.reconcile.ReconcileOutcome;
+import io.hpacontroller.live.HorizontalController;
+import io.hpacontroller.live.SyncReport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+
+/**
+ * One log line per scale decision: the HPA, old and new replicas, the metric that drove it and what
+ * limited it. Failed syncs are logged at WARN with their error.
+ */
+public final class DecisionLog implements HorizontalController.SyncListener {
+
+    private static final Logger LOG = LoggerFactory.getLogger("io.hpacontroller.decisions");
+
+    @Override
+    public void onSync(SyncReport report) {
+        ReconcileOutcome o = report.outcome();
+        if (o == null) {
+            LOG.info("HPA {} was deleted; its history is dropped", report.key());
+            return;
+        }
+        if (o.rescaled()) {
+            String metric = o.metric() == null ? "none" : o.metric();
+            String limit = o.limitReason() == null ? "nothing" : o.limitReason();
+            LOG.atInfo().addKeyValue("hpa", o.key()).addKeyValue("oldReplicas", o.currentReplicas())
+                    .addKeyValue("newReplicas", o.desiredReplicas()).addKeyValue("metric", metric)
+                    .addKeyValue("reason", o.rescaleReason()).addKeyValue("limitedBy", limit)
+                    .log("scaled {} from {} to {} replicas; reason: {}; metric: {}; limited by: {}", o.key(), o.currentReplicas(),
+                            o.desiredReplicas(), o.rescaleReason(), metric, limit);
+        } else if (o.error() != ReconcileOutcome.ErrorKind.NONE) {
+            LOG.atWarn().addKeyValue("hpa", o.key()).addKeyValue("error", o.error().label())
+                    .log("sync of {} failed ({} error): {}", o.key(), o.error().label(), o.errorMessage());
+        } else if (LOG.isDebugEnabled()) {
+            LOG.debug("{} stays at {} replicas (proposed {}, limited by {})", o.key(), o.currentReplicas(), o.proposedReplicas(),
+                    o.limitReason() == null ? "nothing" : o.limitReason());
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package io.hpacontroller.cli;
+
+import io.hpacontroller.ops.ControllerRuntime;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RunCommandTest {
+
+    /** Parses the flags the way {@code run} does, without connecting. */
+    private static ControllerRuntime.Settings parse(String... args) {
+        CommandLine cl = Main.commandLine();
+        CommandLine.ParseResult result = cl.parseArgs(prepend("run", args));
+        RunCommand run = (RunCommand) result.subcommand().commandSpec().userObject();
+        return run.settings();
+    }
+
+    private static String[] prepend(String first, String[] rest) {
+        String[] all = new String[rest.length + 1];
+        all[0] = first;
+        System.arraycopy(rest, 0, all, 1, rest.length);
+        return all;
+    }
+
+    @Test
+    void defaultsAreKubeControllerManagersDefaults() {
+        ControllerRuntime.Settings s = parse();
+        assertThat(s.options().syncPeriod()).isEqualTo(Duration.ofSeconds(15));
+        assertThat(s.options().workers()).isEqualTo(5);
+        assertThat(s.options().namespaces()).isEmpty();
+        assertThat(s.options().decisions().tolerance()).isEqualTo(0.1);
+        assertThat(s.options().decisions().downscaleStabilization()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(s.options().decisions().cpuInitializationPeriod()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(s.options().decisions().initialReadinessDelay()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(s.options().decisions().scaleToZeroEnabled()).isTrue();
+        assertThat(s.election().leaseDuration()).isEqualTo(Duration.ofSeconds(15));
+        assertThat(s.election().renewDeadline()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(s.election().retryPeriod()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(s.election().name()).isEqualTo("hpa-controller");
+        assertThat(s.metricsAddress().getPort()).isEqualTo(8080);
+        assertThat(s.healthAddress().getPort()).isEqualTo(8081);
+    }
+
+    @Test
+    void flagsInGoDurationFormAndRepeatedNamespaces() {
+        ControllerRuntime.Settings s = parse("--horizontal-pod-autoscaler-sync-period=1m30s",
+                "--horizontal-pod-autoscaler-tolerance", "0.05", "--horizontal-pod-autoscaler-downscale-stabilization=0",
+                "--concurrent-horizontal-pod-autoscaler-syncs=20", "--namespace", "a", "--namespace=b,c",
+                "--feature-gates=HPAScaleToZero=false", "--leader-elect=false", "--metrics-bind-address=127.0.0.1:9090",
+                "--health-probe-bind-address=0");
+        assertThat(s.options().syncPeriod()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(s.options().decisions().tolerance()).isEqualTo(0.05);
+        assertThat(s.options().decisions().downscaleStabilization()).isZero();
+        assertThat(s.options().workers()).isEqualTo(20);
+        assertThat(s.options().namespaces()).containsExactly("a", "b", "c");
+        assertThat(s.options().decisions().scaleToZeroEnabled()).isFalse();
+        assertThat(s.election()).isNull();
+        assertThat(s.metricsAddress().getHostString()).isEqualTo("127.0.0.1");
+        assertThat(s.healthAddress()).isNull();
+    }
+
+    private record Result(int exit, String err) {
+    }
+
+    private static Result execute(String... args) {
+        CommandLine cl = Main.commandLine();
+        StringWriter err = new StringWriter();
+        cl.setErr(new PrintWriter(err));
+        cl.setOut(new PrintWriter(new StringWriter()));
+        return new Result(cl.execute(prepend("run", args)), err.toString());
+    }
+
+    @Test
+    void badValuesExitWithTwoAndSayWhatIsWrong() {
+        assertThat(execute("--horizontal-pod-autoscaler-sync-period=fast")).satisfies(r -> {
+            assertThat(r.exit()).isEqualTo(2);
+            assertThat(r.err()).contains("--horizontal-pod-autoscaler-sync-period").contains("invalid duration \"fast\"").contains("Try 'hpa-controller run --help'");
+        });
+        assertThat(execute("--horizontal-pod-autoscaler-tolerance=-0.5").err()).contains("must be a non-negative number");
+        assertThat(execute("--horizontal-pod-autoscaler-tolerance=abc").exit()).isEqualTo(2);
+        assertThat(execute("--concurrent-horizontal-pod-autoscaler-syncs=0").err()).contains("at least 1");
+        assertThat(execute("--horizontal-pod-autoscaler-sync-period=0s").err()).contains("must be positive");
+        assertThat(execute("--feature-gates=HPAScaleToZero=maybe").err()).contains("invalid value of HPAScaleToZero=maybe");
+        assertThat(execute("--feature-gates=NoSuchGate=true").err()).contains("unrecognized feature gate: NoSuchGate");
+        assertThat(execute("--leader-elect-lease-duration=5s", "--leader-elect-renew-deadline=10s").err())
+                .contains("--leader-elect-lease-duration must be greater than --leader-elect-renew-deadline");
+        assertThat(execute("--metrics-bind-address=:http").err()).contains("--metrics-bind-address must be HOST:PORT");
+        assertThat(execute("--log-format=xml").err()).contains("--log-format must be text or json");
+        assertThat(execute("--no-such-flag").exit()).isEqualTo(2);
+    }
+
+    @Test
+    void everyFlagCanComeFromTheEnvironment() throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), Main.class.getName(), "run", "--help"));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().putAll(Map.of(
+                "HPA_CONTROLLER_HORIZONTAL_POD_AUTOSCALER_SYNC_PERIOD", "42s",
+                "HPA_CONTROLLER_HORIZONTAL_POD_AUTOSCALER_TOLERANCE", "0.07",
+                "HPA_CONTROLLER_CONCURRENT_HORIZONTAL_POD_AUTOSCALER_SYNCS", "9",
+                "HPA_CONTROLLER_LEADER_ELECT_RESOURCE_NAME", "my-lease",
+                "HPA_CONTROLLER_LOG_FORMAT", "json"));
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(out.replaceAll("\\s+", " "))
+                .contains("(default: 42s)").contains("(default: 0.07)").contains("(default: 9)")
+                .contains("Name of the Lease (default: my-lease)").contains("(default: json)");
+    }
+}

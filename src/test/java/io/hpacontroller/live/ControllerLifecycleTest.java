@@ -1,0 +1,152 @@
+package io.hpacontroller.live;
+
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.hpacontroller.testing.MockCluster;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static io.hpacontroller.live.LiveFixtures.cpuUtilization;
+import static io.hpacontroller.live.LiveFixtures.deployment;
+import static io.hpacontroller.live.LiveFixtures.hpa;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** Conflicts, deletion, concurrency, watch drops, status writes and ambiguous selectors in the live loop. */
+class ControllerLifecycleTest extends LiveTestBase {
+
+    @Test
+    void aConflictingScaleUpdateIsReReadAndRetried() throws Exception {
+        client.apps().deployments().inNamespace(NS).resource(deployment(NS, "web", 2)).create();
+        cluster.workloads().setCpuPerPod(NS, "web", "100m");
+        cluster.conflictOnNextScaleUpdates(2);
+        create(hpa(NS, "web", "apps/v1", "Deployment", "web", 1, 4, cpuUtilization(50)));
+        startController(LiveFixtures.fastOptions());
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> replicas("web") == 4);
+        long puts = cluster.count("PUT", p -> p.endsWith("/deployments/web/scale"));
+        long gets = cluster.count("GET", p -> p.endsWith("/deployments/web/scale"));
+        assertThat(puts).as("two conflicts, then the write that succeeded").isGreaterThanOrEqualTo(3);
+        assertThat(gets).as("a re-read after each conflict").isGreaterThanOrEqualTo(3);
+        assertThat(events("FailedRescale")).isEmpty();
+        assertThat(events("SuccessfulRescale")).isNotEmpty();
+    }
+
+    @Test
+    void persistentConflictsEndInFailedRescaleAndNoChange() throws Exception {
+        client.apps().deployments().inNamespace(NS).resource(deployment(NS, "web", 2)).create();
+        cluster.workloads().setCpuPerPod(NS, "web", "100m");
+        cluster.conflictOnNextScaleUpdates(5);
+        create(hpa(NS, "web", "apps/v1", "Deployment", "web", 1, 4, cpuUtilization(50)));
+        startController(LiveFixtures.fastOptions());
+
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            assertThat(events("FailedRescale")).isNotEmpty();
+            assertThat(condition(readHpa("web"), "AbleToScale")).isEqualTo("False/FailedUpdateScale");
+        });
+        // the retry after backoff then succeeds
+        await().atMost(Duration.ofSeconds(10)).until(() -> replicas("web") == 4);
+    }
+
+    @Test
+    void deletingAnHpaDropsItsHistoryAndStopsItsSyncs() throws Exception {
+        client.apps().deployments().inNamespace(NS).resource(deployment(NS, "web", 2)).create();
+        create(hpa(NS, "web", "apps/v1", "Deployment", "web", 1, 4, cpuUtilization(50)));
+        List<SyncReport> reports = new CopyOnWriteArrayList<>();
+        HorizontalController c = new HorizontalController(cluster.newClient(), LiveFixtures.fastOptions(), java.time.Clock.systemUTC(), WriteGate.alwaysOpen());
+        controller = c;
+        c.addListener(reports::add);
+        c.start(Duration.ofSeconds(10));
+        await().atMost(Duration.ofSeconds(5)).until(() -> c.histories().keys().contains("demo/web"));
+
+        client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).withName("web").delete();
+        await().atMost(Duration.ofSeconds(5)).until(() -> !c.histories().keys().contains("demo/web") && !c.queue().isTracked("demo/web"));
+        int syncs = reports.size();
+        Thread.sleep(800); // three sync periods
+        assertThat(reports.stream().skip(syncs).filter(r -> r.outcome() != null)).isEmpty();
+    }
+
+    @Test
+    void twoHpasAreReconciledConcurrently() throws Exception {
+        for (String name : List.of("a", "b")) {
+            client.apps().deployments().inNamespace(NS).resource(deployment(NS, name, 2)).create();
+            cluster.workloads().setCpuPerPod(NS, name, "100m");
+            create(hpa(NS, name, "apps/v1", "Deployment", name, 1, 6, cpuUtilization(50)));
+        }
+        // a slow scale subresource: one worker would read a's and b's scale at least 300 ms apart
+        cluster.delay("GET", "/scale$", Duration.ofMillis(300), 2);
+        startController(LiveFixtures.fastOptions().withWorkers(4));
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> replicas("a") == 6 && replicas("b") == 6);
+        long firstA = firstScaleRead("a");
+        long firstB = firstScaleRead("b");
+        assertThat(Math.abs(firstA - firstB)).as("both first syncs ran at the same time on different workers")
+                .isLessThan(Duration.ofMillis(250).toNanos());
+    }
+
+    private long firstScaleRead(String deployment) {
+        return cluster.requests().stream().filter(r -> r.method().equals("GET") && r.path().endsWith("/deployments/" + deployment + "/scale"))
+                .mapToLong(MockCluster.Request::atNanos).min().orElseThrow();
+    }
+
+    @Test
+    void theInformerRecoversAfterTheWatchConnectionDrops() throws Exception {
+        client.apps().deployments().inNamespace(NS).resource(deployment(NS, "web", 2)).create();
+        cluster.workloads().setCpuPerPod(NS, "web", "100m");
+        startController(LiveFixtures.fastOptions());
+        assertThat(controller.hpaCount()).isZero();
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> cluster.dropWatches() > 0);
+        // created while the watches were down: the informer must relist or re-watch to see it
+        create(hpa(NS, "web", "apps/v1", "Deployment", "web", 1, 4, cpuUtilization(50)));
+        await().atMost(Duration.ofSeconds(20)).until(() -> replicas("web") == 4);
+        assertThat(controller.hpaCount()).isEqualTo(1);
+        assertThat(controller.podCount()).isGreaterThanOrEqualTo(2);
+    }
+
+    @Test
+    void theStatusIsWrittenOnlyWhenItChanges() throws Exception {
+        client.apps().deployments().inNamespace(NS).resource(deployment(NS, "web", 3)).create();
+        cluster.workloads().setCpuPerPod(NS, "web", "50m"); // exactly the 50% target
+        create(hpa(NS, "web", "apps/v1", "Deployment", "web", 1, 10, cpuUtilization(50)));
+        List<SyncReport> reports = new CopyOnWriteArrayList<>();
+        controller = new HorizontalController(cluster.newClient(), LiveFixtures.fastOptions(), java.time.Clock.systemUTC(), WriteGate.alwaysOpen());
+        controller.addListener(reports::add);
+        controller.start(Duration.ofSeconds(10));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> reports.size() >= 8);
+        long written = reports.stream().filter(r -> r.outcome() != null && r.outcome().statusWritten()).count();
+        assertThat(written).as("the first sync writes the status; steady syncs write nothing").isLessThanOrEqualTo(2);
+        assertThat(reports).allSatisfy(r -> assertThat(r.outcome().rescaled()).isFalse());
+        // a steady sync costs one API request: the scale read (pods from the cache, metrics one call)
+        SyncReport steady = reports.get(reports.size() - 1);
+        assertThat(steady.apiCalls()).isEqualTo(2);
+        assertThat(replicas("web")).isEqualTo(3);
+    }
+
+    @Test
+    void twoHpasOverTheSamePodsAreRefusedAsAmbiguous() throws Exception {
+        client.apps().deployments().inNamespace(NS).resource(deployment(NS, "web", 2)).create();
+        cluster.workloads().setCpuPerPod(NS, "web", "100m");
+        create(hpa(NS, "web-1", "apps/v1", "Deployment", "web", 1, 8, cpuUtilization(50)));
+        create(hpa(NS, "web-2", "apps/v1", "Deployment", "web", 1, 8, cpuUtilization(50)));
+        startController(LiveFixtures.fastOptions());
+
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            HorizontalPodAutoscaler h1 = readHpa("web-1");
+            HorizontalPodAutoscaler h2 = readHpa("web-2");
+            assertThat(condition(h1, "ScalingActive")).isEqualTo("False/AmbiguousSelector");
+            assertThat(condition(h2, "ScalingActive")).isEqualTo("False/AmbiguousSelector");
+            assertThat(events("AmbiguousSelector")).isNotEmpty();
+        });
+        assertThat(events("AmbiguousSelector").get(0).getMessage()).contains("controlled by multiple HPAs").contains("demo/web-1").contains("demo/web-2");
+        int replicasWhileAmbiguous = replicas("web");
+
+        // removing one HPA lets the other scale again
+        client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).withName("web-2").delete();
+        await().atMost(Duration.ofSeconds(10)).until(() -> replicas("web") > replicasWhileAmbiguous);
+        assertThat(condition(readHpa("web-1"), "ScalingActive")).isEqualTo("True/ValidMetricFound");
+    }
+}

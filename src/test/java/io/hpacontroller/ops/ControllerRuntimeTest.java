@@ -1,0 +1,173 @@
+package io.hpacontroller.ops;
+
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hpacontroller.core.reconcile.ControllerConfig;
+import io.hpacontroller.live.ControllerOptions;
+import io.hpacontroller.live.SyncReport;
+import io.hpacontroller.testing.MockCluster;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** Leader election, health, Prometheus metrics and shutdown of the controller as it runs in a cluster. */
+class ControllerRuntimeTest {
+
+    private static final String NS = "demo";
+    private MockCluster cluster;
+    private KubernetesClient client;
+    private final List<ControllerRuntime> runtimes = new ArrayList<>();
+
+    @BeforeEach
+    void setUp() {
+        cluster = MockCluster.start();
+        client = cluster.client();
+        Deployment d = new DeploymentBuilder().withNewMetadata().withName("web").withNamespace(NS).endMetadata()
+                .withNewSpec().withReplicas(2).withNewSelector().withMatchLabels(Map.of("app", "web")).endSelector()
+                .withNewTemplate().withNewMetadata().withLabels(Map.of("app", "web")).endMetadata()
+                .withNewSpec().addNewContainer().withName("app").withImage("nginx").withNewResources()
+                .addToRequests("cpu", new io.fabric8.kubernetes.api.model.Quantity("100m")).endResources().endContainer().endSpec()
+                .endTemplate().endSpec().build();
+        client.apps().deployments().inNamespace(NS).resource(d).create();
+        client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).resource(new HorizontalPodAutoscalerBuilder()
+                .withNewMetadata().withName("web").withNamespace(NS).withGeneration(1L).endMetadata()
+                .withNewSpec().withNewScaleTargetRef().withApiVersion("apps/v1").withKind("Deployment").withName("web").endScaleTargetRef()
+                .withMinReplicas(1).withMaxReplicas(8).addNewMetric().withType("Resource").withNewResource().withName("cpu")
+                .withNewTarget().withType("Utilization").withAverageUtilization(50).endTarget().endResource().endMetric().endSpec()
+                .build()).create();
+    }
+
+    @AfterEach
+    void tearDown() {
+        runtimes.forEach(ControllerRuntime::close);
+        cluster.close();
+    }
+
+    private ControllerRuntime runtime(String identity, boolean leaderElection) throws IOException {
+        ControllerOptions options = new ControllerOptions(ControllerConfig.defaults().withDownscaleStabilization(Duration.ZERO),
+                Duration.ofMillis(250), 2, List.of(), Duration.ofSeconds(5));
+        LeaderElection.Settings election = leaderElection
+                ? new LeaderElection.Settings(NS, "hpa-controller", identity, Duration.ofSeconds(3), Duration.ofSeconds(2), Duration.ofMillis(300))
+                : null;
+        ControllerRuntime r = new ControllerRuntime(cluster.newClient(), new ControllerRuntime.Settings(options, election,
+                new InetSocketAddress("127.0.0.1", 0), new InetSocketAddress("127.0.0.1", 0), Duration.ofSeconds(5)));
+        runtimes.add(r);
+        r.start();
+        return r;
+    }
+
+    private int replicas() {
+        return client.apps().deployments().inNamespace(NS).withName("web").get().getSpec().getReplicas();
+    }
+
+    private static HttpResponse<String> get(int port, String path) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void exactlyOneInstanceReconcilesAndAStandbyTakesOverWhenTheLeaderStops() throws Exception {
+        ControllerRuntime a = runtime("instance-a", true);
+        await().atMost(Duration.ofSeconds(10)).until(a::isLeader);
+        ControllerRuntime b = runtime("instance-b", true);
+        List<SyncReport> syncsOfB = new CopyOnWriteArrayList<>();
+        b.controller().addListener(syncsOfB::add);
+
+        cluster.workloads().setCpuPerPod(NS, "web", "100m");
+        await().atMost(Duration.ofSeconds(15)).until(() -> replicas() == 8);
+        assertThat(b.isLeader()).isFalse();
+        assertThat(syncsOfB).as("the standby never reconciles").isEmpty();
+        assertThat(client.leases().inNamespace(NS).withName("hpa-controller").get().getSpec().getHolderIdentity()).isEqualTo("instance-a");
+
+        a.close(); // graceful: releases the lease
+        await().atMost(Duration.ofSeconds(10)).until(b::isLeader);
+        cluster.workloads().setCpuPerPod(NS, "web", "10m");
+        await().atMost(Duration.ofSeconds(15)).until(() -> replicas() < 8);
+        assertThat(syncsOfB).isNotEmpty();
+
+        // no double scaling: every rescale event names a distinct step of one sequence
+        List<String> sizes = client.v1().events().inNamespace(NS).list().getItems().stream()
+                .filter(e -> "SuccessfulRescale".equals(e.getReason())).map(Event::getMessage).collect(Collectors.toList());
+        assertThat(sizes).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void aLeaderThatLosesItsLeaseStopsWritingAtOnce() throws Exception {
+        ControllerRuntime a = runtime("instance-a", true);
+        await().atMost(Duration.ofSeconds(10)).until(a::isLeader);
+        await().atMost(Duration.ofSeconds(10)).until(() -> a.controller().isWorking());
+
+        // someone else takes the lease (as after a network partition): the leader must notice and stop
+        Lease lease = client.leases().inNamespace(NS).withName("hpa-controller").get();
+        lease.getSpec().setHolderIdentity("intruder");
+        lease.getSpec().setRenewTime(ZonedDateTime.now().plusMinutes(1));
+        lease.getSpec().setLeaseDurationSeconds(600);
+        client.leases().inNamespace(NS).resource(lease).update();
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> !a.isLeader());
+        assertThat(a.controller().isWorking()).isFalse();
+        cluster.clearRequests();
+        cluster.workloads().setCpuPerPod(NS, "web", "100m");
+        Thread.sleep(1500); // six sync periods
+        assertThat(cluster.count("PUT", p -> p.endsWith("/scale") || p.endsWith("/status"))).isZero();
+        assertThat(replicas()).isEqualTo(2);
+    }
+
+    @Test
+    void healthReadinessAndPrometheusMetrics() throws Exception {
+        cluster.workloads().setCpuPerPod(NS, "web", "100m");
+        ControllerRuntime r = runtime("solo", false);
+        assertThat(get(r.healthPort(), "/healthz").statusCode()).isEqualTo(200);
+        await().atMost(Duration.ofSeconds(10)).until(() -> get(r.healthPort(), "/readyz").statusCode() == 200);
+        await().atMost(Duration.ofSeconds(15)).until(() -> replicas() == 8);
+
+        String metrics = get(r.metricsPort(), "/metrics").body();
+        assertThat(metrics)
+                .contains("horizontal_pod_autoscaler_controller_reconciliations_total{action=\"scale_up\",error=\"none\"}")
+                .contains("horizontal_pod_autoscaler_controller_reconciliation_duration_seconds_bucket{action=\"scale_up\",error=\"none\",le=\"0.001\"}")
+                .contains("horizontal_pod_autoscaler_controller_metric_computation_total{action=\"scale_up\",error=\"none\",metric_type=\"Resource\"}")
+                .contains("horizontal_pod_autoscaler_controller_metric_computation_duration_seconds_count{action=\"scale_up\",error=\"none\",metric_type=\"Resource\"}")
+                .contains("horizontal_pod_autoscaler_controller_desired_replicas{hpa_name=\"web\",namespace=\"demo\"} 8.0")
+                .contains("horizontal_pod_autoscaler_controller_num_horizontal_pod_autoscalers 1.0")
+                .contains("workqueue_depth{name=\"horizontalpodautoscaler\"}")
+                .contains("workqueue_adds_total{name=\"horizontalpodautoscaler\"}")
+                .contains("workqueue_retries_total{name=\"horizontalpodautoscaler\"}")
+                .contains("workqueue_queue_duration_seconds_bucket{name=\"horizontalpodautoscaler\"")
+                .contains("leader_election_master_status")
+                .contains("jvm_memory_used_bytes");
+    }
+
+    @Test
+    void shutdownFinishesInFlightWorkAndStopsEverything() throws Exception {
+        ControllerRuntime r = runtime("solo", false);
+        await().atMost(Duration.ofSeconds(10)).until(() -> r.controller().isWorking());
+        int health = r.healthPort();
+        r.close();
+        r.awaitStopped();
+        assertThat(r.controller().isWorking()).isFalse();
+        assertThat(r.controller().busyWorkers()).isZero();
+        assertThat(r.controller().queue().isShuttingDown()).isTrue();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> get(health, "/healthz")).isInstanceOf(IOException.class);
+    }
+}
