@@ -3,11 +3,8 @@ package io.hpacontroller.cli;
 import io.hpacontroller.sim.report.TimelineCsv;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -16,23 +13,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class SimulateCommandTest {
 
-    private record Run(int exit, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cl = Main.commandLine();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        int exit = cl.execute(args);
-        return new Run(exit, out.toString(), err.toString());
-    }
-
     @Test
     void theSeedExampleWritesTheTimelineTheReportAndPrintsTheSummary(@TempDir Path dir) throws IOException {
         Path out = dir.resolve("sim");
-        Run r = run("simulate", "examples/seed-004-burst.yaml", "--out", out.toString());
+        CommandRun r = CommandRun.of("simulate", "examples/seed-004-burst.yaml", "--out", out.toString());
 
         assertThat(r.exit()).isZero();
         assertThat(r.err()).isEmpty();
@@ -63,7 +47,7 @@ class SimulateCommandTest {
         Path bad = dir.resolve("bad.yaml");
         Files.writeString(bad, "duration: 5m\nworkload: {containers: [{name: a, requests: {cpu: 1}}]}\nload: {points: [[0, 1]]}\nhpas: [{kind: Deployment}]\n");
 
-        Run r = run("simulate", bad.toString(), "--out", dir.resolve("out").toString());
+        CommandRun r = CommandRun.of("simulate", bad.toString(), "--out", dir.resolve("out").toString());
 
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err().strip()).isEqualTo("simulate: " + bad + ": hpas[0]: expected apiVersion autoscaling/v2 and kind HorizontalPodAutoscaler,"
@@ -76,18 +60,18 @@ class SimulateCommandTest {
     void notYamlAndAMissingFileAreExitCode2Too(@TempDir Path dir) throws IOException {
         Path garbage = dir.resolve("garbage.yaml");
         Files.writeString(garbage, "duration: [10m\n  : :\n");
-        Run g = run("simulate", garbage.toString());
+        CommandRun g = CommandRun.of("simulate", garbage.toString());
         assertThat(g.exit()).isEqualTo(2);
         assertThat(g.err()).startsWith("simulate: " + garbage + ": not valid YAML: ").doesNotContain("Exception").doesNotContain("\tat ");
 
-        Run missing = run("simulate", dir.resolve("nope.yaml").toString());
+        CommandRun missing = CommandRun.of("simulate", dir.resolve("nope.yaml").toString());
         assertThat(missing.exit()).isEqualTo(2);
         assertThat(missing.err()).contains("cannot read the scenario file").doesNotContain("\tat ");
     }
 
     @Test
     void simulateHasHelp() {
-        assertThat(run("--help").out()).contains("simulate");
-        assertThat(run("simulate", "--help").out()).contains("Usage: hpa-controller simulate [-hV] [--out=DIR] SCENARIO");
+        assertThat(CommandRun.of("--help").out()).contains("simulate");
+        assertThat(CommandRun.of("simulate", "--help").out()).contains("Usage: hpa-controller simulate [-hV] [--out=DIR] SCENARIO");
     }
 }
