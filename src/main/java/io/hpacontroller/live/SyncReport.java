@@ -8,14 +8,10 @@ import io.hpacontroller.core.reconcile.ReconcileOutcome;
  * @param outcome        what the core decided (null when the HPA was gone and only forgotten)
  * @param key            namespace/name
  * @param totalNanos     wall time of the reconcile
- * @param apiNanos       part of it spent waiting on the API server
+ * @param cpuNanos       CPU time the worker thread used for it (JSON, calculation, bookkeeping)
+ * @param apiNanos       part of the wall time spent in API calls
  * @param apiCalls       API requests made
  * @param queueWaitNanos time the key waited in the queue after it was due
  */
-public record SyncReport(String key, ReconcileOutcome outcome, long totalNanos, long apiNanos, long apiCalls, long queueWaitNanos) {
-
-    /** Our own time: the reconcile minus the API waits. */
-    public long ownNanos() {
-        return Math.max(0, totalNanos - apiNanos);
-    }
+public record SyncReport(String key, ReconcileOutcome outcome, long totalNanos, long cpuNanos, long apiNanos, long apiCalls, long queueWaitNanos) {
 }

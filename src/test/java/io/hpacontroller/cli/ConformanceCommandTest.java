@@ -2,11 +2,8 @@ package io.hpacontroller.cli;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -14,26 +11,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class ConformanceCommandTest {
 
-    private record Run(int exit, String out, String err) {
-        String lastLine() {
-            String[] lines = out.strip().split("\n");
-            return lines[lines.length - 1];
-        }
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cl = Main.commandLine();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        int exit = cl.execute(args);
-        return new Run(exit, out.toString(), err.toString());
-    }
-
     @Test
     void sharedCasesAllPassAndTheLastLineCountsThem() {
-        Run r = run("conformance", "src/test/resources/conformance", "src/test/resources/conformance-v137");
+        CommandRun r = CommandRun.of("conformance", "src/test/resources/conformance", "src/test/resources/conformance-v137");
         assertThat(r.exit()).isZero();
         assertThat(r.lastLine()).matches("\\d+ passed, 0 failed");
         assertThat(r.out()).contains("PASS scale-up").doesNotContain("FAIL");
@@ -48,7 +28,7 @@ class ConformanceCommandTest {
                 .replace("\"replicas\": 5", "\"replicas\": 7");
         Files.writeString(dir.resolve("d-wrong.json"), wrong);
 
-        Run r = run("conformance", dir.toString());
+        CommandRun r = CommandRun.of("conformance", dir.toString());
 
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.out()).contains("FAIL a-broken.json: cannot read case file")
@@ -60,14 +40,14 @@ class ConformanceCommandTest {
 
     @Test
     void aMissingDirectoryIsAUsageError() {
-        Run r = run("conformance", "no/such/dir");
+        CommandRun r = CommandRun.of("conformance", "no/such/dir");
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains("no such file or directory");
     }
 
     @Test
     void everyCommandHasHelp() {
-        assertThat(run("--help").out()).contains("conformance");
-        assertThat(run("conformance", "--help").out()).contains("Usage: hpa-controller conformance");
+        assertThat(CommandRun.of("--help").out()).contains("conformance");
+        assertThat(CommandRun.of("conformance", "--help").out()).contains("Usage: hpa-controller conformance");
     }
 }

@@ -16,7 +16,8 @@ class ConformanceCasesTest {
 
     private static final List<Path> ROOTS = List.of(
             Path.of("src/test/resources/conformance"),
-            Path.of("src/test/resources/conformance-v137"));
+            Path.of("src/test/resources/conformance-v137"),
+            Path.of("src/test/resources/conformance-own"));
 
     private final ConformanceRunner runner = new ConformanceRunner();
 
@@ -33,5 +34,6 @@ class ConformanceCasesTest {
     void theVendoredCasesAreAllThere() throws IOException {
         assertThat(ConformanceRunner.findCases(List.of(ROOTS.get(0)))).hasSizeGreaterThanOrEqualTo(159);
         assertThat(ConformanceRunner.findCases(List.of(ROOTS.get(1)))).hasSizeGreaterThanOrEqualTo(58);
+        assertThat(ConformanceRunner.findCases(List.of(ROOTS.get(2)))).hasSizeGreaterThanOrEqualTo(9);
     }
 }

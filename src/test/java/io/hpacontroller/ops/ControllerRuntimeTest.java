@@ -130,7 +130,8 @@ class ControllerRuntimeTest {
         cluster.clearRequests();
         cluster.workloads().setCpuPerPod(NS, "web", "100m");
         Thread.sleep(1500); // six sync periods
-        assertThat(cluster.count("PUT", p -> p.endsWith("/scale") || p.endsWith("/status"))).isZero();
+        assertThat(cluster.count("PUT", p -> p.endsWith("/scale") || p.contains("/horizontalpodautoscalers/"))).isZero();
+        assertThat(cluster.count("POST", p -> p.contains("/events"))).isZero();
         assertThat(replicas()).isEqualTo(2);
     }
 

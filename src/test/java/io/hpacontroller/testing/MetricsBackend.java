@@ -20,6 +20,7 @@ public final class MetricsBackend {
     }
 
     private final Map<String, PodUsage> pods = new ConcurrentHashMap<>();
+    private final java.util.Set<String> silenced = ConcurrentHashMap.newKeySet();
     private final Map<String, String> podsMetricValues = new ConcurrentHashMap<>();
     private final Map<String, String> objectMetrics = new ConcurrentHashMap<>();
     private final Map<String, List<String>> externalMetrics = new ConcurrentHashMap<>();
@@ -32,10 +33,15 @@ public final class MetricsBackend {
         pods.remove(namespace + "/" + pod);
     }
 
+    /** The pod stops reporting metrics (metrics-server has no sample for it), whatever is set for it. */
+    public void silence(String namespace, String pod) {
+        silenced.add(namespace + "/" + pod);
+    }
+
     public List<PodUsage> podUsage(String namespace, Selector selector) {
         List<PodUsage> out = new ArrayList<>();
         for (PodUsage u : pods.values()) {
-            if (u.namespace().equals(namespace) && selector.matches(u.labels())) {
+            if (u.namespace().equals(namespace) && selector.matches(u.labels()) && !silenced.contains(namespace + "/" + u.pod())) {
                 out.add(u);
             }
         }

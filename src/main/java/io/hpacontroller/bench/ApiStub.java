@@ -1,0 +1,268 @@
+package io.hpacontroller.bench;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.ServerWebSocket;
+import io.vertx.core.json.JsonObject;
+
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A lean in-process stand-in for the API server, for the {@code bench} command: N HPAs over N
+ * Deployments with M pods each, served from memory. It answers exactly what the controller asks:
+ * lists (paged with limit/continue) and watches (kept open, silent), discovery, the scale
+ * subresource, PodMetrics by label selector, HPA status writes and events.
+ *
+ * <p>Why not the fabric8 mock server: its CRUD mode keeps objects as JSON in one map searched
+ * linearly, so one GET among 110,000 objects costs more than the reconcile being measured, and its
+ * answers would measure the mock. Every pod's usage is half its request and every target is 50%,
+ * so after the first sync nothing scales and no status changes: the steady state upstream's
+ * controller spends most of its time in.
+ */
+public final class ApiStub implements AutoCloseable {
+
+    private final int hpas;
+    private final int podsPerHpa;
+    private final int hpasPerNamespace;
+    private final Vertx vertx;
+    private HttpServer server;
+    private final Map<Integer, Integer> specReplicas = new ConcurrentHashMap<>();
+    private final AtomicLong resourceVersion = new AtomicLong(1000);
+    private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
+    private final String started = Instant.now().minusSeconds(3600).toString();
+    private final String[] hpaObjects;
+    private final Map<Integer, String> deploymentVersions = new ConcurrentHashMap<>();
+    private final List<ServerWebSocket> hpaWatchers = new CopyOnWriteArrayList<>();
+    private final List<ServerWebSocket> deploymentWatchers = new CopyOnWriteArrayList<>();
+
+    private static final Pattern SCALE = Pattern.compile("^/apis/apps/v1/namespaces/([^/]+)/deployments/d-(\\d+)/scale$");
+    private static final Pattern METRICS = Pattern.compile("^/apis/metrics\\.k8s\\.io/v1beta1/namespaces/([^/]+)/pods$");
+    private static final Pattern STATUS = Pattern.compile("^/apis/autoscaling/v2/namespaces/[^/]+/horizontalpodautoscalers/h-(\\d+)/status$");
+    private static final Pattern EVENTS = Pattern.compile("^/api/v1/namespaces/[^/]+/events(/[^/]+)?$");
+
+    public ApiStub(int hpas, int podsPerHpa) {
+        this.hpas = hpas;
+        this.podsPerHpa = podsPerHpa;
+        this.hpasPerNamespace = 100;
+        this.vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1));
+        this.hpaObjects = new String[hpas];
+        for (int i = 0; i < hpas; i++) {
+            hpaObjects[i] = hpa(i);
+        }
+    }
+
+    /** Starts listening on a free port of 127.0.0.1 and returns it. */
+    public int start() throws Exception {
+        server = vertx.createHttpServer()
+                .webSocketHandler(this::watch)
+                .requestHandler(this::handle)
+                .listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        return server.actualPort();
+    }
+
+    /** Requests served, by kind ("list", "watch", "scale-get", "scale-put", "metrics", "status", "event", "other"). */
+    public Map<String, Long> counts() {
+        Map<String, Long> out = new ConcurrentHashMap<>();
+        counts.forEach((k, v) -> out.put(k, v.sum()));
+        return out;
+    }
+
+    private void count(String kind) {
+        counts.computeIfAbsent(kind, k -> new LongAdder()).increment();
+    }
+
+    String namespace(int i) {
+        return "bench-" + (i / hpasPerNamespace);
+    }
+
+    /**
+     * A watch: open until the client leaves. Nothing changes in this world except what the controller
+     * writes, and those writes are sent to the watchers as MODIFIED events, as the API server would.
+     */
+    private void watch(ServerWebSocket ws) {
+        count("watch");
+        List<ServerWebSocket> watchers = ws.path().contains("horizontalpodautoscalers") ? hpaWatchers
+                : ws.path().contains("deployments") ? deploymentWatchers : null;
+        if (watchers != null) {
+            watchers.add(ws);
+            ws.closeHandler(v -> watchers.remove(ws));
+        }
+        ws.exceptionHandler(e -> { });
+    }
+
+    private static void notify(List<ServerWebSocket> watchers, String object) {
+        String event = "{\"type\":\"MODIFIED\",\"object\":" + object + "}";
+        for (ServerWebSocket ws : watchers) {
+            if (!ws.isClosed()) {
+                ws.writeTextMessage(event);
+            }
+        }
+    }
+
+    private void handle(HttpServerRequest req) {
+        String path = req.path();
+        HttpServerResponse res = req.response().putHeader("Content-Type", "application/json");
+        if ("true".equals(req.getParam("watch"))) {
+            count("watch");
+            res.setChunked(true); // never answered further: a chunked watch that stays quiet
+            return;
+        }
+        Matcher m;
+        if (path.equals("/apis/autoscaling/v2/horizontalpodautoscalers")) {
+            count("list");
+            res.end(page(req, hpas, "HorizontalPodAutoscalerList", "autoscaling/v2", (sb, i) -> sb.append(hpaObjects[i])));
+        } else if (path.equals("/api/v1/pods")) {
+            count("list");
+            res.end(page(req, hpas * podsPerHpa, "PodList", "v1", this::pod));
+        } else if (path.equals("/apis/apps/v1/deployments")) {
+            count("list");
+            res.end(page(req, hpas, "DeploymentList", "apps/v1", this::deployment));
+        } else if ((m = SCALE.matcher(path)).matches()) {
+            int i = Integer.parseInt(m.group(2));
+            if (req.method().name().equals("PUT")) {
+                count("scale-put");
+                req.body().onSuccess(b -> {
+                    JsonObject scale = b.toJsonObject();
+                    specReplicas.put(i, scale.getJsonObject("spec").getInteger("replicas", podsPerHpa));
+                    deploymentVersions.put(i, Long.toString(resourceVersion.incrementAndGet()));
+                    res.end(scale(i));
+                    StringBuilder sb = new StringBuilder();
+                    deployment(sb, i);
+                    notify(deploymentWatchers, sb.toString());
+                });
+            } else {
+                count("scale-get");
+                res.end(scale(i));
+            }
+        } else if ((m = METRICS.matcher(path)).matches()) {
+            count("metrics");
+            res.end(podMetrics(m.group(1), req.getParam("labelSelector")));
+        } else if ((m = STATUS.matcher(path)).matches()) {
+            count("status");
+            int i = Integer.parseInt(m.group(1));
+            req.body().onSuccess(b -> {
+                JsonObject hpa = b.toJsonObject();
+                hpa.getJsonObject("metadata").put("resourceVersion", Long.toString(resourceVersion.incrementAndGet()));
+                String object = hpa.encode();
+                hpaObjects[i] = object;
+                res.end(object);
+                notify(hpaWatchers, object);
+            });
+        } else if (EVENTS.matcher(path).matches()) {
+            count("event");
+            req.body().onSuccess(b -> res.setStatusCode(req.method().name().equals("POST") ? 201 : 200).end(b));
+        } else if (path.equals("/apis/apps/v1")) {
+            count("other");
+            res.end("{\"kind\":\"APIResourceList\",\"apiVersion\":\"v1\",\"groupVersion\":\"apps/v1\",\"resources\":["
+                    + "{\"name\":\"deployments\",\"namespaced\":true,\"kind\":\"Deployment\",\"verbs\":[\"get\",\"list\",\"watch\"]},"
+                    + "{\"name\":\"deployments/scale\",\"namespaced\":true,\"kind\":\"Scale\",\"verbs\":[\"get\",\"update\"]}]}");
+        } else {
+            count("other");
+            res.setStatusCode(404).end("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"message\":\"not found: " + path + "\",\"code\":404}");
+        }
+    }
+
+    private interface ItemWriter {
+        void write(StringBuilder sb, int index);
+    }
+
+    /** A page of a list: ?limit=L&continue=OFFSET. */
+    private String page(HttpServerRequest req, int total, String kind, String apiVersion, ItemWriter item) {
+        int limit = parse(req.getParam("limit"), total);
+        int from = parse(req.getParam("continue"), 0);
+        int to = Math.min(total, from + Math.max(1, limit));
+        StringBuilder sb = new StringBuilder(256 * (to - from) + 256);
+        sb.append("{\"apiVersion\":\"").append(apiVersion).append("\",\"kind\":\"").append(kind)
+                .append("\",\"metadata\":{\"resourceVersion\":\"").append(resourceVersion.get()).append('"');
+        if (to < total) {
+            sb.append(",\"continue\":\"").append(to).append('"');
+        }
+        sb.append("},\"items\":[");
+        for (int i = from; i < to; i++) {
+            if (i > from) {
+                sb.append(',');
+            }
+            item.write(sb, i);
+        }
+        return sb.append("]}").toString();
+    }
+
+    private static int parse(String s, int dflt) {
+        if (s == null || s.isEmpty()) {
+            return dflt;
+        }
+        try {
+            return Integer.parseInt(URLDecoder.decode(s, StandardCharsets.UTF_8));
+        } catch (NumberFormatException e) {
+            return dflt;
+        }
+    }
+
+    private String hpa(int i) {
+        return "{\"apiVersion\":\"autoscaling/v2\",\"kind\":\"HorizontalPodAutoscaler\",\"metadata\":{\"name\":\"h-" + i
+                + "\",\"namespace\":\"" + namespace(i) + "\",\"uid\":\"hpa-" + i
+                + "\",\"resourceVersion\":\"10\",\"generation\":1},\"spec\":{\"scaleTargetRef\":{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"name\":\"d-"
+                + i + "\"},\"minReplicas\":1,\"maxReplicas\":" + podsPerHpa * 2
+                + ",\"metrics\":[{\"type\":\"Resource\",\"resource\":{\"name\":\"cpu\",\"target\":{\"type\":\"Utilization\",\"averageUtilization\":50}}}]}}";
+    }
+
+    private void pod(StringBuilder sb, int p) {
+        int d = p / podsPerHpa;
+        sb.append("{\"metadata\":{\"name\":\"d-").append(d).append('-').append(p % podsPerHpa).append("\",\"namespace\":\"").append(namespace(d))
+                .append("\",\"uid\":\"pod-").append(p).append("\",\"resourceVersion\":\"5\",\"labels\":{\"app\":\"d-").append(d)
+                .append("\",\"pod-template-hash\":\"7d9f8c6b5\"}},\"spec\":{\"containers\":[{\"name\":\"app\",\"image\":\"nginx:1.27\",")
+                .append("\"resources\":{\"requests\":{\"cpu\":\"100m\",\"memory\":\"64Mi\"}}}]},\"status\":{\"phase\":\"Running\",\"startTime\":\"")
+                .append(started).append("\",\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\",\"lastTransitionTime\":\"").append(started)
+                .append("\"}]}}");
+    }
+
+    private void deployment(StringBuilder sb, int d) {
+        sb.append("{\"metadata\":{\"name\":\"d-").append(d).append("\",\"namespace\":\"").append(namespace(d))
+                .append("\",\"uid\":\"dep-").append(d).append("\",\"resourceVersion\":\"").append(deploymentVersions.getOrDefault(d, "20"))
+                .append("\"},\"spec\":{\"replicas\":").append(specReplicas.getOrDefault(d, podsPerHpa))
+                .append(",\"selector\":{\"matchLabels\":{\"app\":\"d-").append(d).append("\"}}},\"status\":{\"replicas\":").append(podsPerHpa).append("}}");
+    }
+
+    private String scale(int d) {
+        return "{\"apiVersion\":\"autoscaling/v1\",\"kind\":\"Scale\",\"metadata\":{\"name\":\"d-" + d + "\",\"namespace\":\"" + namespace(d)
+                + "\",\"resourceVersion\":\"" + deploymentVersions.getOrDefault(d, "20") + "\"},\"spec\":{\"replicas\":"
+                + specReplicas.getOrDefault(d, podsPerHpa) + "},\"status\":{\"replicas\":" + podsPerHpa + ",\"selector\":\"app=d-" + d + "\"}}";
+    }
+
+    private String podMetrics(String namespace, String labelSelector) {
+        String selector = labelSelector == null ? "" : URLDecoder.decode(labelSelector, StandardCharsets.UTF_8);
+        StringBuilder sb = new StringBuilder(200 * podsPerHpa + 128);
+        sb.append("{\"kind\":\"PodMetricsList\",\"apiVersion\":\"metrics.k8s.io/v1beta1\",\"metadata\":{},\"items\":[");
+        if (selector.startsWith("app=d-")) {
+            int d = Integer.parseInt(selector.substring("app=d-".length()));
+            String now = Instant.now().toString();
+            for (int j = 0; j < podsPerHpa; j++) {
+                if (j > 0) {
+                    sb.append(',');
+                }
+                sb.append("{\"metadata\":{\"name\":\"d-").append(d).append('-').append(j).append("\",\"namespace\":\"").append(namespace)
+                        .append("\"},\"timestamp\":\"").append(now).append("\",\"window\":\"30s\",\"containers\":[{\"name\":\"app\",\"usage\":{\"cpu\":\"50m\",\"memory\":\"20Mi\"}}]}");
+            }
+        }
+        return sb.append("]}").toString();
+    }
+
+    @Override
+    public void close() {
+        vertx.close();
+    }
+}

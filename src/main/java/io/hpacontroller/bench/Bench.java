@@ -1,0 +1,204 @@
+package io.hpacontroller.bench;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.hpacontroller.core.reconcile.ControllerConfig;
+import io.hpacontroller.live.ControllerOptions;
+import io.hpacontroller.live.HorizontalController;
+import io.hpacontroller.live.SyncReport;
+import io.hpacontroller.live.WriteGate;
+
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Runs the real controller (informers, queue, workers, reconciler, REST clients) against an
+ * {@link ApiStub} in a child JVM holding N HPAs, N Deployments and N x M pods, and measures it.
+ *
+ * <p>Steps: the HPA informer syncs, then the Pod informer (heap is measured after a full GC after
+ * each, to split the heap between HPAs and pods); the workers start with every HPA due again as soon
+ * as it was reconciled (the queue never runs dry, so the rate measured is the controller's
+ * capacity); after a warm-up in which every HPA was reconciled twice (the first sync writes each
+ * status), reconciles are measured for the given duration.
+ */
+public final class Bench {
+
+    /** The figures, in the order they are printed. */
+    public record Result(Map<String, String> figures) {
+        public void print(PrintWriter out) {
+            figures.forEach((k, v) -> out.println(k + ": " + v));
+            out.flush();
+        }
+    }
+
+    private final int hpas;
+    private final int podsPerHpa;
+    private final Duration duration;
+    private final int workers;
+    private final PrintWriter log;
+
+    public Bench(int hpas, int podsPerHpa, Duration duration, int workers, PrintWriter log) {
+        this.hpas = hpas;
+        this.podsPerHpa = podsPerHpa;
+        this.duration = duration;
+        this.workers = workers;
+        this.log = log;
+    }
+
+    private static long heapAfterGc() {
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+        }
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
+    private void progress(String message) {
+        log.println("# " + message);
+        log.flush();
+    }
+
+    public Result run() throws Exception {
+        progress("starting the API stub with " + hpas + " HPAs and " + (long) hpas * podsPerHpa + " pods");
+        try (StubProcess stub = new StubProcess(hpas, podsPerHpa)) {
+            Config config = new ConfigBuilder(Config.empty()).withMasterUrl("http://127.0.0.1:" + stub.port)
+                    .withRequestRetryBackoffLimit(0).withRequestTimeout(30_000).withConnectionTimeout(5_000)
+                    .withMaxConcurrentRequests(Math.max(64, 4 * workers)).withMaxConcurrentRequestsPerHost(Math.max(8, 2 * workers))
+                    .build();
+            try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
+                return measure(client, stub);
+            }
+        }
+    }
+
+    private Result measure(KubernetesClient client, StubProcess stub) throws Exception {
+        ControllerOptions options = new ControllerOptions(ControllerConfig.defaults(), Duration.ofMillis(1), workers, List.of(), Duration.ofSeconds(30));
+        HorizontalController controller = new HorizontalController(client, options, Clock.systemUTC(), WriteGate.alwaysOpen());
+        try {
+            long base = heapAfterGc();
+            long syncStart = System.nanoTime();
+            controller.startHpaInformers();
+            while (!controller.hpaInformersSynced()) {
+                Thread.sleep(10);
+            }
+            long hpaSynced = System.nanoTime();
+            long withHpas = heapAfterGc();
+            long podStart = System.nanoTime();
+            controller.startPodInformers();
+            while (!controller.isSynced()) {
+                Thread.sleep(10);
+            }
+            long podSynced = System.nanoTime();
+            long withPods = heapAfterGc();
+            double syncSeconds = ((hpaSynced - syncStart) + (podSynced - podStart)) / 1e9;
+            progress(String.format("informers synced in %.1f s (%d HPAs, %d pods cached)", syncSeconds, controller.hpaCount(), controller.podCount()));
+
+            Map<String, Integer> syncsPerHpa = new ConcurrentHashMap<>();
+            AtomicBoolean measuring = new AtomicBoolean();
+            Percentiles total = new Percentiles();
+            Percentiles cpu = new Percentiles();
+            Percentiles api = new Percentiles();
+            AtomicLong apiCalls = new AtomicLong();
+            AtomicLong reconciles = new AtomicLong();
+            AtomicLong errors = new AtomicLong();
+            Set<String> scaled = ConcurrentHashMap.newKeySet();
+            controller.addListener(r -> record(r, syncsPerHpa, measuring, total, cpu, api, apiCalls, reconciles, errors, scaled));
+            controller.startWorkers();
+
+            progress("warming up: every HPA reconciled twice");
+            long warmupDeadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
+            while (syncsPerHpa.size() < hpas || syncsPerHpa.values().stream().anyMatch(n -> n < 2)) {
+                if (System.nanoTime() > warmupDeadline) {
+                    throw new IllegalStateException("warm-up did not finish: " + syncsPerHpa.size() + " of " + hpas + " HPAs reconciled");
+                }
+                Thread.sleep(50);
+            }
+            Map<String, Long> before = stub.counts();
+            progress("measuring for " + duration.toSeconds() + " s");
+            measuring.set(true);
+            long start = System.nanoTime();
+            Thread.sleep(duration.toMillis());
+            measuring.set(false);
+            long elapsed = System.nanoTime() - start;
+            Map<String, Long> after = stub.counts();
+            long steady = heapAfterGc();
+            Map<String, Long> delta = new java.util.TreeMap<>();
+            after.forEach((k, v) -> delta.put(k, v - before.getOrDefault(k, 0L)));
+            progress("requests served while measuring: " + delta);
+
+            long n = reconciles.get();
+            double rate = n / (elapsed / 1e9);
+            long served = 0;
+            for (String kind : List.of("scale-get", "scale-put", "metrics", "status", "event", "other")) {
+                served += after.getOrDefault(kind, 0L) - before.getOrDefault(kind, 0L);
+            }
+            Map<String, String> f = new LinkedHashMap<>();
+            f.put("hpas", Integer.toString(hpas));
+            f.put("pods", Long.toString((long) hpas * podsPerHpa));
+            f.put("workers", Integer.toString(workers));
+            f.put("cores", Integer.toString(Runtime.getRuntime().availableProcessors()));
+            f.put("informer_sync_seconds", String.format("%.2f", syncSeconds));
+            f.put("reconciles", Long.toString(n));
+            f.put("reconciles_per_second", String.format("%.0f", rate));
+            f.put("seconds_to_reconcile_all", String.format("%.2f", rate == 0 ? Double.POSITIVE_INFINITY : hpas / rate));
+            f.put("reconcile_p50_ms", ms(total.percentile(50)));
+            f.put("reconcile_p99_ms", ms(total.percentile(99)));
+            f.put("own_cpu_p50_ms", ms(cpu.percentile(50)));
+            f.put("own_cpu_p99_ms", ms(cpu.percentile(99)));
+            f.put("api_wait_p50_ms", ms(api.percentile(50)));
+            f.put("api_wait_p99_ms", ms(api.percentile(99)));
+            f.put("api_requests_per_reconcile", String.format("%.2f", n == 0 ? 0 : (double) apiCalls.get() / n));
+            f.put("api_requests_per_reconcile_server_side", String.format("%.2f", n == 0 ? 0 : (double) served / n));
+            f.put("reconcile_errors", Long.toString(errors.get()));
+            f.put("heap_mib_after_gc", mib(steady));
+            f.put("heap_mib_per_1000_hpas", mib((withHpas - base) * 1000.0 / hpas));
+            f.put("heap_mib_per_10000_pods", mib((withPods - withHpas) * 10000.0 / ((double) hpas * podsPerHpa)));
+            f.put("heap_kib_per_pod", String.format("%.2f", (withPods - withHpas) / 1024.0 / ((double) hpas * podsPerHpa)));
+            f.put("max_heap_mib", mib(Runtime.getRuntime().maxMemory()));
+            return new Result(f);
+        } finally {
+            controller.stop(Duration.ofSeconds(5));
+        }
+    }
+
+    private static void record(SyncReport r, Map<String, Integer> syncsPerHpa, AtomicBoolean measuring, Percentiles total,
+                               Percentiles cpu, Percentiles api, AtomicLong apiCalls, AtomicLong reconciles, AtomicLong errors,
+                               Set<String> scaled) {
+        if (r.outcome() == null) {
+            return;
+        }
+        syncsPerHpa.merge(r.key(), 1, Integer::sum);
+        if (!measuring.get()) {
+            return;
+        }
+        reconciles.incrementAndGet();
+        total.add(r.totalNanos());
+        cpu.add(r.cpuNanos());
+        api.add(r.apiNanos());
+        apiCalls.addAndGet(r.apiCalls());
+        if (r.outcome().errorMessage() != null) {
+            errors.incrementAndGet();
+        }
+        if (r.outcome().rescaled()) {
+            scaled.add(r.key());
+        }
+    }
+
+    private static String ms(long nanos) {
+        return String.format("%.3f", nanos / 1e6);
+    }
+
+    private static String mib(double bytes) {
+        return String.format("%.1f", bytes / (1024.0 * 1024.0));
+    }
+}

@@ -1,0 +1,194 @@
+package io.hpacontroller.sim;
+
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerCondition;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricStatus;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricValueStatus;
+import io.hpacontroller.core.Quantities;
+import io.hpacontroller.core.normalize.HistoryStore;
+import io.hpacontroller.core.reconcile.MetricsSource;
+import io.hpacontroller.core.reconcile.ReconcileOutcome;
+import io.hpacontroller.core.reconcile.Reconciler;
+import io.hpacontroller.core.reconcile.ScaleClient;
+import io.hpacontroller.core.reconcile.SelectorOwnership;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One HPA spec in its own simulated cluster: its workload, the cluster's ports (with faults when the
+ * scenario asks for them), the core's {@link Reconciler} on them, and what the run recorded.
+ */
+final class HpaRun {
+
+    final HorizontalPodAutoscaler hpa;
+    final SimulatedWorkload workload;
+    final SimulatedCluster cluster;
+    final FaultInjection faults;
+    final Invariants invariants = new Invariants();
+    final List<TimelineRow> timeline = new ArrayList<>();
+    private final Reconciler reconciler;
+    private final VirtualClock clock;
+
+    long syncs;
+    long syncsWithError;
+    int replicaChanges;
+    long firstScaleUpAfter = -1;
+    long coveredAfter = -1;
+    private boolean overloadedSinceIncrease;
+    long overloadMillis;
+    double replicaSeconds;
+    int peakReplicas;
+
+    /** When the demand first rises, -1 if it never does. */
+    private final long firstIncrease;
+
+    HpaRun(Scenario scenario, int index, HorizontalPodAutoscaler hpa, VirtualClock clock, long horizonMillis, long firstIncrease) {
+        this.hpa = hpa;
+        this.firstIncrease = firstIncrease;
+        this.clock = clock;
+        String target = hpa.getSpec().getScaleTargetRef() != null && hpa.getSpec().getScaleTargetRef().getName() != null
+                ? hpa.getSpec().getScaleTargetRef().getName() : "workload";
+        this.workload = new SimulatedWorkload(target, scenario.workload(), clock.now(), horizonMillis);
+        this.cluster = new SimulatedCluster(workload, clock);
+        this.faults = new FaultInjection(scenario.faults(), scenario.faults().seed() * 31 + index, cluster);
+        MetricsSource metrics = new SimulatedMetricsApis(workload, scenario.resourceMetrics(), scenario.customMetrics(), clock);
+        ScaleClient scale = cluster;
+        if (scenario.faults().any()) {
+            metrics = faults.metrics(metrics);
+            scale = faults.scale(scale);
+        }
+        this.reconciler = new Reconciler(scenario.controller().config(), scale, cluster, metrics, cluster, cluster,
+                new HistoryStore(), SelectorOwnership.NONE, clock);
+    }
+
+    String name() {
+        return hpa.getMetadata().getName();
+    }
+
+    /** Notes the state at time {@code t} (at or after 0), before the workload runs on for {@code dt}. */
+    void observe(long t, long dt, double demand) {
+        double capacity = workload.capacity(t);
+        boolean overloaded = demand > capacity;
+        if (workload.hasCapacity() && firstIncrease >= 0 && t >= firstIncrease && coveredAfter < 0) {
+            if (overloaded) {
+                overloadedSinceIncrease = true;
+            } else if (overloadedSinceIncrease) {
+                coveredAfter = t - firstIncrease;
+            }
+        }
+        if (overloaded) {
+            overloadMillis += dt;
+        }
+        replicaSeconds += workload.podCount() * (dt / 1000.0);
+        invariants.checkStep(t, hpa, workload.specReplicas(), workload.podCount());
+        peakReplicas = Math.max(peakReplicas, workload.podCount());
+    }
+
+    HpaSummary summary() {
+        long covered = !workload.hasCapacity() ? -1 : overloadedSinceIncrease ? coveredAfter : firstIncrease >= 0 ? 0 : -1;
+        return new HpaSummary(name(), workload.hasCapacity(), firstScaleUpAfter, covered,
+                workload.hasCapacity() ? overloadMillis : -1, replicaSeconds, replicaChanges, peakReplicas, workload.specReplicas(),
+                syncs, syncsWithError, faults.metricsFailuresInjected, faults.scaleWriteFailuresInjected, faults.scaleWriteConflictsInjected,
+                invariants.checks(), invariants.violationCount());
+    }
+
+    /** One sync of the HPA through the core, at the clock's time. */
+    void sync(double demand) {
+        long now = clock.now();
+        int before = workload.specReplicas();
+        faults.startSync();
+        ReconcileOutcome outcome = reconciler.reconcile(hpa);
+        int after = workload.specReplicas();
+        syncs++;
+        if (outcome.error() != ReconcileOutcome.ErrorKind.NONE) {
+            syncsWithError++;
+        }
+        if (outcome.rescaled()) {
+            replicaChanges++;
+            if (outcome.action() == ReconcileOutcome.Action.SCALE_UP && firstIncrease >= 0 && now >= firstIncrease && firstScaleUpAfter < 0) {
+                firstScaleUpAfter = now - firstIncrease;
+            }
+        }
+        invariants.check(new Invariants.Sync(now, hpa, before, after, outcome, faults.metricsCallsThisSync,
+                faults.metricsFailuresThisSync, faults.scaleWritesThisSync, faults.scaleWritesSucceededThisSync));
+        timeline.add(new TimelineRow(now, name(), demand, workload.readyCount(now), after, outcome.desiredReplicas(),
+                metricValue(outcome), reason(outcome), workload.capacity(now), workload.podCount(), outcome.proposedReplicas(),
+                outcome.action().label()));
+    }
+
+    /** The first metric's current value from the status the core wrote: utilization in percent, else the value. */
+    static String metricValue(ReconcileOutcome outcome) {
+        if (outcome.status() == null || outcome.status().getCurrentMetrics() == null || outcome.status().getCurrentMetrics().isEmpty()
+                || outcome.proposedReplicas() < 0) {
+            return "";
+        }
+        MetricStatus m = outcome.status().getCurrentMetrics().get(0);
+        MetricValueStatus v = switch (String.valueOf(m.getType())) {
+            case "Resource" -> m.getResource() == null ? null : m.getResource().getCurrent();
+            case "ContainerResource" -> m.getContainerResource() == null ? null : m.getContainerResource().getCurrent();
+            case "Pods" -> m.getPods() == null ? null : m.getPods().getCurrent();
+            case "Object" -> m.getObject() == null ? null : m.getObject().getCurrent();
+            case "External" -> m.getExternal() == null ? null : m.getExternal().getCurrent();
+            default -> null;
+        };
+        if (v == null) {
+            return "";
+        }
+        if (v.getAverageUtilization() != null) {
+            return v.getAverageUtilization().toString();
+        }
+        var q = v.getAverageValue() != null ? v.getAverageValue() : v.getValue();
+        return q == null ? "" : java.math.BigDecimal.valueOf(Quantities.approximate(q)).stripTrailingZeros().toPlainString();
+    }
+
+    /**
+     * Why the sync did what it did, in the core's words: the rescale reason; or the reason of the condition the
+     * error set False, with the error; or the AbleToScale reason (ReadyForNewScale, ScaleDownStabilized, ...).
+     * An error that did not stop the sync (some metrics failed) is appended, and so is a True ScalingLimited.
+     */
+    static String reason(ReconcileOutcome outcome) {
+        boolean error = outcome.error() != ReconcileOutcome.ErrorKind.NONE;
+        HorizontalPodAutoscalerCondition failed = error ? falseCondition(outcome) : null;
+        String text;
+        if (outcome.rescaled()) {
+            text = "SuccessfulRescale: " + outcome.rescaleReason();
+        } else if (failed != null) {
+            text = failed.getReason() + ": " + outcome.errorMessage();
+        } else {
+            HorizontalPodAutoscalerCondition able = condition(outcome, "AbleToScale");
+            text = able == null ? "" : able.getReason();
+        }
+        if (error && failed == null) {
+            text += "; " + outcome.errorMessage();
+        }
+        if (outcome.limitReason() != null) {
+            text += " (ScalingLimited: " + outcome.limitReason() + ")";
+        }
+        return text;
+    }
+
+    private static HorizontalPodAutoscalerCondition falseCondition(ReconcileOutcome outcome) {
+        if (outcome.status() == null || outcome.status().getConditions() == null) {
+            return null;
+        }
+        for (HorizontalPodAutoscalerCondition c : outcome.status().getConditions()) {
+            if ("False".equals(c.getStatus()) && !"ScalingLimited".equals(c.getType()) && !"ScaledToZero".equals(c.getType())) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    private static HorizontalPodAutoscalerCondition condition(ReconcileOutcome outcome, String type) {
+        if (outcome.status() == null || outcome.status().getConditions() == null) {
+            return null;
+        }
+        for (HorizontalPodAutoscalerCondition c : outcome.status().getConditions()) {
+            if (type.equals(c.getType())) {
+                return c;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,84 @@
+package io.hpacontroller.sim;
+
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.hpacontroller.core.model.ContainerInfo;
+import io.hpacontroller.core.reconcile.ControllerConfig;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A what-if scenario: the HPA specs to compare, the controller's flags, the workload, the metrics pipeline,
+ * the demand trace and (for soak runs) the faults to inject. Times are milliseconds from the start of the
+ * simulation. The file format is described in the README's "Simulator" section.
+ *
+ * @param name        a title for the report (the file name when the scenario has none)
+ * @param description free text for the report
+ * @param durationMillis how long to simulate
+ * @param stepMillis  the resolution of the workload model (demand, pod usage, capacity)
+ * @param controller  the kube-controller-manager flags
+ * @param workload    the workload model, one independent copy per HPA
+ * @param resourceMetrics metrics-server, for Resource and ContainerResource metrics
+ * @param customMetrics   the custom and external metrics adapter, for Pods, Object and External metrics
+ * @param load        the demand trace
+ * @param hpas        the HPA specs, each in its own simulated cluster
+ * @param faults      faults to inject; {@link Faults#NONE} for none
+ */
+public record Scenario(String name, String description, long durationMillis, long stepMillis, Controller controller,
+                       Workload workload, MetricsPipeline resourceMetrics, MetricsPipeline customMetrics, LoadTrace load,
+                       List<HorizontalPodAutoscaler> hpas, Faults faults) {
+
+    /**
+     * The controller: sync period and phase, and the flags the decisions depend on.
+     *
+     * @param syncPeriodMillis {@code --horizontal-pod-autoscaler-sync-period}
+     * @param syncPhaseMillis  time of the first sync; later syncs follow every period
+     * @param config           the remaining flags, as the core takes them
+     */
+    public record Controller(long syncPeriodMillis, long syncPhaseMillis, ControllerConfig config) {
+    }
+
+    /**
+     * The workload an HPA scales (a Deployment and its pods).
+     *
+     * @param replicas           spec.replicas at the start; these pods have been Ready for long
+     * @param labels             the pods' labels, which are also the scale's selector
+     * @param containers         the pods' containers with their requests
+     * @param startedAfterMillis from pod creation to Running (status.startTime)
+     * @param readyAfterMillis   from pod creation to Ready
+     * @param startupCpu         extra CPU a pod burns right after it starts, null for none
+     * @param capacity           demand one Ready pod can serve, in demand units; null when unlimited
+     * @param cpuPerDemand       CPU millicores a pod uses per unit of demand it serves
+     * @param idleCpuMilli       CPU millicores a running pod uses with no demand
+     * @param memoryMilli        memory a running pod uses (milli-bytes, as the core counts), constant
+     */
+    public record Workload(int replicas, Map<String, String> labels, List<ContainerInfo> containers,
+                           long startedAfterMillis, long readyAfterMillis, StartupCpu startupCpu, Double capacity,
+                           double cpuPerDemand, long idleCpuMilli, long memoryMilli) {
+    }
+
+    /**
+     * A start-up CPU burst (JIT, cache warm-up): extra usage from the pod's start for a while.
+     *
+     * @param milli          extra CPU millicores
+     * @param durationMillis how long after the start
+     */
+    public record StartupCpu(long milli, long durationMillis) {
+    }
+
+    /**
+     * Faults injected into the ports, for soak runs.
+     *
+     * @param seed               seed of the random source (each HPA's cluster derives its own)
+     * @param metricsFailure     probability that one call to a metrics API fails
+     * @param scaleWriteFailure  probability that one write of the scale fails (HTTP 500)
+     * @param scaleWriteConflict probability that one write of the scale is refused with a conflict (HTTP 409)
+     */
+    public record Faults(long seed, double metricsFailure, double scaleWriteFailure, double scaleWriteConflict) {
+        public static final Faults NONE = new Faults(0, 0, 0, 0);
+
+        public boolean any() {
+            return metricsFailure > 0 || scaleWriteFailure > 0 || scaleWriteConflict > 0;
+        }
+    }
+}

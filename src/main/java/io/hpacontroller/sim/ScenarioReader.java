@@ -1,0 +1,451 @@
+package io.hpacontroller.sim;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.hpacontroller.core.Quantities;
+import io.hpacontroller.core.model.ContainerInfo;
+import io.hpacontroller.core.model.ResourceAmounts;
+import io.hpacontroller.core.reconcile.ControllerConfig;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Reads a scenario file (YAML, through fabric8's {@link KubernetesSerialization}). The HPAs in it become real
+ * fabric8 autoscaling/v2 objects. Every problem is a {@link ScenarioException} naming the file and the key.
+ */
+public final class ScenarioReader {
+
+    static final long DEFAULT_STEP = 1000;
+    static final MetricsPipeline DEFAULT_RESOURCE_PIPELINE = new MetricsPipeline(15_000, 15_000, 10_000, 0);
+    static final MetricsPipeline DEFAULT_CUSTOM_PIPELINE = new MetricsPipeline(30_000, 30_000, 30_000, 0);
+    /** Enough to keep the model's memory and the report bounded. */
+    static final long MAX_DURATION = 31L * 86_400_000;
+    static final long MAX_STEPS = 10_000_000;
+    /** The most pods one simulated workload may have (each is modelled one by one). */
+    static final int MAX_PODS = 5000;
+
+    private final KubernetesSerialization serialization = new KubernetesSerialization();
+
+    /** Reads and checks a scenario file. */
+    public Scenario read(Path file) throws ScenarioException {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new ScenarioException(file + ": cannot read the scenario file (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")");
+        }
+        String fallbackName = file.getFileName().toString().replaceFirst("\\.ya?ml$", "");
+        Path dir = file.toAbsolutePath().getParent();
+        try {
+            return parse(text, fallbackName, dir);
+        } catch (ScenarioException e) {
+            throw new ScenarioException(file + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * Parses scenario text.
+     *
+     * @param fallbackName the scenario's name when it has none
+     * @param dir          where relative paths (the load CSV) are resolved
+     */
+    public Scenario parse(String text, String fallbackName, Path dir) throws ScenarioException {
+        JsonNode root;
+        try {
+            root = serialization.unmarshal(text, JsonNode.class);
+        } catch (RuntimeException e) {
+            throw new ScenarioException("not valid YAML: " + yamlProblem(e.getMessage()));
+        }
+        if (root == null || !root.isObject()) {
+            throw new ScenarioException("expected a mapping with the keys duration, load, workload and hpas at the top");
+        }
+        ScenarioNode top = new ScenarioNode(root, "").mapping(Set.of("name", "description", "duration", "step",
+                "controller", "workload", "metrics", "load", "hpas", "faults"));
+
+        String name = top.child("name").text(fallbackName);
+        String description = top.child("description").text("");
+        if (top.child("duration").isMissing()) {
+            throw top.child("duration").error("required (how long to simulate, e.g. 10m)");
+        }
+        long duration = top.child("duration").duration(0);
+        long step = top.child("step").duration(DEFAULT_STEP);
+        if (duration <= 0 || duration > MAX_DURATION) {
+            throw top.child("duration").error("must be more than 0 and at most 31d");
+        }
+        if (step <= 0) {
+            throw top.child("step").error("must be more than 0");
+        }
+        if (duration / step > MAX_STEPS) {
+            throw top.child("step").error("too small for the duration: at most " + MAX_STEPS + " steps");
+        }
+        Scenario.Controller controller = controller(top.child("controller"));
+        if (top.child("workload").isMissing()) {
+            throw top.child("workload").error("required (replicas and containers with their requests)");
+        }
+        Scenario.Workload workload = workload(top.child("workload"));
+        ScenarioNode metrics = top.child("metrics");
+        MetricsPipeline resource = DEFAULT_RESOURCE_PIPELINE;
+        MetricsPipeline custom = DEFAULT_CUSTOM_PIPELINE;
+        if (!metrics.isMissing()) {
+            metrics.mapping(Set.of("resource", "custom"));
+            resource = pipeline(metrics.child("resource"), DEFAULT_RESOURCE_PIPELINE);
+            custom = pipeline(metrics.child("custom"), DEFAULT_CUSTOM_PIPELINE);
+        }
+        if (top.child("load").isMissing()) {
+            throw top.child("load").error("required (points or csv)");
+        }
+        LoadTrace load = load(top.child("load"), dir);
+        List<HorizontalPodAutoscaler> hpas = hpas(top.child("hpas"));
+        Scenario.Faults faults = faults(top.child("faults"));
+        return new Scenario(name, description, duration, step, controller, workload, resource, custom, load, hpas, faults);
+    }
+
+    private static Scenario.Controller controller(ScenarioNode n) throws ScenarioException {
+        ControllerConfig d = ControllerConfig.defaults();
+        if (n.isMissing()) {
+            return new Scenario.Controller(15_000, 0, d);
+        }
+        n.mapping(Set.of("horizontal-pod-autoscaler-sync-period", "syncPhase", "horizontal-pod-autoscaler-tolerance",
+                "horizontal-pod-autoscaler-downscale-stabilization", "horizontal-pod-autoscaler-cpu-initialization-period",
+                "horizontal-pod-autoscaler-initial-readiness-delay", "HPAScaleToZero"));
+        long period = n.child("horizontal-pod-autoscaler-sync-period").duration(15_000);
+        if (period <= 0) {
+            throw n.child("horizontal-pod-autoscaler-sync-period").error("must be more than 0");
+        }
+        long phase = n.child("syncPhase").duration(0);
+        double tolerance = n.child("horizontal-pod-autoscaler-tolerance").number(d.tolerance(), 0, 1e9);
+        ControllerConfig config = new ControllerConfig(tolerance,
+                Duration.ofMillis(n.child("horizontal-pod-autoscaler-cpu-initialization-period").duration(d.cpuInitializationPeriod().toMillis())),
+                Duration.ofMillis(n.child("horizontal-pod-autoscaler-initial-readiness-delay").duration(d.initialReadinessDelay().toMillis())),
+                Duration.ofMillis(n.child("horizontal-pod-autoscaler-downscale-stabilization").duration(d.downscaleStabilization().toMillis())),
+                n.child("HPAScaleToZero").bool(d.scaleToZeroEnabled()));
+        return new Scenario.Controller(period, phase, config);
+    }
+
+    private static Scenario.Workload workload(ScenarioNode n) throws ScenarioException {
+        n.mapping(Set.of("replicas", "labels", "containers", "startedAfter", "readyAfter", "startupCpu", "capacity",
+                "cpuPerDemand", "idleCpu", "memory"));
+        int replicas = n.child("replicas").integer(1, 0);
+        if (replicas > MAX_PODS) {
+            throw n.child("replicas").error("the simulator models at most " + MAX_PODS + " pods per workload, got " + replicas);
+        }
+        Map<String, String> labels = new TreeMap<>();
+        ScenarioNode l = n.child("labels");
+        if (l.isMissing()) {
+            labels.put("app", "workload");
+        } else {
+            if (!l.raw().isObject() || l.raw().isEmpty()) {
+                throw l.error("expected a non-empty mapping of label names to values");
+            }
+            for (var it = l.raw().fields(); it.hasNext(); ) {
+                var e = it.next();
+                labels.put(e.getKey(), l.child(e.getKey()).text(""));
+            }
+        }
+        ScenarioNode cs = n.child("containers");
+        if (cs.isMissing()) {
+            throw cs.error("required: a list of containers with their requests, e.g. [{name: app, requests: {cpu: 100m}}]");
+        }
+        List<ContainerInfo> containers = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (ScenarioNode c : cs.list()) {
+            c.mapping(Set.of("name", "requests"));
+            String cname = c.child("name").text(null);
+            if (cname == null || cname.isEmpty()) {
+                throw c.child("name").error("required");
+            }
+            if (!names.add(cname)) {
+                throw c.child("name").error("duplicate container name \"" + cname + "\"");
+            }
+            Map<String, Long> requests = new LinkedHashMap<>();
+            ScenarioNode r = c.child("requests");
+            if (!r.isMissing()) {
+                if (!r.raw().isObject()) {
+                    throw r.error("expected a mapping of resource names to quantities, e.g. {cpu: 100m}");
+                }
+                for (var it = r.raw().fieldNames(); it.hasNext(); ) {
+                    String res = it.next();
+                    requests.put(res, quantity(r.child(res)));
+                }
+            }
+            containers.add(new ContainerInfo(cname, ResourceAmounts.of(requests)));
+        }
+        if (containers.isEmpty()) {
+            throw cs.error("at least one container is required");
+        }
+        long started = n.child("startedAfter").duration(0);
+        long ready = n.child("readyAfter").duration(5_000);
+        if (ready < started) {
+            throw n.child("readyAfter").error("a pod cannot be Ready before it has started (startedAfter is " + DurationText.seconds(started) + "s)");
+        }
+        Scenario.StartupCpu startup = null;
+        ScenarioNode s = n.child("startupCpu");
+        if (!s.isMissing()) {
+            s.mapping(Set.of("cpu", "duration"));
+            if (s.child("cpu").isMissing() || s.child("duration").isMissing()) {
+                throw s.error("needs both cpu (a quantity, e.g. 500m) and duration (e.g. 30s)");
+            }
+            startup = new Scenario.StartupCpu(quantity(s.child("cpu")), s.child("duration").duration(0));
+        }
+        Double capacity = null;
+        if (!n.child("capacity").isMissing()) {
+            capacity = n.child("capacity").number(0);
+            if (capacity <= 0) {
+                throw n.child("capacity").error("must be more than 0 (demand one Ready pod can serve)");
+            }
+        }
+        double cpuPerDemand = n.child("cpuPerDemand").number(1, 0, 1e12);
+        long idle = n.child("idleCpu").isMissing() ? 0 : quantity(n.child("idleCpu"));
+        long memory = n.child("memory").isMissing() ? 0 : quantity(n.child("memory"));
+        return new Scenario.Workload(replicas, labels, List.copyOf(containers), started, ready, startup, capacity, cpuPerDemand, idle, memory);
+    }
+
+    private static long quantity(ScenarioNode n) throws ScenarioException {
+        String text = n.text(null);
+        long milli;
+        try {
+            milli = Quantities.milliValue(text);
+        } catch (RuntimeException e) {
+            throw n.error("malformed quantity " + ScenarioNode.describe(n.raw()) + " (expected e.g. 100m, 0.5, 128Mi)");
+        }
+        if (milli < 0) {
+            throw n.error("must not be negative, got " + text);
+        }
+        return milli;
+    }
+
+    private static MetricsPipeline pipeline(ScenarioNode n, MetricsPipeline d) throws ScenarioException {
+        if (n.isMissing()) {
+            return d;
+        }
+        n.mapping(Set.of("scrapeInterval", "window", "delay", "phase"));
+        long interval = n.child("scrapeInterval").duration(d.intervalMillis());
+        long window = n.child("window").duration(d.windowMillis());
+        if (interval <= 0) {
+            throw n.child("scrapeInterval").error("must be more than 0");
+        }
+        if (window <= 0) {
+            throw n.child("window").error("must be more than 0");
+        }
+        return new MetricsPipeline(interval, window, n.child("delay").duration(d.delayMillis()), n.child("phase").duration(d.phaseMillis()));
+    }
+
+    private static LoadTrace load(ScenarioNode n, Path dir) throws ScenarioException {
+        n.mapping(Set.of("points", "csv", "interpolation", "unit", "noise"));
+        boolean hasPoints = !n.child("points").isMissing();
+        boolean hasCsv = !n.child("csv").isMissing();
+        if (hasPoints == hasCsv) {
+            throw n.error("give exactly one of points (a list of [time, demand]) or csv (a file of time,demand lines)");
+        }
+        List<LoadTrace.Point> points = hasPoints ? inlinePoints(n.child("points")) : csvPoints(n.child("csv"), dir);
+        if (points.isEmpty()) {
+            throw n.error("the trace has no points");
+        }
+        List<LoadTrace.Point> sorted = new ArrayList<>(points);
+        sorted.sort((a, b) -> Long.compare(a.timeMillis(), b.timeMillis()));
+        String interp = n.child("interpolation").text("step");
+        LoadTrace.Interpolation interpolation = switch (interp) {
+            case "step" -> LoadTrace.Interpolation.STEP;
+            case "linear" -> LoadTrace.Interpolation.LINEAR;
+            default -> throw n.child("interpolation").error("expected step or linear, got \"" + interp + "\"");
+        };
+        LoadTrace.Noise noise = null;
+        ScenarioNode z = n.child("noise");
+        if (!z.isMissing()) {
+            z.mapping(Set.of("relative", "seed"));
+            noise = new LoadTrace.Noise(z.child("relative").number(0, 0, 10), z.child("seed").integerLong(1));
+        }
+        return new LoadTrace(List.copyOf(sorted), interpolation, n.child("unit").text("demand"), noise);
+    }
+
+    private static List<LoadTrace.Point> inlinePoints(ScenarioNode n) throws ScenarioException {
+        List<LoadTrace.Point> out = new ArrayList<>();
+        for (ScenarioNode p : n.list()) {
+            ScenarioNode time;
+            ScenarioNode demand;
+            if (p.raw().isArray()) {
+                if (p.raw().size() != 2) {
+                    throw p.error("expected [time, demand], e.g. [30s, 1000]");
+                }
+                time = new ScenarioNode(p.raw().get(0), p.path() + "[0]");
+                demand = new ScenarioNode(p.raw().get(1), p.path() + "[1]");
+            } else if (p.raw().isObject()) {
+                p.mapping(Set.of("time", "demand"));
+                time = p.child("time");
+                demand = p.child("demand");
+                if (time.isMissing() || demand.isMissing()) {
+                    throw p.error("needs both time and demand");
+                }
+            } else {
+                throw p.error("expected [time, demand] or {time: ..., demand: ...}, got " + ScenarioNode.describe(p.raw()));
+            }
+            out.add(point(time, demand));
+        }
+        return out;
+    }
+
+    private static LoadTrace.Point point(ScenarioNode time, ScenarioNode demand) throws ScenarioException {
+        long t = time.duration(0);
+        double d = demand.number(0);
+        if (d < 0) {
+            throw demand.error("demand must not be negative, got " + d);
+        }
+        return new LoadTrace.Point(t, d);
+    }
+
+    private static List<LoadTrace.Point> csvPoints(ScenarioNode n, Path dir) throws ScenarioException {
+        String name = n.text(null);
+        Path file = dir == null ? Path.of(name) : dir.resolve(name);
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw n.error("cannot read the load CSV " + file + " (" + e.getClass().getSimpleName() + ")");
+        }
+        List<LoadTrace.Point> out = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i).strip();
+            if (line.isEmpty() || line.startsWith("#")) {
+                continue;
+            }
+            String[] cells = line.split("\\s*[,;\\t]\\s*");
+            String where = file.getFileName() + " line " + (i + 1);
+            if (cells.length < 2) {
+                throw n.error(where + ": expected time,demand, got \"" + line + "\"");
+            }
+            long t = DurationText.parseMillis(cells[0]);
+            double d;
+            try {
+                d = Double.parseDouble(cells[1]);
+            } catch (NumberFormatException e) {
+                d = Double.NaN;
+            }
+            if (t < 0 || Double.isNaN(d) || Double.isInfinite(d) || d < 0) {
+                if (out.isEmpty() && i == firstContentLine(lines)) {
+                    continue; // a header line
+                }
+                throw n.error(where + ": expected a time (seconds) and a demand (a number, not negative), got \"" + line + "\"");
+            }
+            out.add(new LoadTrace.Point(t, d));
+        }
+        return out;
+    }
+
+    private static int firstContentLine(List<String> lines) {
+        for (int i = 0; i < lines.size(); i++) {
+            String l = lines.get(i).strip();
+            if (!l.isEmpty() && !l.startsWith("#")) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private List<HorizontalPodAutoscaler> hpas(ScenarioNode n) throws ScenarioException {
+        if (n.isMissing()) {
+            throw n.error("required: one or more autoscaling/v2 HorizontalPodAutoscaler objects");
+        }
+        List<HorizontalPodAutoscaler> out = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (ScenarioNode h : n.list()) {
+            if (!h.raw().isObject()) {
+                throw h.error("expected a HorizontalPodAutoscaler object, got " + ScenarioNode.describe(h.raw()));
+            }
+            String apiVersion = h.child("apiVersion").text("");
+            String kind = h.child("kind").text("");
+            if (!"autoscaling/v2".equals(apiVersion) || !"HorizontalPodAutoscaler".equals(kind)) {
+                throw h.error("expected apiVersion autoscaling/v2 and kind HorizontalPodAutoscaler, got "
+                        + (apiVersion.isEmpty() ? "no apiVersion" : apiVersion) + " " + (kind.isEmpty() ? "and no kind" : kind));
+            }
+            HorizontalPodAutoscaler hpa;
+            try {
+                hpa = serialization.convertValue(h.raw(), HorizontalPodAutoscaler.class);
+            } catch (RuntimeException e) {
+                throw h.error("not a valid HorizontalPodAutoscaler: " + firstLine(e.getMessage()));
+            }
+            if (hpa.getMetadata() == null || hpa.getMetadata().getName() == null || hpa.getMetadata().getName().isEmpty()) {
+                throw h.child("metadata").child("name").error("required (it labels the HPA's line in the report)");
+            }
+            if (!names.add(hpa.getMetadata().getName())) {
+                throw h.child("metadata").child("name").error("two HPAs are named \"" + hpa.getMetadata().getName() + "\"; give each spec its own name");
+            }
+            if (hpa.getSpec() == null) {
+                throw h.child("spec").error("required");
+            }
+            Integer min = hpa.getSpec().getMinReplicas();
+            Integer max = hpa.getSpec().getMaxReplicas();
+            if (min != null && max != null && min > max) {
+                // the core would flip between the two bounds; the API server never lets such an HPA in
+                throw h.child("spec").child("minReplicas").error("must be less than or equal to maxReplicas (" + max
+                        + "); the API server rejects this HPA");
+            }
+            if (hpa.getSpec().getMaxReplicas() != null && hpa.getSpec().getMaxReplicas() > MAX_PODS) {
+                throw h.child("spec").child("maxReplicas").error("the simulator models at most " + MAX_PODS + " pods per workload, got "
+                        + hpa.getSpec().getMaxReplicas());
+            }
+            if (hpa.getMetadata().getNamespace() == null) {
+                hpa.getMetadata().setNamespace("default");
+            }
+            if (hpa.getMetadata().getGeneration() == null) {
+                hpa.getMetadata().setGeneration(1L);
+            }
+            hpa.setStatus(null);
+            out.add(hpa);
+        }
+        if (out.isEmpty()) {
+            throw n.error("at least one HPA is required");
+        }
+        return List.copyOf(out);
+    }
+
+    private static Scenario.Faults faults(ScenarioNode n) throws ScenarioException {
+        if (n.isMissing()) {
+            return Scenario.Faults.NONE;
+        }
+        n.mapping(Set.of("seed", "metricsFailure", "scaleWriteFailure", "scaleWriteConflict"));
+        return new Scenario.Faults(n.child("seed").integerLong(1), n.child("metricsFailure").number(0, 0, 1),
+                n.child("scaleWriteFailure").number(0, 0, 1), n.child("scaleWriteConflict").number(0, 0, 1));
+    }
+
+    /**
+     * The parser's own words without the excerpts: "while parsing a flow sequence: expected ',' or ']', but got
+     * <stream end> (at line 2, column 1)".
+     */
+    private static String yamlProblem(String message) {
+        if (message == null) {
+            return "(no detail)";
+        }
+        List<String> words = new ArrayList<>();
+        String where = null;
+        for (String line : message.split("\n")) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("^ in reader, (line \\d+, column \\d+):").matcher(line);
+            if (m.find()) {
+                where = m.group(1);
+            } else if (!line.isBlank() && !Character.isWhitespace(line.charAt(0))) {
+                words.add(line.strip());
+            }
+        }
+        String text = words.isEmpty() ? firstLine(message) : String.join(": ", words);
+        return where == null ? text : text + " (at " + where + ")";
+    }
+
+    private static String firstLine(String message) {
+        if (message == null) {
+            return "(no detail)";
+        }
+        String line = message.strip().split("\n", 2)[0];
+        return line.length() > 200 ? line.substring(0, 200) + "..." : line;
+    }
+}

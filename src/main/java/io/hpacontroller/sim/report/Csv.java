@@ -1,0 +1,34 @@
+package io.hpacontroller.sim.report;
+
+/** RFC 4180 cells and the number format the outputs share. */
+final class Csv {
+
+    private Csv() {
+    }
+
+    static String cell(String s) {
+        if (s == null) {
+            return "";
+        }
+        if (s.indexOf(',') >= 0 || s.indexOf('"') >= 0 || s.indexOf('\n') >= 0 || s.indexOf('\r') >= 0) {
+            return '"' + s.replace("\"", "\"\"") + '"';
+        }
+        return s;
+    }
+
+    /** A number with at most three decimals and no trailing zeros; "inf" for +infinity. */
+    static String number(double v) {
+        if (Double.isInfinite(v)) {
+            return v > 0 ? "inf" : "-inf";
+        }
+        if (Double.isNaN(v)) {
+            return "";
+        }
+        return java.math.BigDecimal.valueOf(Math.round(v * 1000), 3).stripTrailingZeros().toPlainString();
+    }
+
+    /** Simulation milliseconds as seconds. */
+    static String seconds(long millis) {
+        return number(millis / 1000.0);
+    }
+}

@@ -1,0 +1,140 @@
+package io.hpacontroller.sim.report;
+
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.hpacontroller.sim.HpaSummary;
+import io.hpacontroller.sim.Scenario;
+import io.hpacontroller.sim.SimulationResult;
+
+
+/**
+ * report.html: one self-contained page (inline CSS and SVG, no script, nothing fetched) with the chart,
+ * the summary table ({@code id="summary"}, one {@code tr.hpa-row} per HPA spec), each HPA's replica changes
+ * with the core's reasons, the scenario's parameters and the HPA specs as YAML.
+ */
+public final class ReportPage {
+
+    /** Replica changes listed per HPA in the report. */
+    static final int CHANGES_LISTED = 40;
+
+    private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+
+    private ReportPage() {
+    }
+
+    public static String render(SimulationResult result) {
+        Scenario s = result.scenario();
+        StringBuilder b = new StringBuilder(128 * 1024);
+        b.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+                .append("<title>HPA simulation: ").append(Html.escape(s.name())).append("</title>\n")
+                .append("<style>body{font:14px/1.45 sans-serif;margin:24px auto;max-width:1000px;color:#111;padding:0 12px}")
+                .append("h1{font-size:22px}h2{font-size:17px;margin-top:28px}table{border-collapse:collapse;margin:8px 0}")
+                .append("th,td{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}th{background:#f3f3f3}")
+                .append("td.num{text-align:right}tr.hpa-row td:first-child{white-space:nowrap}.swatch{display:inline-block;width:12px;height:12px;margin-right:6px;vertical-align:middle}")
+                .append("pre{background:#f7f7f7;padding:8px;overflow:auto;font-size:12px}.bad{color:#b00020;font-weight:bold}</style>\n")
+                .append("</head>\n<body>\n");
+        b.append("<h1>HPA simulation: ").append(Html.escape(s.name())).append("</h1>\n");
+        if (!s.description().isBlank()) {
+            b.append("<p id=\"description\">").append(Html.escape(s.description().strip())).append("</p>\n");
+        }
+        b.append("<p>").append(Figures.duration(s.durationMillis())).append(" simulated through the hpa-controller decision core, ")
+                .append(s.hpas().size()).append(" HPA spec(s) on the same demand, each with its own workload. ")
+                .append(result.firstLoadIncreaseMillis() >= 0 ? "The load first increases at " + Figures.duration(result.firstLoadIncreaseMillis()) + "." : "The load never increases.")
+                .append("</p>\n");
+        b.append("<figure>\n").append(SvgChart.render(result)).append("</figure>\n");
+
+        b.append("<h2>Summary</h2>\n<table id=\"summary\">\n<thead><tr>");
+        for (String c : Figures.COLUMNS) {
+            b.append("<th>").append(Html.escape(c)).append("</th>");
+        }
+        b.append("</tr></thead>\n<tbody>\n");
+        for (int i = 0; i < result.summaries().size(); i++) {
+            HpaSummary h = result.summaries().get(i);
+            String[] cells = Figures.row(h);
+            b.append("<tr class=\"hpa-row\" data-hpa=\"").append(Html.escape(h.hpa())).append("\"><td><span class=\"swatch\" style=\"background:")
+                    .append(SvgChart.COLORS[i % SvgChart.COLORS.length]).append("\"></span>").append(Html.escape(cells[0])).append("</td>");
+            for (int c = 1; c < cells.length; c++) {
+                b.append("<td class=\"num\">").append(Html.escape(cells[c])).append("</td>");
+            }
+            b.append("</tr>\n");
+        }
+        b.append("</tbody>\n</table>\n");
+        b.append("<p>First scale-up: from the first rise of the demand to the first scale-up at or after it. Capacity covers demand: from that rise until the end of the first overload after it, when the Ready pods can serve the demand again (0 s when they never fell short). ")
+                .append("Overload: time during which the demand exceeded the capacity of the Ready pods. Replica-seconds: pods (Ready or not) integrated over time, the cost. ")
+                .append("Replica changes: how often the replica count changed.</p>\n");
+        b.append("<p id=\"invariants\"").append(result.invariantViolations() > 0 ? " class=\"bad\"" : "").append(">Invariants: ")
+                .append(result.invariantChecks()).append(" checks, ").append(result.invariantViolations()).append(" violations");
+        if (s.faults().any()) {
+            b.append("; ").append(result.faultsInjected()).append(" faults injected");
+        }
+        b.append(".</p>\n");
+        if (!result.violations().isEmpty()) {
+            b.append("<ul class=\"bad\">");
+            for (String v : result.violations()) {
+                b.append("<li>").append(Html.escape(v)).append("</li>");
+            }
+            b.append("</ul>\n");
+        }
+
+        b.append("<h2>Replica changes</h2>\n");
+        for (HpaSummary h : result.summaries()) {
+            var changes = result.replicaChanges(h.hpa());
+            b.append("<h3>").append(Html.escape(h.hpa())).append("</h3>\n");
+            if (changes.isEmpty()) {
+                b.append("<p>No change.</p>\n");
+                continue;
+            }
+            b.append("<table class=\"changes\" data-hpa=\"").append(Html.escape(h.hpa())).append("\"><thead><tr><th>time</th><th>replicas</th><th>reason (from the core)</th></tr></thead><tbody>\n");
+            for (int i = 0; i < Math.min(CHANGES_LISTED, changes.size()); i++) {
+                var c = changes.get(i);
+                b.append("<tr><td class=\"num\">").append(Figures.duration(c.timeMillis())).append("</td><td class=\"num\">").append(c.from())
+                        .append(" &rarr; ").append(c.to()).append("</td><td>").append(Html.escape(c.reason())).append("</td></tr>\n");
+            }
+            b.append("</tbody></table>\n");
+            if (changes.size() > CHANGES_LISTED) {
+                b.append("<p>... and ").append(changes.size() - CHANGES_LISTED).append(" more (see timeline.csv).</p>\n");
+            }
+        }
+
+        b.append("<h2>Scenario</h2>\n<table id=\"parameters\"><tbody>\n");
+        param(b, "duration / step", Figures.duration(s.durationMillis()) + " / " + Figures.duration(s.stepMillis()));
+        var c = s.controller();
+        param(b, "sync period / first sync", Figures.duration(c.syncPeriodMillis()) + " / " + Figures.duration(c.syncPhaseMillis()));
+        param(b, "tolerance", Csv.number(c.config().tolerance()));
+        param(b, "downscale stabilization", Figures.duration(c.config().downscaleStabilization().toMillis()));
+        param(b, "CPU initialization period / initial readiness delay", Figures.duration(c.config().cpuInitializationPeriod().toMillis())
+                + " / " + Figures.duration(c.config().initialReadinessDelay().toMillis()));
+        var w = s.workload();
+        param(b, "workload", w.replicas() + " replicas; containers " + w.containers().stream().map(x -> x.name() + " " + x.requests()).toList()
+                + "; Running after " + Figures.duration(w.startedAfterMillis()) + ", Ready after " + Figures.duration(w.readyAfterMillis())
+                + (w.startupCpu() == null ? "" : "; start-up CPU " + w.startupCpu().milli() + "m for " + Figures.duration(w.startupCpu().durationMillis()))
+                + (w.capacity() == null ? "; no capacity limit" : "; capacity " + Csv.number(w.capacity()) + " " + s.load().unit() + " per Ready pod"));
+        pipeline(b, "metrics-server (Resource metrics)", s.resourceMetrics());
+        pipeline(b, "custom/external metrics", s.customMetrics());
+        param(b, "load", s.load().points().size() + " points, " + s.load().interpolation().name().toLowerCase() + " interpolation, unit " + s.load().unit()
+                + (s.load().noise() == null ? "" : ", noise " + Csv.number(s.load().noise().relative() * 100) + "% (seed " + s.load().noise().seed() + ")"));
+        if (s.faults().any()) {
+            param(b, "faults", "metrics failure " + Csv.number(s.faults().metricsFailure()) + ", scale write failure " + Csv.number(s.faults().scaleWriteFailure())
+                    + ", scale write conflict " + Csv.number(s.faults().scaleWriteConflict()) + ", seed " + s.faults().seed());
+        }
+        b.append("</tbody></table>\n");
+        b.append("<h2>HPA specs</h2>\n");
+        for (HorizontalPodAutoscaler h : s.hpas()) {
+            b.append("<pre class=\"hpa-spec\">").append(Html.escape(SERIALIZATION.asYaml(h))).append("</pre>\n");
+        }
+        b.append("<p>Files: timeline.csv (one row per HPA per sync), events.csv (the events the core recorded).</p>\n");
+        b.append("</body>\n</html>\n");
+        return b.toString();
+    }
+
+    private static void pipeline(StringBuilder b, String name, io.hpacontroller.sim.MetricsPipeline p) {
+        param(b, name, "scrape every " + Figures.duration(p.intervalMillis()) + " (phase " + Figures.duration(p.phaseMillis()) + "), window "
+                + Figures.duration(p.windowMillis()) + ", delay " + Figures.duration(p.delayMillis()));
+    }
+
+    private static void param(StringBuilder b, String name, String value) {
+        b.append("<tr><th>").append(Html.escape(name)).append("</th><td>").append(Html.escape(value)).append("</td></tr>\n");
+    }
+
+}

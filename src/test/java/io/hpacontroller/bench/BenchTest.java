@@ -1,0 +1,50 @@
+package io.hpacontroller.bench;
+
+import io.hpacontroller.cli.Main;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.HashMap;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The bench command end to end, on a small world (its figures are for the README, not asserted as speeds). */
+class BenchTest {
+
+    @Test
+    void benchRunsTheControllerAndPrintsEveryFigure() {
+        StringWriter out = new StringWriter();
+        CommandLine cl = Main.commandLine();
+        cl.setOut(new PrintWriter(out));
+        int exit = cl.execute("bench", "--hpas", "60", "--pods-per-hpa", "3", "--duration", "2s", "--workers", "2");
+        assertThat(exit).as(out.toString()).isZero();
+
+        Map<String, String> figures = new HashMap<>();
+        for (String line : out.toString().split("\n")) {
+            int colon = line.indexOf(": ");
+            if (!line.startsWith("#") && colon > 0) {
+                figures.put(line.substring(0, colon), line.substring(colon + 2).trim());
+            }
+        }
+        assertThat(figures).containsKeys("hpas", "pods", "informer_sync_seconds", "reconciles_per_second", "reconcile_p50_ms",
+                "reconcile_p99_ms", "own_cpu_p99_ms", "api_requests_per_reconcile", "heap_mib_after_gc");
+        assertThat(figures.get("hpas")).isEqualTo("60");
+        assertThat(figures.get("pods")).isEqualTo("180");
+        assertThat(Double.parseDouble(figures.get("reconciles_per_second"))).isPositive();
+        assertThat(figures.get("reconcile_errors")).isEqualTo("0");
+        // at steady state nothing scales and no status changes: one request per reconcile (the metrics query)
+        assertThat(Double.parseDouble(figures.get("api_requests_per_reconcile"))).isEqualTo(1.0);
+        assertThat(out.toString()).contains("scale-get=0").contains("status=0");
+    }
+
+    @Test
+    void badArgumentsExitWithTwo() {
+        CommandLine cl = Main.commandLine();
+        cl.setErr(new PrintWriter(new StringWriter()));
+        assertThat(cl.execute("bench", "--hpas", "0")).isEqualTo(2);
+        assertThat(cl.execute("bench", "--duration", "soon")).isEqualTo(2);
+    }
+}

@@ -1,0 +1,75 @@
+package io.hpacontroller.sim;
+
+import io.hpacontroller.sim.SimulationResult.ReplicaChange;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Seed 004 ("Why is HPA scaling slow"): upstream went 2 -> 4 -> 8 -> 10 in steps about 15 s apart, the first
+ * about 26 s after the load began, and kept scaling after the 11 s of load were over, the status showing a
+ * current utilization of 0 while desiredReplicas differed from currentReplicas.
+ */
+class SeedReproductionTest {
+
+    static SimulationResult result;
+    static List<ReplicaChange> changes;
+    static final long LOAD_START = 30_000;
+    static final long LOAD_END = 41_000;
+
+    @BeforeAll
+    static void run() throws ScenarioException {
+        result = Examples.run("seed-004-burst");
+        changes = result.replicaChanges("nginx-deployment");
+    }
+
+    @Test
+    void theReplicasGo2To4To8To10() {
+        assertThat(changes).extracting(ReplicaChange::from).startsWith(2, 4, 8);
+        assertThat(changes).extracting(ReplicaChange::to).startsWith(4, 8, 10);
+    }
+
+    @Test
+    void theFirstScaleUpComesAbout26SecondsAfterTheLoadBegan() {
+        assertThat(result.firstLoadIncreaseMillis()).isEqualTo(LOAD_START);
+        assertThat(changes.get(0).timeMillis() - LOAD_START).isBetween(23_000L, 29_000L);
+        assertThat(result.summaries().get(0).firstScaleUpMillis()).isEqualTo(changes.get(0).timeMillis() - LOAD_START);
+    }
+
+    @Test
+    void theStepsAreAbout15SecondsApart() {
+        assertThat(changes.get(1).timeMillis() - changes.get(0).timeMillis()).isBetween(13_000L, 17_000L);
+        assertThat(changes.get(2).timeMillis() - changes.get(1).timeMillis()).isBetween(13_000L, 17_000L);
+    }
+
+    @Test
+    void itKeepsScalingUpAfterTheLoadHasStoppedBecauseTheStabilizationWindowHoldsTheHighRecommendation() {
+        assertThat(changes.get(1).timeMillis()).isGreaterThan(LOAD_END);
+        assertThat(changes.get(2).timeMillis()).isGreaterThan(LOAD_END);
+        // the core's own words: the metrics are below target, yet the normalized count goes up
+        assertThat(changes.get(1).reason()).isEqualTo("SuccessfulRescale: All metrics below target (ScalingLimited: ScaleUpLimit)");
+        assertThat(changes.get(2).reason()).isEqualTo("SuccessfulRescale: All metrics below target (ScalingLimited: TooManyReplicas)");
+        assertThat(changes.get(0).reason())
+                .isEqualTo("SuccessfulRescale: cpu resource utilization (percentage of request) above target (ScalingLimited: ScaleUpLimit)");
+        // as in the seed's status: currentMetrics says 0 while desiredReplicas differs from currentReplicas
+        TimelineRow second = row(changes.get(1).timeMillis());
+        assertThat(second.metricValue()).isEqualTo("0");
+        assertThat(second.desiredReplicas()).isEqualTo(8);
+        assertThat(Integer.parseInt(row(changes.get(0).timeMillis()).metricValue())).isGreaterThan(1000);
+    }
+
+    @Test
+    void itScalesBackToMinReplicasOnlyWhenTheFiveMinuteWindowHasPassed() {
+        assertThat(changes).hasSize(4);
+        ReplicaChange down = changes.get(3);
+        assertThat(down.to()).isEqualTo(2);
+        assertThat(down.timeMillis() - changes.get(0).timeMillis()).isBetween(300_000L, 300_000L + 15_000L);
+    }
+
+    private static TimelineRow row(long time) {
+        return result.timeline().stream().filter(r -> r.timeMillis() == time).findFirst().orElseThrow();
+    }
+}
