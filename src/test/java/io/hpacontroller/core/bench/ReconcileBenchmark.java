@@ -1,7 +1,6 @@
 package io.hpacontroller.core.bench;
 
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
-import io.hpacontroller.core.calc.CalculationException;
 import io.hpacontroller.core.fakes.FakeCluster;
 import io.hpacontroller.core.fakes.Specs;
 import io.hpacontroller.core.model.ScaleTarget;
@@ -9,6 +8,7 @@ import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.core.reconcile.ReconcileOutcome;
 import io.hpacontroller.core.reconcile.Reconciler;
+import io.hpacontroller.sim.VirtualClock;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -18,9 +18,6 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -36,54 +33,32 @@ public class ReconcileBenchmark {
     @Param({"10", "100"})
     public int pods;
 
+    private VirtualClock clock;
     private Reconciler reconciler;
     private HorizontalPodAutoscaler hpa;
 
     @Setup
-    public void setUp() throws CalculationException {
+    public void setUp() {
         PodMix mix = new PodMix(pods, 42);
         FakeCluster cluster = new FakeCluster();
         cluster.pods = mix.pods;
         cluster.podUsage = mix.usage;
         cluster.scale = new ScaleTarget(pods, pods, "app=web", "1");
         hpa = Specs.hpa(1, 10 * pods, Specs.cpuUtilization(60));
-        reconciler = cluster.reconciler(ControllerConfig.defaults(), new HistoryStore(), new SyncClock());
+        clock = new VirtualClock(PodMix.NOW - VirtualClock.EPOCH.toEpochMilli());
+        reconciler = cluster.reconciler(ControllerConfig.defaults(), new HistoryStore(), clock);
         // the first sync writes the status; later ones find it unchanged
-        hpa.setStatus(reconciler.reconcile(hpa).status());
-        ReconcileOutcome steady = reconciler.reconcile(hpa);
+        hpa.setStatus(steadySync().status());
+        ReconcileOutcome steady = steadySync();
         if (steady.statusWritten() || steady.rescaled() || steady.error() != ReconcileOutcome.ErrorKind.NONE) {
             throw new IllegalStateException("not a steady sync: " + steady);
         }
     }
 
-    /** Each sync reads the time once: 15 s later than the previous one, as a controller's syncs come. */
-    private static final class SyncClock extends Clock {
-        private long now = PodMix.NOW;
-
-        @Override
-        public long millis() {
-            now += 15_000;
-            return now;
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(millis());
-        }
-
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-    }
-
+    /** One sync, 15 s after the previous one, as a controller's syncs come. */
     @Benchmark
     public ReconcileOutcome steadySync() {
+        clock.advanceTo(clock.now() + 15_000);
         return reconciler.reconcile(hpa);
     }
 }
