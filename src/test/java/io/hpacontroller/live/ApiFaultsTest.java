@@ -50,8 +50,10 @@ class ApiFaultsTest extends LiveTestBase {
         assertThat(tries).isLessThan(40);
 
         cluster.clearFaults();
-        await().atMost(Duration.ofSeconds(10)).until(() -> replicas("web") > 2);
-        assertThat(condition(readHpa("web"), "ScalingActive")).isEqualTo("True/ValidMetricFound");
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            assertThat(replicas("web")).isGreaterThan(2);
+            assertThat(condition(readHpa("web"), "ScalingActive")).isEqualTo("True/ValidMetricFound");
+        });
     }
 
     @Test

@@ -114,6 +114,7 @@ class ControllerRuntimeTest {
 
     @Test
     void aLeaderThatLosesItsLeaseStopsWritingAtOnce() throws Exception {
+        cluster.workloads().setCpuPerPod(NS, "web", "50m"); // exactly the target: nothing to do while it leads
         ControllerRuntime a = runtime("instance-a", true);
         await().atMost(Duration.ofSeconds(10)).until(a::isLeader);
         await().atMost(Duration.ofSeconds(10)).until(() -> a.controller().isWorking());
