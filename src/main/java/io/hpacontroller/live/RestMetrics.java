@@ -106,8 +106,12 @@ public final class RestMetrics implements MetricsSource {
         Map<String, PodMetric> out = new HashMap<>();
         for (JsonNode item : list.path("items")) {
             long window = item.hasNonNull("windowSeconds") ? item.get("windowSeconds").asLong() * 1000L : DEFAULT_WINDOW_MILLIS;
-            out.put(item.path("describedObject").path("name").asText(),
-                    new PodMetric(milli(item.path("value")), time(item.path("timestamp").asText(null)), window));
+            String pod = item.path("describedObject").path("name").asText();
+            PodMetric previous = out.put(pod, new PodMetric(milli(item.path("value")), time(item.path("timestamp").asText(null)), window));
+            if (previous != null) {
+                // pod names are unique in a namespace: two samples mean a broken API, and nothing says which is right
+                throw new ApiException("the custom metrics API returned more than one sample of " + metricName + " for pod " + pod);
+            }
         }
         return out;
     }
