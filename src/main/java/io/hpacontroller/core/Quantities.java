@@ -2,8 +2,12 @@ package io.hpacontroller.core;
 
 import io.fabric8.kubernetes.api.model.Quantity;
 
+import io.hpacontroller.core.model.ResourceAmounts;
+
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Kubernetes quantities as the HPA controller uses them: integer milli-units.
@@ -101,6 +105,26 @@ public final class Quantities {
             exponent++;
         }
         return whole + BINARY_SUFFIXES[exponent];
+    }
+
+    /**
+     * A resource list (requests, or a container's usage) in milli-values. An entry that is not a
+     * quantity is left out, so it reads as "not set": a request missing for a Utilization metric, or a
+     * pod with missing metrics.
+     */
+    public static ResourceAmounts amounts(Map<String, Quantity> quantities) {
+        if (quantities == null || quantities.isEmpty()) {
+            return ResourceAmounts.EMPTY;
+        }
+        Map<String, Long> milli = new TreeMap<>();
+        quantities.forEach((name, q) -> {
+            try {
+                milli.put(name, milliValue(q));
+            } catch (IllegalArgumentException e) {
+                // left out: see above
+            }
+        });
+        return ResourceAmounts.of(milli);
     }
 
     /** Numeric equality of two quantities (either may be null); malformed ones compare by their text. */

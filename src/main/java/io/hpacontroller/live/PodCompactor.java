@@ -12,11 +12,9 @@ import io.hpacontroller.core.model.PodPhase;
 import io.hpacontroller.core.model.ReadyStatus;
 import io.hpacontroller.core.model.ResourceAmounts;
 
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -40,18 +38,18 @@ final class PodCompactor {
                 for (PodCondition c : status.getConditions()) {
                     if ("Ready".equals(c.getType())) {
                         ready = ReadyStatus.parse(c.getStatus());
-                        readyTransition = time(c.getLastTransitionTime());
+                        readyTransition = KubeTime.parse(c.getLastTransitionTime(), PodInfo.NO_TIME);
                         break;
                     }
                 }
             }
-            start = time(status.getStartTime());
+            start = KubeTime.parse(status.getStartTime(), PodInfo.NO_TIME);
         }
         ContainerInfo[] containers = containers(pod);
         ResourceAmounts podRequests = null;
         if (pod.getSpec() != null && pod.getSpec().getResources() != null && pod.getSpec().getResources().getRequests() != null
                 && !pod.getSpec().getResources().getRequests().isEmpty()) {
-            podRequests = amounts(pod.getSpec().getResources().getRequests());
+            podRequests = Quantities.amounts(pod.getSpec().getResources().getRequests());
         }
         PodInfo info = new PodInfo(meta.getName(), Labels.of(meta.getLabels()), phase, ready, readyTransition, start,
                 meta.getDeletionTimestamp() != null, containers, podRequests);
@@ -81,39 +79,12 @@ final class PodCompactor {
 
     private static ContainerInfo container(Container c) {
         Map<String, Quantity> requests = c.getResources() == null ? null : c.getResources().getRequests();
-        return new ContainerInfo(intern(c.getName()), amounts(requests));
-    }
-
-    private static ResourceAmounts amounts(Map<String, Quantity> quantities) {
-        if (quantities == null || quantities.isEmpty()) {
-            return ResourceAmounts.EMPTY;
-        }
-        Map<String, Long> m = new TreeMap<>();
-        quantities.forEach((name, q) -> {
-            try {
-                m.put(name, Quantities.milliValue(q));
-            } catch (IllegalArgumentException e) {
-                // a request that is not a quantity counts as no request: a Utilization metric then fails
-                // with "missing request", which names the container
-            }
-        });
-        return ResourceAmounts.of(m);
+        return new ContainerInfo(intern(c.getName()), Quantities.amounts(requests));
     }
 
     /** The JVM's string table drops strings nobody references any more, unlike a map of our own. */
     private static String intern(String s) {
         return s == null ? null : s.intern();
-    }
-
-    private static long time(String rfc3339) {
-        if (rfc3339 == null || rfc3339.isEmpty()) {
-            return PodInfo.NO_TIME;
-        }
-        try {
-            return Instant.parse(rfc3339).toEpochMilli();
-        } catch (RuntimeException e) {
-            return PodInfo.NO_TIME;
-        }
     }
 
     /** How many distinct container lists are shared (for tests and the memory benchmark). */

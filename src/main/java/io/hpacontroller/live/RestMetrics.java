@@ -11,16 +11,13 @@ import io.hpacontroller.core.labels.Selector;
 import io.hpacontroller.core.model.ContainerUsage;
 import io.hpacontroller.core.model.PodMetric;
 import io.hpacontroller.core.model.PodUsage;
-import io.hpacontroller.core.model.ResourceAmounts;
 import io.hpacontroller.core.reconcile.ApiException;
 import io.hpacontroller.core.reconcile.MetricsSource;
 
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The metrics APIs over REST: metrics.k8s.io/v1beta1 (PodMetrics by label selector),
@@ -71,27 +68,12 @@ public final class RestMetrics implements MetricsSource {
             List<ContainerUsage> containers = new ArrayList<>();
             if (m.getContainers() != null) {
                 for (ContainerMetrics c : m.getContainers()) {
-                    containers.add(new ContainerUsage(c.getName(), amounts(c.getUsage())));
+                    containers.add(new ContainerUsage(c.getName(), Quantities.amounts(c.getUsage())));
                 }
             }
-            out.add(new PodUsage(m.getMetadata().getName(), time(m.getTimestamp()), window(m.getWindow()), containers));
+            out.add(new PodUsage(m.getMetadata().getName(), KubeTime.parse(m.getTimestamp(), 0), window(m.getWindow()), containers));
         }
         return out;
-    }
-
-    private static ResourceAmounts amounts(Map<String, Quantity> usage) {
-        if (usage == null) {
-            return ResourceAmounts.EMPTY;
-        }
-        Map<String, Long> m = new TreeMap<>();
-        usage.forEach((k, v) -> {
-            try {
-                m.put(k, Quantities.milliValue(v));
-            } catch (IllegalArgumentException ignored) {
-                // an unreadable value counts as no value for that resource: the pod is then missing
-            }
-        });
-        return ResourceAmounts.of(m);
     }
 
     @Override
@@ -107,7 +89,7 @@ public final class RestMetrics implements MetricsSource {
         for (JsonNode item : list.path("items")) {
             long window = item.hasNonNull("windowSeconds") ? item.get("windowSeconds").asLong() * 1000L : DEFAULT_WINDOW_MILLIS;
             String pod = item.path("describedObject").path("name").asText();
-            PodMetric previous = out.put(pod, new PodMetric(milli(item.path("value")), time(item.path("timestamp").asText(null)), window));
+            PodMetric previous = out.put(pod, new PodMetric(milli(item.path("value")), KubeTime.parse(item.path("timestamp").asText(null), 0), window));
             if (previous != null) {
                 // pod names are unique in a namespace: two samples mean a broken API, and nothing says which is right
                 throw new ApiException("the custom metrics API returned more than one sample of " + metricName + " for pod " + pod);
@@ -137,7 +119,7 @@ public final class RestMetrics implements MetricsSource {
         if (item.isMissingNode()) {
             throw new ApiException("unable to fetch metrics from custom metrics API: no metric returned for " + object.getKind() + " " + object.getName());
         }
-        return new ObjectMetricValue(milli(item.path("value")), time(item.path("timestamp").asText(null)));
+        return new ObjectMetricValue(milli(item.path("value")), KubeTime.parse(item.path("timestamp").asText(null), 0));
     }
 
     @Override
@@ -153,7 +135,7 @@ public final class RestMetrics implements MetricsSource {
         long timestamp = 0;
         for (JsonNode item : list.path("items")) {
             if (values.isEmpty()) {
-                timestamp = time(item.path("timestamp").asText(null));
+                timestamp = KubeTime.parse(item.path("timestamp").asText(null), 0);
             }
             values.add(milli(item.path("value")));
         }
@@ -165,17 +147,6 @@ public final class RestMetrics implements MetricsSource {
             return Quantities.milliValue(value.asText());
         } catch (IllegalArgumentException e) {
             throw new ApiException("the metrics API returned a value that is not a quantity: " + value);
-        }
-    }
-
-    private static long time(String rfc3339) {
-        if (rfc3339 == null || rfc3339.isEmpty()) {
-            return 0;
-        }
-        try {
-            return Instant.parse(rfc3339).toEpochMilli();
-        } catch (RuntimeException e) {
-            return 0;
         }
     }
 

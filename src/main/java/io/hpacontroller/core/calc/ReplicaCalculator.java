@@ -76,49 +76,29 @@ public final class ReplicaCalculator {
         }
         int utilization = utilizationPercent(usage, requested);
         long rawAverage = usage / s.ready;
+        long readyUsage = usage;
+        long readyRequested = requested;
         double usageRatio = (double) utilization / (double) targetUtilization;
-        boolean scaleUpWithUnready = s.unready > 0 && usageRatio > 1.0;
-        if (!scaleUpWithUnready && s.missing == 0) {
-            if (tolerances.isWithin(usageRatio)) {
-                return new UtilizationProposal(currentReplicas, utilization, rawAverage);
-            }
-            return new UtilizationProposal(Arith.ceilToReplicas(usageRatio * s.ready), utilization, rawAverage);
-        }
-
-        int counted = s.ready + s.strangers;
-        if (s.missing > 0 && usageRatio != 1.0) {
-            // on a scale-down, pods without metrics count as using 100% of their request (or the target,
-            // when the target is above 100%); on a scale-up, as using nothing
+        int replicas = propose(currentReplicas, tolerances, s, usageRatio, (countMissing, missingAtFallback, countUnready) -> {
+            // pods without metrics count as using 100% of their request (or the target, when the target is
+            // above 100%) on a scale-down, nothing on a scale-up; unready pods count as using nothing
             long fallback = Math.max(100, targetUtilization);
+            long u = readyUsage;
+            long r = readyRequested;
+            int counted = s.ready + s.strangers;
             for (int i = 0; i < requests.length; i++) {
-                if (s.group[i] == PodGroups.Group.MISSING) {
-                    if (usageRatio < 1.0) {
-                        usage = Arith.saturatedAdd(usage, Arith.saturatedMultiply(requests[i], fallback) / 100);
-                    }
-                    requested = Arith.saturatedAdd(requested, requests[i]);
+                boolean missing = countMissing && s.group[i] == PodGroups.Group.MISSING;
+                if (missing && missingAtFallback) {
+                    u = Arith.saturatedAdd(u, Arith.saturatedMultiply(requests[i], fallback) / 100);
+                }
+                if (missing || (countUnready && s.group[i] == PodGroups.Group.UNREADY)) {
+                    r = Arith.saturatedAdd(r, requests[i]);
                     counted++;
                 }
             }
-        }
-        if (scaleUpWithUnready) {
-            // on a scale-up, unready pods count as using nothing
-            for (int i = 0; i < requests.length; i++) {
-                if (s.group[i] == PodGroups.Group.UNREADY) {
-                    requested = Arith.saturatedAdd(requested, requests[i]);
-                    counted++;
-                }
-            }
-        }
-
-        double newUsageRatio = (double) utilizationPercent(usage, requested) / (double) targetUtilization;
-        if (tolerances.isWithin(newUsageRatio) || changesDirection(usageRatio, newUsageRatio)) {
-            return new UtilizationProposal(currentReplicas, utilization, rawAverage);
-        }
-        int newReplicas = Arith.ceilToReplicas(newUsageRatio * counted);
-        if ((newUsageRatio < 1.0 && newReplicas > currentReplicas) || (newUsageRatio > 1.0 && newReplicas < currentReplicas)) {
-            return new UtilizationProposal(currentReplicas, utilization, rawAverage);
-        }
-        return new UtilizationProposal(newReplicas, utilization, rawAverage);
+            return new Rebalanced((double) utilizationPercent(u, r) / (double) targetUtilization, counted);
+        });
+        return new UtilizationProposal(replicas, utilization, rawAverage);
     }
 
     /**
@@ -141,39 +121,28 @@ public final class ReplicaCalculator {
         }
 
         // the average over every sample left: the ready pods' and those of pods not in the list
-        long total = Arith.saturatedAdd(s.readySum(), s.strangerSum);
-        long usage = total / counted;
+        long readyTotal = Arith.saturatedAdd(s.readySum(), s.strangerSum);
+        long usage = readyTotal / counted;
         double usageRatio = (double) usage / (double) targetUsage;
-        boolean scaleUpWithUnready = s.unready > 0 && usageRatio > 1.0;
-        if (!scaleUpWithUnready && s.missing == 0) {
-            if (tolerances.isWithin(usageRatio)) {
-                return new UsageProposal(currentReplicas, usage);
-            }
-            return new UsageProposal(Arith.ceilToReplicas(usageRatio * s.ready), usage);
-        }
-
-        if (s.missing > 0 && usageRatio != 1.0) {
-            // on a scale-down, pods without metrics count as using exactly the target; on a scale-up, nothing
-            for (int i = 0; i < s.missing; i++) {
-                if (usageRatio < 1.0) {
-                    total = Arith.saturatedAdd(total, targetUsage);
+        int replicas = propose(currentReplicas, tolerances, s, usageRatio, (countMissing, missingAtFallback, countUnready) -> {
+            // pods without metrics count as using exactly the target on a scale-down, nothing on a
+            // scale-up; unready pods count as using nothing
+            long total = readyTotal;
+            int n = counted;
+            if (countMissing) {
+                for (int i = 0; i < s.missing; i++) {
+                    if (missingAtFallback) {
+                        total = Arith.saturatedAdd(total, targetUsage);
+                    }
+                    n++;
                 }
-                counted++;
             }
-        }
-        if (scaleUpWithUnready) {
-            counted += s.unready;
-        }
-
-        double newUsageRatio = (double) (total / counted) / (double) targetUsage;
-        if (tolerances.isWithin(newUsageRatio) || changesDirection(usageRatio, newUsageRatio)) {
-            return new UsageProposal(currentReplicas, usage);
-        }
-        int newReplicas = Arith.ceilToReplicas(newUsageRatio * counted);
-        if ((newUsageRatio < 1.0 && newReplicas > currentReplicas) || (newUsageRatio > 1.0 && newReplicas < currentReplicas)) {
-            return new UsageProposal(currentReplicas, usage);
-        }
-        return new UsageProposal(newReplicas, usage);
+            if (countUnready) {
+                n += s.unready;
+            }
+            return new Rebalanced((double) (total / n) / (double) targetUsage, n);
+        });
+        return new UsageProposal(replicas, usage);
     }
 
     /**
@@ -230,6 +199,42 @@ public final class ReplicaCalculator {
             total = Arith.saturatedAdd(total, v);
         }
         return total;
+    }
+
+    /** The usage ratio once missing and unready pods are counted in, and over how many pods. */
+    private record Rebalanced(double ratio, int counted) {
+    }
+
+    /** Recomputes the usage ratio with the missing and unready pods counted as the flags say. */
+    private interface Rebalance {
+        Rebalanced apply(boolean countMissing, boolean missingAtFallback, boolean countUnready) throws CalculationException;
+    }
+
+    /**
+     * Upstream's proposal from a per-pod usage ratio, shared by utilization and plain per-pod values:
+     * with no unready pod on a scale-up and no pod without metrics, {@code ceil(ratio x ready)} unless
+     * within the tolerance. Otherwise the ratio is recomputed with the pods without metrics (at the
+     * fallback on a scale-down, at zero on a scale-up) and, on a scale-up, the unready pods (at zero);
+     * no change when the new ratio is within the tolerance, flips the direction, or the new count does.
+     */
+    private static int propose(int currentReplicas, Tolerances tolerances, PodSamples s, double usageRatio, Rebalance rebalance)
+            throws CalculationException {
+        boolean scaleUpWithUnready = s.unready > 0 && usageRatio > 1.0;
+        if (!scaleUpWithUnready && s.missing == 0) {
+            if (tolerances.isWithin(usageRatio)) {
+                return currentReplicas;
+            }
+            return Arith.ceilToReplicas(usageRatio * s.ready);
+        }
+        Rebalanced r = rebalance.apply(s.missing > 0 && usageRatio != 1.0, usageRatio < 1.0, scaleUpWithUnready);
+        if (tolerances.isWithin(r.ratio()) || changesDirection(usageRatio, r.ratio())) {
+            return currentReplicas;
+        }
+        int newReplicas = Arith.ceilToReplicas(r.ratio() * r.counted());
+        if ((r.ratio() < 1.0 && newReplicas > currentReplicas) || (r.ratio() > 1.0 && newReplicas < currentReplicas)) {
+            return currentReplicas;
+        }
+        return newReplicas;
     }
 
     private static boolean changesDirection(double before, double after) {
