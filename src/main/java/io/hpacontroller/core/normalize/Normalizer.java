@@ -121,41 +121,37 @@ public final class Normalizer {
 
     /** The most replicas the scale-up policies allow now (upstream {@code calculateScaleUpLimitWithScalingRules}). */
     static int scaleUpLimit(HpaHistory history, long now, int currentReplicas, ScalingRules rules) {
-        if (rules.selectPolicy() == SelectPolicy.DISABLED) {
-            return currentReplicas;
-        }
-        boolean min = rules.selectPolicy() == SelectPolicy.MIN;
-        long result = min ? Integer.MAX_VALUE : Integer.MIN_VALUE;
-        long proposed = 0;
-        for (ScalingPolicy policy : rules.policies()) {
-            long periodStart = periodStartReplicas(history, now, currentReplicas, policy.periodSeconds());
-            if (policy.type() == ScalingPolicy.Type.PODS) {
-                proposed = periodStart + policy.value();
-            } else if (policy.type() == ScalingPolicy.Type.PERCENT) {
-                // rounded up, or a small workload could never grow
-                proposed = (long) Math.ceil(periodStart * (1 + policy.value() / 100.0));
-            }
-            result = min ? Math.min(result, proposed) : Math.max(result, proposed);
-        }
-        return clampToInt(result);
+        return policyLimit(history, now, currentReplicas, rules, true);
     }
 
     /** The fewest replicas the scale-down policies allow now (upstream {@code calculateScaleDownLimitWithBehaviors}). */
     static int scaleDownLimit(HpaHistory history, long now, int currentReplicas, ScalingRules rules) {
+        return policyLimit(history, now, currentReplicas, rules, false);
+    }
+
+    /**
+     * The limit the policies of one direction set: each policy allows a change from the replica count
+     * at the start of its period (Pods: that many pods; Percent: that share, rounded up when growing and
+     * truncated when shrinking, as upstream); Max picks the largest change, Min the smallest, Disabled none.
+     */
+    private static int policyLimit(HpaHistory history, long now, int currentReplicas, ScalingRules rules, boolean up) {
         if (rules.selectPolicy() == SelectPolicy.DISABLED) {
             return currentReplicas;
         }
-        boolean min = rules.selectPolicy() == SelectPolicy.MIN;
-        long result = min ? Integer.MIN_VALUE : Integer.MAX_VALUE;
-        long proposed = 0;
+        // the largest change is the highest limit upwards and the lowest downwards
+        boolean highest = (rules.selectPolicy() == SelectPolicy.MAX) == up;
+        long result = highest ? Integer.MIN_VALUE : Integer.MAX_VALUE;
+        long proposed = 0; // an unknown policy type repeats the previous proposal, as upstream's loop does
         for (ScalingPolicy policy : rules.policies()) {
             long periodStart = periodStartReplicas(history, now, currentReplicas, policy.periodSeconds());
             if (policy.type() == ScalingPolicy.Type.PODS) {
-                proposed = periodStart - policy.value();
+                proposed = up ? periodStart + policy.value() : periodStart - policy.value();
             } else if (policy.type() == ScalingPolicy.Type.PERCENT) {
-                proposed = (long) (periodStart * (1 - policy.value() / 100.0));
+                proposed = up
+                        ? (long) Math.ceil(periodStart * (1 + policy.value() / 100.0)) // rounded up, or a small workload could never grow
+                        : (long) (periodStart * (1 - policy.value() / 100.0));
             }
-            result = min ? Math.max(result, proposed) : Math.min(result, proposed);
+            result = highest ? Math.max(result, proposed) : Math.min(result, proposed);
         }
         return clampToInt(result);
     }
