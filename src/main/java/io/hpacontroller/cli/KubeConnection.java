@@ -26,7 +26,10 @@ public final class KubeConnection {
     public static KubernetesClient connect(Path kubeconfig, String context, Duration requestTimeout, int concurrentRequests) throws IOException {
         Config base;
         if (kubeconfig != null) {
-            base = Config.fromKubeconfig(context, Files.readString(kubeconfig), kubeconfig.toString());
+            if (!Files.isReadable(kubeconfig)) {
+                throw new IOException("cannot read kubeconfig " + kubeconfig);
+            }
+            base = Config.fromKubeconfig(context, kubeconfig.toFile());
         } else {
             base = Config.autoConfigure(context);
         }

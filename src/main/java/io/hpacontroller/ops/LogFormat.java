@@ -24,7 +24,11 @@ public final class LogFormat {
         JsonEncoder encoder = new JsonEncoder();
         encoder.setContext(ctx);
         encoder.setWithSequenceNumber(false);
+        encoder.setWithNanoseconds(false);
         encoder.setWithContext(false);
+        encoder.setWithMessage(false);
+        encoder.setWithArguments(false);
+        encoder.setWithFormattedMessage(true);
         encoder.start();
         ConsoleAppender<ILoggingEvent> appender = new ConsoleAppender<>();
         appender.setContext(ctx);
