@@ -1,5 +1,8 @@
 package io.hpacontroller.sim;
 
+import io.hpacontroller.core.GoDuration;
+
+import java.math.BigDecimal;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -10,40 +13,34 @@ import java.util.regex.Pattern;
 final class DurationText {
 
     private static final Pattern PLAIN_SECONDS = Pattern.compile("\\d+(?:\\.\\d+)?");
-    private static final Pattern PART = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m|h|d|w)");
+    private static final Pattern DAYS_OR_WEEKS = Pattern.compile("(\\d+(?:\\.\\d+)?)([dw])");
 
     private DurationText() {
     }
 
-    /** Milliseconds, or -1 when the text is not a duration. */
+    /** Milliseconds, or -1 when the text is not a (non-negative) duration. */
     static long parseMillis(String text) {
         String t = text.trim();
-        if (t.isEmpty()) {
+        if (t.isEmpty() || t.startsWith("-") || t.startsWith("+")) {
             return -1;
         }
         if (PLAIN_SECONDS.matcher(t).matches()) {
             // Double.parseDouble alone would also take "7d" (a Java double literal) as 7
             return Math.round(Double.parseDouble(t) * 1000);
         }
-        Matcher m = PART.matcher(t);
-        int pos = 0;
-        double millis = 0;
-        while (pos < t.length()) {
-            if (!m.find(pos) || m.start() != pos) {
-                return -1;
-            }
-            double v = Double.parseDouble(m.group(1));
-            millis += v * switch (m.group(2)) {
-                case "ms" -> 1;
-                case "s" -> 1000;
-                case "m" -> 60_000;
-                case "h" -> 3_600_000;
-                case "d" -> 86_400_000;
-                default -> 604_800_000; // w
-            };
-            pos = m.end();
+        // Go's units, plus days and weeks for long scenarios ("7d"), written as hours for Go
+        Matcher m = DAYS_OR_WEEKS.matcher(t);
+        StringBuilder goForm = new StringBuilder();
+        while (m.find()) {
+            double hours = Double.parseDouble(m.group(1)) * (m.group(2).equals("d") ? 24 : 168);
+            m.appendReplacement(goForm, BigDecimal.valueOf(hours).stripTrailingZeros().toPlainString() + "h");
         }
-        return Math.round(millis);
+        m.appendTail(goForm);
+        try {
+            return GoDuration.parse(goForm.toString()).toMillis();
+        } catch (IllegalArgumentException e) {
+            return -1;
+        }
     }
 
     /** Seconds as text for messages and reports: "26", "1.5". */
