@@ -38,21 +38,7 @@ class RunEndToEndTest {
                     .withNewTarget().withType("Utilization").withAverageUtilization(50).endTarget().endResource().endMetric().endSpec()
                     .build()).create();
 
-            Path kubeconfig = dir.resolve("kubeconfig");
-            Files.writeString(kubeconfig, """
-                    apiVersion: v1
-                    kind: Config
-                    clusters:
-                    - name: mock
-                      cluster: {server: "%s"}
-                    contexts:
-                    - name: mock
-                      context: {cluster: mock, user: test, namespace: shop}
-                    current-context: mock
-                    users:
-                    - name: test
-                      user: {token: test}
-                    """.formatted(cluster.url().replaceAll("/$", "")));
+            Path kubeconfig = cluster.writeKubeconfig(dir.resolve("kubeconfig"), "shop");
             Path log = dir.resolve("controller.log");
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
             // the product's logging configuration, not the tests' (which keeps INFO quiet)

@@ -44,22 +44,7 @@ class KubectlTest extends LiveTestBase {
             """;
 
     private String kubectl(Path dir, String... args) throws IOException, InterruptedException {
-        Path kubeconfig = dir.resolve("kubeconfig");
-        Files.writeString(kubeconfig, """
-                apiVersion: v1
-                kind: Config
-                clusters:
-                - name: mock
-                  cluster:
-                    server: %s
-                contexts:
-                - name: mock
-                  context: {cluster: mock, user: test}
-                current-context: mock
-                users:
-                - name: test
-                  user: {token: test}
-                """.formatted(cluster.url().replaceAll("/$", "")));
+        Path kubeconfig = cluster.writeKubeconfig(dir.resolve("kubeconfig"), "default");
         List<String> cmd = new ArrayList<>(List.of("kubectl", "--kubeconfig", kubeconfig.toString(), "--cache-dir", dir.resolve("cache").toString()));
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();

@@ -117,6 +117,24 @@ public final class MockCluster implements AutoCloseable {
         return client.getMasterUrl().toString();
     }
 
+    /** Writes a kubeconfig for this cluster (context "mock", a dummy token), for kubectl or the run command. */
+    public java.nio.file.Path writeKubeconfig(java.nio.file.Path file, String namespace) throws java.io.IOException {
+        return java.nio.file.Files.writeString(file, """
+                apiVersion: v1
+                kind: Config
+                clusters:
+                - name: mock
+                  cluster: {server: "%s"}
+                contexts:
+                - name: mock
+                  context: {cluster: mock, user: test, namespace: %s}
+                current-context: mock
+                users:
+                - name: test
+                  user: {token: test}
+                """.formatted(url().replaceAll("/$", ""), namespace));
+    }
+
     // ---- requests, faults, watches ----
 
     public List<Request> requests() {
