@@ -356,12 +356,4 @@ public final class HorizontalController implements AutoCloseable {
     public HistoryStore histories() {
         return histories;
     }
-
-    public EventPublisher events() {
-        return events;
-    }
-
-    public Clock clock() {
-        return clock;
-    }
 }

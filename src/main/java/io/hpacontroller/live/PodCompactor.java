@@ -86,9 +86,4 @@ final class PodCompactor {
     private static String intern(String s) {
         return s == null ? null : s.intern();
     }
-
-    /** How many distinct container lists are shared (for tests and the memory benchmark). */
-    int sharedContainerLists() {
-        return containerLists.size();
-    }
 }

@@ -262,20 +262,6 @@ public final class WorkQueue {
         }
     }
 
-    /** Keys known to the queue in any state: ready, scheduled, or being processed. */
-    public int tracked() {
-        lock.lock();
-        try {
-            Set<String> all = new HashSet<>(queued);
-            all.addAll(scheduledAt.keySet());
-            all.addAll(processing);
-            all.addAll(dirty);
-            return all.size();
-        } finally {
-            lock.unlock();
-        }
-    }
-
     /** Whether the key is ready, scheduled or being processed. */
     public boolean isTracked(String key) {
         lock.lock();
@@ -299,16 +285,6 @@ public final class WorkQueue {
         lock.lock();
         try {
             return retries;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Time until the earliest scheduled key is due (for tests and metrics), empty when none. */
-    Optional<Duration> nextDue() {
-        lock.lock();
-        try {
-            return schedule.isEmpty() ? Optional.empty() : Optional.of(Duration.ofNanos(Math.max(0, schedule.peek().at() - ticker.nanos())));
         } finally {
             lock.unlock();
         }

@@ -42,7 +42,6 @@ public final class LeaderElection implements AutoCloseable {
     private final AtomicBoolean leading = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile CompletableFuture<?> current;
-    private volatile String leader;
     private Thread loop;
 
     public LeaderElection(KubernetesClient client, Settings settings, Runnable onStartLeading, Runnable onStopLeading) {
@@ -105,17 +104,11 @@ public final class LeaderElection implements AutoCloseable {
     }
 
     private void newLeader(String identity) {
-        leader = identity;
         LOG.info("the leader is now {}", identity);
     }
 
     public boolean isLeader() {
         return leading.get();
-    }
-
-    /** The identity of the current leader as last observed, null when unknown. */
-    public String leader() {
-        return leader;
     }
 
     /** Stops campaigning and releases the lease if held. */
