@@ -356,4 +356,13 @@ public final class HorizontalController implements AutoCloseable {
     public HistoryStore histories() {
         return histories;
     }
+
+    /** Events posted (or bumped) so far, and events dropped because their queue was full. */
+    public long eventsPosted() {
+        return events.posted();
+    }
+
+    public long eventsDropped() {
+        return events.dropped();
+    }
 }

@@ -65,6 +65,11 @@ public final class ControllerMetrics implements HorizontalController.SyncListene
         workDuration = Histogram.builder().name("workqueue_work_duration_seconds")
                 .help("How long in seconds processing an item from workqueue takes.")
                 .classicOnly().classicExponentialUpperBounds(1e-8, 10, 10).labelNames("name").register(registry);
+        CounterWithCallback.builder().name("hpa_controller_events").help("Kubernetes events about HPAs, by result: posted (or count bumped), or dropped because the queue of events to post was full")
+                .labelNames("result").callback(cb -> {
+                    cb.call(controller.eventsPosted(), "posted");
+                    cb.call(controller.eventsDropped(), "dropped");
+                }).register(registry);
         GaugeWithCallback.builder().name("leader_election_master_status")
                 .help("Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. 'name' is the string used to identify the lease.")
                 .labelNames("name").callback(cb -> cb.call(leading.getAsBoolean() ? 1 : 0, leaseName)).register(registry);

@@ -157,6 +157,8 @@ class ControllerRuntimeTest {
                 .contains("workqueue_retries_total{name=\"horizontalpodautoscaler\"}")
                 .contains("workqueue_queue_duration_seconds_bucket{name=\"horizontalpodautoscaler\"")
                 .contains("leader_election_master_status")
+                .containsPattern("hpa_controller_events_total\\{result=\"posted\"} [1-9]")
+                .contains("hpa_controller_events_total{result=\"dropped\"} 0.0")
                 .contains("jvm_memory_used_bytes");
     }
 
