@@ -144,6 +144,9 @@ class ControllerRuntimeTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> get(r.healthPort(), "/readyz").statusCode() == 200);
         await().atMost(Duration.ofSeconds(15)).until(() -> replicas() == 8);
 
+        // the listener that sets the gauges runs just after the reconcile that scaled
+        await().atMost(Duration.ofSeconds(5)).until(() -> get(r.metricsPort(), "/metrics").body()
+                .contains("horizontal_pod_autoscaler_controller_desired_replicas{hpa_name=\"web\",namespace=\"demo\"} 8.0"));
         String metrics = get(r.metricsPort(), "/metrics").body();
         assertThat(metrics)
                 .contains("horizontal_pod_autoscaler_controller_reconciliations_total{action=\"scale_up\",error=\"none\"}")
