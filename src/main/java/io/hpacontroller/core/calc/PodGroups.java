@@ -5,13 +5,10 @@ import io.hpacontroller.core.model.PodMetric;
 import io.hpacontroller.core.model.PodPhase;
 import io.hpacontroller.core.model.ReadyStatus;
 
-import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
 
 /**
- * The pods behind a per-pod metric sorted into upstream's groups:
+ * Upstream's groups of the pods behind a per-pod metric (the rule; {@link PodSamples} applies it to a
+ * pod list):
  * <ul>
  *   <li>ignored: being deleted, or Failed;</li>
  *   <li>unready: Pending; and, for CPU only, pods still initializing (no Ready condition or no start time;
@@ -20,39 +17,13 @@ import java.util.Set;
  *   <li>missing: no metric sample;</li>
  *   <li>ready: the rest.</li>
  * </ul>
- *
- * @param readyCount number of ready pods with metrics
- * @param unready    names of unready pods
- * @param missing    names of pods without metrics
- * @param ignored    names of ignored pods
  */
-public record PodGroups(int readyCount, Set<String> unready, Set<String> missing, Set<String> ignored) {
+final class PodGroups {
 
     /** The group of one pod. */
     enum Group { READY, UNREADY, MISSING, IGNORED }
 
-    /**
-     * Groups the pods.
-     *
-     * @param resource the resource name for Resource/ContainerResource metrics, empty for others;
-     *                 only "cpu" triggers the initialization rules
-     */
-    public static PodGroups of(List<PodInfo> pods, Map<String, PodMetric> metrics, String resource,
-                               long cpuInitializationPeriodMillis, long initialReadinessDelayMillis, long now) {
-        Set<String> unready = new HashSet<>();
-        Set<String> missing = new HashSet<>();
-        Set<String> ignored = new HashSet<>();
-        int ready = 0;
-        boolean cpu = "cpu".equals(resource);
-        for (PodInfo pod : pods) {
-            switch (classify(pod, metrics.get(pod.name()), cpu, cpuInitializationPeriodMillis, initialReadinessDelayMillis, now)) {
-                case IGNORED -> ignored.add(pod.name());
-                case UNREADY -> unready.add(pod.name());
-                case MISSING -> missing.add(pod.name());
-                case READY -> ready++;
-            }
-        }
-        return new PodGroups(ready, unready, missing, ignored);
+    private PodGroups() {
     }
 
     /**

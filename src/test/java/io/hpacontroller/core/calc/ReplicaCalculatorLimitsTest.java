@@ -134,19 +134,18 @@ class ReplicaCalculatorLimitsTest {
         long farFuture = MAX - 1000;
         PodInfo pod = new PodInfo("pod-0", PodPhase.RUNNING, ReadyStatus.TRUE, farFuture, farFuture, false,
                 new ContainerInfo[]{new ContainerInfo("app", ResourceAmounts.of(Map.of("cpu", 1000L)))}, null);
-        PodGroups groups = PodGroups.of(List.of(pod), Map.of("pod-0", new PodMetric(500, NOW, 60_000)), "cpu", 300_000, 30_000, NOW);
-        assertThat(groups.unready()).containsExactly("pod-0");
-        assertThat(groups.readyCount()).isZero();
-        PodGroups memory = PodGroups.of(List.of(pod), Map.of("pod-0", new PodMetric(500, NOW, 60_000)), "memory", 300_000, 30_000, NOW);
-        assertThat(memory.readyCount()).as("only cpu looks at readiness times").isEqualTo(1);
+        PodMetric sample = new PodMetric(500, NOW, 60_000);
+        assertThat(PodGroups.classify(pod, sample, true, 300_000, 30_000, NOW)).isEqualTo(PodGroups.Group.UNREADY);
+        assertThat(PodGroups.classify(pod, sample, false, 300_000, 30_000, NOW)).as("only cpu looks at readiness times")
+                .isEqualTo(PodGroups.Group.READY);
     }
 
     @Test
     void podsWithoutAnyTimesAreUnreadyForCpuOnly() {
         PodInfo pod = new PodInfo("pod-0", PodPhase.RUNNING, ReadyStatus.TRUE, PodInfo.NO_TIME, PodInfo.NO_TIME, false,
                 new ContainerInfo[]{new ContainerInfo("app", ResourceAmounts.of(Map.of("cpu", 1000L)))}, null);
-        Map<String, PodMetric> sample = Map.of("pod-0", new PodMetric(500, NOW, 60_000));
-        assertThat(PodGroups.of(List.of(pod), sample, "cpu", 300_000, 30_000, NOW).unready()).containsExactly("pod-0");
-        assertThat(PodGroups.of(List.of(pod), sample, "", 300_000, 30_000, NOW).readyCount()).isEqualTo(1);
+        PodMetric sample = new PodMetric(500, NOW, 60_000);
+        assertThat(PodGroups.classify(pod, sample, true, 300_000, 30_000, NOW)).isEqualTo(PodGroups.Group.UNREADY);
+        assertThat(PodGroups.classify(pod, sample, false, 300_000, 30_000, NOW)).isEqualTo(PodGroups.Group.READY);
     }
 }
