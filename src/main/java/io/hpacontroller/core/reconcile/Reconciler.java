@@ -159,10 +159,7 @@ public final class Reconciler {
             currentReplicas = scale.specReplicas();
             String badBounds = checkReplicaBounds(spec.getMinReplicas(), spec.getMaxReplicas());
             if (badBounds != null) {
-                events.record(hpa, EventRecorder.Type.Warning, "InvalidReplicaBounds", badBounds);
-                conditions.set(ConditionList.SCALING_ACTIVE, false, "InvalidReplicaBounds", "the HPA was unable to compute the replica count: " + badBounds);
-                writeStatus(currentReplicas, desired(original), null, false);
-                return outcome(ErrorKind.SPEC, "invalid replica bounds for " + reference() + ": " + badBounds, false);
+                return failSpec("InvalidReplicaBounds", badBounds, "invalid replica bounds for " + reference() + ": " + badBounds);
             }
             history.recordInitialRecommendation(currentReplicas, now);
 
@@ -207,10 +204,7 @@ public final class Reconciler {
                     behavior = Behavior.withDefaults(spec.getBehavior(), (int) config.downscaleStabilization().toSeconds());
                 } catch (IllegalArgumentException e) {
                     String msg = "invalid behavior: " + e.getMessage();
-                    events.record(hpa, EventRecorder.Type.Warning, "InvalidBehavior", msg);
-                    conditions.set(ConditionList.SCALING_ACTIVE, false, "InvalidBehavior", "the HPA was unable to compute the replica count: " + msg);
-                    writeStatus(currentReplicas, desired(original), null, false);
-                    return outcome(ErrorKind.SPEC, msg, false);
+                    return failSpec("InvalidBehavior", msg, msg);
                 }
             }
 
@@ -401,6 +395,17 @@ public final class Reconciler {
                 }
             }
             return last.getMessage();
+        }
+
+        /**
+         * A spec the decisions cannot be made from: a Warning event and ScalingActive=False with the
+         * reason, the status written with the current count, no scale.
+         */
+        private ReconcileOutcome failSpec(String reason, String message, String outcomeMessage) {
+            events.record(hpa, EventRecorder.Type.Warning, reason, message);
+            conditions.set(ConditionList.SCALING_ACTIVE, false, reason, "the HPA was unable to compute the replica count: " + message);
+            writeStatus(currentReplicas, desired(original), null, false);
+            return outcome(ErrorKind.SPEC, outcomeMessage, false);
         }
 
         private ReconcileOutcome failGetScale(String message, boolean specError) {
