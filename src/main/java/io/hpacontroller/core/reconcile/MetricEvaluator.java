@@ -288,16 +288,11 @@ public final class MetricEvaluator {
             status.setType("Object");
             ReplicaCalculator.UsageProposal p;
             try {
-                p = value
-                        ? calculator.value(ctx.specReplicas(), targetMilli, sample.value(), ctx.tolerances(), () -> listPods(ctx))
-                        : calculator.averageOverReplicas(ctx.statusReplicas(), targetMilli, sample.value(), ctx.tolerances());
+                p = totalProposal(ctx, !value, targetMilli, sample.value());
             } catch (CalculationException e) {
                 return new MetricResult.Failure(reason, e.getMessage(), outer + e.getMessage(), false);
             }
-            MetricValueStatus current = value
-                    ? new MetricValueStatus(null, null, Quantities.decimal(p.usage()))
-                    : new MetricValueStatus(null, Quantities.decimal(p.usage()), null);
-            status.setObject(new ObjectMetricStatus(current, ref, identifier(source.getMetric())));
+            status.setObject(new ObjectMetricStatus(totalStatus(!value, p.usage()), ref, identifier(source.getMetric())));
             return new MetricResult.Proposal(p.replicas(), status, ref.getKind() + " metric " + name, sample.timestamp());
         } catch (InvalidSpec e) {
             return new MetricResult.Failure(reason, e.getMessage(), "failed to get object metric value: " + e.getMessage(), true);
@@ -337,17 +332,11 @@ public final class MetricEvaluator {
             status.setType("External");
             ReplicaCalculator.UsageProposal p;
             try {
-                long total = ReplicaCalculator.sum(sample.values());
-                p = average
-                        ? calculator.averageOverReplicas(ctx.statusReplicas(), targetMilli, total, ctx.tolerances())
-                        : calculator.value(ctx.specReplicas(), targetMilli, total, ctx.tolerances(), () -> listPods(ctx));
+                p = totalProposal(ctx, average, targetMilli, ReplicaCalculator.sum(sample.values()));
             } catch (CalculationException e) {
                 return new MetricResult.Failure(reason, e.getMessage(), outer + e.getMessage(), false);
             }
-            MetricValueStatus current = average
-                    ? new MetricValueStatus(null, Quantities.decimal(p.usage()), null)
-                    : new MetricValueStatus(null, null, Quantities.decimal(p.usage()));
-            status.setExternal(new ExternalMetricStatus(current, identifier(source.getMetric())));
+            status.setExternal(new ExternalMetricStatus(totalStatus(average, p.usage()), identifier(source.getMetric())));
             return new MetricResult.Proposal(p.replicas(), status, "external metric " + name + "(" + metricSelector + ")", sample.timestamp());
         } catch (InvalidSpec e) {
             return new MetricResult.Failure(reason, e.getMessage(), "failed to get external metric value: " + e.getMessage(), true);
@@ -355,6 +344,21 @@ public final class MetricEvaluator {
     }
 
     // ---- helpers ----
+
+    /**
+     * An Object or External metric's total against its target: a Value target is the whole total over the
+     * ready pods, an AverageValue target the total divided over status.replicas.
+     */
+    private ReplicaCalculator.UsageProposal totalProposal(Context ctx, boolean average, long target, long total) throws CalculationException {
+        return average
+                ? calculator.averageOverReplicas(ctx.statusReplicas(), target, total, ctx.tolerances())
+                : calculator.value(ctx.specReplicas(), target, total, ctx.tolerances(), () -> listPods(ctx));
+    }
+
+    /** The current value of an Object or External metric as status.currentMetrics reports it. */
+    private static MetricValueStatus totalStatus(boolean average, long usage) {
+        return average ? new MetricValueStatus(null, Quantities.decimal(usage), null) : new MetricValueStatus(null, null, Quantities.decimal(usage));
+    }
 
     private List<PodInfo> listPods(Context ctx) {
         return pods.list(ctx.namespace(), ctx.podSelector());
