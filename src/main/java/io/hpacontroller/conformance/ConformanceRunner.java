@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBehavior;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpec;
-import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricValueStatus;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.hpacontroller.core.calc.ReplicaCalculator;
@@ -17,6 +16,7 @@ import io.hpacontroller.core.normalize.Normalization;
 import io.hpacontroller.core.normalize.Normalizer;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.core.reconcile.MetricEvaluator;
+import io.hpacontroller.core.reconcile.MetricStatuses;
 import io.hpacontroller.core.reconcile.MetricResult;
 import io.hpacontroller.core.reconcile.ReconcileOutcome;
 import io.hpacontroller.core.reconcile.Reconciler;
@@ -160,7 +160,7 @@ public final class ConformanceRunner {
         if (expect.has("replicas") && expect.get("replicas").asInt() != p.replicas()) {
             diffs.add("replicas: expected " + expect.get("replicas").asInt() + ", got " + p.replicas());
         }
-        MetricValueStatus current = currentValue(p.status());
+        MetricValueStatus current = MetricStatuses.current(p.status());
         if (expect.hasNonNull("utilization")) {
             Integer u = current.getAverageUtilization();
             if (u == null || u != expect.get("utilization").asInt()) {
@@ -175,22 +175,6 @@ public final class ConformanceRunner {
             }
         }
         return diffs.isEmpty() ? null : String.join("; ", diffs);
-    }
-
-    private static MetricValueStatus currentValue(MetricStatus s) {
-        if (s.getResource() != null) {
-            return s.getResource().getCurrent();
-        }
-        if (s.getContainerResource() != null) {
-            return s.getContainerResource().getCurrent();
-        }
-        if (s.getPods() != null) {
-            return s.getPods().getCurrent();
-        }
-        if (s.getObject() != null) {
-            return s.getObject().getCurrent();
-        }
-        return s.getExternal().getCurrent();
     }
 
     // ---- normalize ----

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricValueStatus;
 import io.hpacontroller.core.Quantities;
 import io.hpacontroller.core.normalize.HistoryStore;
+import io.hpacontroller.core.reconcile.MetricStatuses;
 import io.hpacontroller.core.reconcile.MetricsSource;
 import io.hpacontroller.core.reconcile.ReconcileOutcome;
 import io.hpacontroller.core.reconcile.Reconciler;
@@ -124,14 +125,7 @@ final class HpaRun {
             return "";
         }
         MetricStatus m = outcome.status().getCurrentMetrics().get(0);
-        MetricValueStatus v = switch (String.valueOf(m.getType())) {
-            case "Resource" -> m.getResource() == null ? null : m.getResource().getCurrent();
-            case "ContainerResource" -> m.getContainerResource() == null ? null : m.getContainerResource().getCurrent();
-            case "Pods" -> m.getPods() == null ? null : m.getPods().getCurrent();
-            case "Object" -> m.getObject() == null ? null : m.getObject().getCurrent();
-            case "External" -> m.getExternal() == null ? null : m.getExternal().getCurrent();
-            default -> null;
-        };
+        MetricValueStatus v = MetricStatuses.current(m);
         if (v == null) {
             return "";
         }
