@@ -14,9 +14,6 @@ import io.hpacontroller.core.reconcile.StatusWriter;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.stream.Collectors;
 
 /**
  * The API server of one HPA's simulated cluster: the scale subresource of its workload (with a
@@ -33,8 +30,7 @@ final class SimulatedCluster implements ScaleClient, PodSource, StatusWriter, Ev
     SimulatedCluster(SimulatedWorkload workload, VirtualClock clock) {
         this.workload = workload;
         this.clock = clock;
-        Map<String, String> sorted = new TreeMap<>(workload.labels());
-        this.selectorText = sorted.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(","));
+        this.selectorText = Selector.ofLabels(workload.labels()).toString();
     }
 
     List<RecordedEvent> events() {
