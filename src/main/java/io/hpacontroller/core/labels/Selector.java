@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 
 /**
  * A Kubernetes label selector: the parsed form of the text in a scale subresource's
@@ -61,6 +62,10 @@ public final class Selector {
             };
         }
     }
+
+    // compiled once: every sync parses its target's selector
+    private static final Pattern LABEL_KEY = Pattern.compile("([A-Za-z0-9.-]+/)?[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?");
+    private static final Pattern LABEL_VALUE = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?");
 
     private static final Selector EVERYTHING = new Selector(List.of(), false);
     private static final Selector NOTHING = new Selector(List.of(), true);
@@ -219,13 +224,13 @@ public final class Selector {
         if (key == null || key.isEmpty()) {
             throw new IllegalArgumentException("label key must not be empty");
         }
-        if (key.length() > 317 || !key.matches("([A-Za-z0-9.-]+/)?[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?")) {
+        if (key.length() > 317 || !LABEL_KEY.matcher(key).matches()) {
             throw new IllegalArgumentException("invalid label key \"" + key + "\"");
         }
     }
 
     private static void validateValue(String value) {
-        if (value.length() > 63 || !(value.isEmpty() || value.matches("[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?"))) {
+        if (value.length() > 63 || !(value.isEmpty() || LABEL_VALUE.matcher(value).matches())) {
             throw new IllegalArgumentException("invalid label value: \"" + value + "\"");
         }
     }
