@@ -17,9 +17,8 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -103,45 +102,36 @@ public final class Bench {
             double syncSeconds = ((hpaSynced - syncStart) + (podSynced - podStart)) / 1e9;
             progress(String.format("informers synced in %.1f s (%d HPAs, %d pods cached)", syncSeconds, controller.hpaCount(), controller.podCount()));
 
-            Map<String, Integer> syncsPerHpa = new ConcurrentHashMap<>();
-            AtomicBoolean measuring = new AtomicBoolean();
-            Percentiles total = new Percentiles();
-            Percentiles cpu = new Percentiles();
-            Percentiles api = new Percentiles();
-            AtomicLong apiCalls = new AtomicLong();
-            AtomicLong reconciles = new AtomicLong();
-            AtomicLong errors = new AtomicLong();
-            Set<String> scaled = ConcurrentHashMap.newKeySet();
-            controller.addListener(r -> record(r, syncsPerHpa, measuring, total, cpu, api, apiCalls, reconciles, errors, scaled));
+            Window w = new Window();
+            controller.addListener(w);
             controller.startWorkers();
 
             progress("warming up: every HPA reconciled twice");
             long warmupDeadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
-            while (syncsPerHpa.size() < hpas || syncsPerHpa.values().stream().anyMatch(n -> n < 2)) {
+            while (w.syncsPerHpa.size() < hpas || w.syncsPerHpa.values().stream().anyMatch(n -> n < 2)) {
                 if (System.nanoTime() > warmupDeadline) {
-                    throw new IllegalStateException("warm-up did not finish: " + syncsPerHpa.size() + " of " + hpas + " HPAs reconciled");
+                    throw new IllegalStateException("warm-up did not finish: " + w.syncsPerHpa.size() + " of " + hpas + " HPAs reconciled");
                 }
                 Thread.sleep(50);
             }
             Map<String, Long> before = stub.counts();
             progress("measuring for " + duration.toSeconds() + " s");
-            measuring.set(true);
+            w.measuring = true;
             long start = System.nanoTime();
             Thread.sleep(duration.toMillis());
-            measuring.set(false);
+            w.measuring = false;
             long elapsed = System.nanoTime() - start;
             Map<String, Long> after = stub.counts();
             long steady = heapAfterGc();
-            Map<String, Long> delta = new java.util.TreeMap<>();
+            Map<String, Long> delta = new TreeMap<>();
             after.forEach((k, v) -> delta.put(k, v - before.getOrDefault(k, 0L)));
             progress("requests served while measuring: " + delta);
 
-            long n = reconciles.get();
+            long n = w.reconciles.get();
             double rate = n / (elapsed / 1e9);
-            long served = 0;
-            for (String kind : List.of("scale-get", "scale-put", "metrics", "status", "event", "other")) {
-                served += after.getOrDefault(kind, 0L) - before.getOrDefault(kind, 0L);
-            }
+            // what a reconcile asks for: everything but the informers' lists and watches
+            long served = delta.entrySet().stream().filter(e -> !e.getKey().equals("list") && !e.getKey().equals("watch"))
+                    .mapToLong(Map.Entry::getValue).sum();
             Map<String, String> f = new LinkedHashMap<>();
             f.put("hpas", Integer.toString(hpas));
             f.put("pods", Long.toString((long) hpas * podsPerHpa));
@@ -151,15 +141,15 @@ public final class Bench {
             f.put("reconciles", Long.toString(n));
             f.put("reconciles_per_second", String.format("%.0f", rate));
             f.put("seconds_to_reconcile_all", String.format("%.2f", rate == 0 ? Double.POSITIVE_INFINITY : hpas / rate));
-            f.put("reconcile_p50_ms", ms(total.percentile(50)));
-            f.put("reconcile_p99_ms", ms(total.percentile(99)));
-            f.put("own_cpu_p50_ms", ms(cpu.percentile(50)));
-            f.put("own_cpu_p99_ms", ms(cpu.percentile(99)));
-            f.put("api_wait_p50_ms", ms(api.percentile(50)));
-            f.put("api_wait_p99_ms", ms(api.percentile(99)));
-            f.put("api_requests_per_reconcile", String.format("%.2f", n == 0 ? 0 : (double) apiCalls.get() / n));
+            f.put("reconcile_p50_ms", ms(w.total.percentile(50)));
+            f.put("reconcile_p99_ms", ms(w.total.percentile(99)));
+            f.put("own_cpu_p50_ms", ms(w.cpu.percentile(50)));
+            f.put("own_cpu_p99_ms", ms(w.cpu.percentile(99)));
+            f.put("api_wait_p50_ms", ms(w.api.percentile(50)));
+            f.put("api_wait_p99_ms", ms(w.api.percentile(99)));
+            f.put("api_requests_per_reconcile", String.format("%.2f", n == 0 ? 0 : (double) w.apiCalls.get() / n));
             f.put("api_requests_per_reconcile_server_side", String.format("%.2f", n == 0 ? 0 : (double) served / n));
-            f.put("reconcile_errors", Long.toString(errors.get()));
+            f.put("reconcile_errors", Long.toString(w.errors.get()));
             f.put("heap_mib_after_gc", mib(steady));
             f.put("heap_mib_per_1000_hpas", mib((withHpas - base) * 1000.0 / hpas));
             f.put("heap_mib_per_10000_pods", mib((withPods - withHpas) * 10000.0 / ((double) hpas * podsPerHpa)));
@@ -171,26 +161,34 @@ public final class Bench {
         }
     }
 
-    private static void record(SyncReport r, Map<String, Integer> syncsPerHpa, AtomicBoolean measuring, Percentiles total,
-                               Percentiles cpu, Percentiles api, AtomicLong apiCalls, AtomicLong reconciles, AtomicLong errors,
-                               Set<String> scaled) {
-        if (r.outcome() == null) {
-            return;
-        }
-        syncsPerHpa.merge(r.key(), 1, Integer::sum);
-        if (!measuring.get()) {
-            return;
-        }
-        reconciles.incrementAndGet();
-        total.add(r.totalNanos());
-        cpu.add(r.cpuNanos());
-        api.add(r.apiNanos());
-        apiCalls.addAndGet(r.apiCalls());
-        if (r.outcome().errorMessage() != null) {
-            errors.incrementAndGet();
-        }
-        if (r.outcome().rescaled()) {
-            scaled.add(r.key());
+    /** What the bench records of each reconcile: how often each HPA was synced, and, while measuring, the figures. */
+    private static final class Window implements HorizontalController.SyncListener {
+        final Map<String, Integer> syncsPerHpa = new ConcurrentHashMap<>();
+        volatile boolean measuring;
+        final Percentiles total = new Percentiles();
+        final Percentiles cpu = new Percentiles();
+        final Percentiles api = new Percentiles();
+        final AtomicLong apiCalls = new AtomicLong();
+        final AtomicLong reconciles = new AtomicLong();
+        final AtomicLong errors = new AtomicLong();
+
+        @Override
+        public void onSync(SyncReport r) {
+            if (r.outcome() == null) {
+                return;
+            }
+            syncsPerHpa.merge(r.key(), 1, Integer::sum);
+            if (!measuring) {
+                return;
+            }
+            reconciles.incrementAndGet();
+            total.add(r.totalNanos());
+            cpu.add(r.cpuNanos());
+            api.add(r.apiNanos());
+            apiCalls.addAndGet(r.apiCalls());
+            if (r.outcome().errorMessage() != null) {
+                errors.incrementAndGet();
+            }
         }
     }
 
