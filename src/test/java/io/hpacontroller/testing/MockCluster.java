@@ -409,7 +409,14 @@ public final class MockCluster implements AutoCloseable {
         return out;
     }
 
-    /** Remembers watch connections so a test can drop them. */
+    /**
+     * Remembers watch connections so a test can drop them, and makes the mock's watch sends non-blocking.
+     *
+     * <p>fabric8's watch listener sends events from its own thread, and the mock web socket then waits
+     * (up to 30 s) for the event loop to write them. When the watch closes, the listener waits on the
+     * event loop for that thread to finish: a deadlock that stalls the server, and its shutdown, until
+     * the write times out. Handing each send to the socket's event loop instead removes the wait.
+     */
     private final class CapturingListener extends WebSocketListener {
         private final WebSocketListener delegate;
 
@@ -420,7 +427,8 @@ public final class MockCluster implements AutoCloseable {
         @Override
         public void onOpen(WebSocket webSocket, Response response) {
             watches.add(webSocket);
-            delegate.onOpen(webSocket, response);
+            io.vertx.core.Context loop = io.vertx.core.Vertx.currentContext();
+            delegate.onOpen(loop == null ? webSocket : new SendOnLoop(webSocket, loop), response);
         }
 
         @Override
@@ -444,6 +452,31 @@ public final class MockCluster implements AutoCloseable {
         public void onFailure(WebSocket webSocket, Throwable t, Response response) {
             watches.remove(webSocket);
             delegate.onFailure(webSocket, t, response);
+        }
+    }
+
+    /** A web socket whose sends are queued on its event loop instead of waiting for it. */
+    private record SendOnLoop(WebSocket socket, io.vertx.core.Context loop) implements WebSocket {
+        @Override
+        public RecordedRequest request() {
+            return socket.request();
+        }
+
+        @Override
+        public boolean send(String text) {
+            loop.runOnContext(v -> socket.send(text));
+            return true;
+        }
+
+        @Override
+        public boolean send(byte[] bytes) {
+            loop.runOnContext(v -> socket.send(bytes));
+            return true;
+        }
+
+        @Override
+        public boolean close(int code, String reason) {
+            return socket.close(code, reason);
         }
     }
 }
