@@ -8,11 +8,13 @@ import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.awaitility.Awaitility.await;
 
 /** The test cluster itself: every live test's teardown depends on it closing cleanly. */
 class MockClusterTest {
@@ -31,8 +33,9 @@ class MockClusterTest {
         Thread writer = new Thread(() -> {
             while (writing.get()) {
                 try {
-                    ConfigMap cm = new ConfigMapBuilder().withNewMetadata().withName("cm-" + (seq.incrementAndGet() % 20))
-                            .withNamespace("demo").endMetadata().addToData("v", Integer.toString(seq.get())).build();
+                    int n = seq.incrementAndGet();
+                    ConfigMap cm = new ConfigMapBuilder().withNewMetadata().withName("cm-" + (n % 20))
+                            .withNamespace("demo").endMetadata().addToData("v", Integer.toString(n)).build();
                     client.configMaps().inNamespace("demo").resource(cm).createOr(c -> c.update());
                 } catch (RuntimeException e) {
                     // keep flooding
@@ -54,10 +57,7 @@ class MockClusterTest {
                     public void onClose(WatcherException cause) {
                     }
                 });
-                long deadline = System.nanoTime() + 5_000_000_000L;
-                while (events.get() < 3 && System.nanoTime() < deadline) {
-                    Thread.sleep(1);
-                }
+                await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(1)).until(() -> events.get() >= 3);
                 watch.close();
                 long start = System.nanoTime();
                 client.configMaps().inNamespace("demo").withName("cm-1").get();
