@@ -57,11 +57,12 @@ class DockerfileTest {
 
     @Test
     void shipsTheJarTheBuildProducesAndRunsItWithContainerAwareJvmSettings() {
-        String finalName = xmlElement(Manifests.read(Path.of("pom.xml")), "finalName");
+        String shadedJar = xmlElement(Manifests.read(Path.of("pom.xml")), "outputFile")
+                .replace("${project.build.directory}/", "");
         String copy = finalStage().stream().filter(i -> i.keyword().equals("COPY") && i.arguments().startsWith("--from=build"))
                 .map(Instruction::arguments).findFirst().orElseThrow();
 
-        assertThat(copy).isEqualTo("--from=build /build/target/" + finalName + ".jar /app/hpa-controller.jar");
+        assertThat(copy).isEqualTo("--from=build /build/target/" + shadedJar + " /app/hpa-controller.jar");
         assertThat(arguments("WORKDIR")).first().isEqualTo("/build");
         assertThat(arguments("ENTRYPOINT")).singleElement().isEqualTo(
                 "[\"java\", \"-XX:MaxRAMPercentage=75.0\", \"-XX:+ExitOnOutOfMemoryError\", \"-Djava.io.tmpdir=/tmp\","
