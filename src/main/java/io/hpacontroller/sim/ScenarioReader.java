@@ -7,6 +7,7 @@ import io.hpacontroller.core.Quantities;
 import io.hpacontroller.core.model.ContainerInfo;
 import io.hpacontroller.core.model.ResourceAmounts;
 import io.hpacontroller.core.reconcile.ControllerConfig;
+import io.hpacontroller.input.ParseProblem;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -66,7 +67,7 @@ public final class ScenarioReader {
         try {
             root = serialization.unmarshal(text, JsonNode.class);
         } catch (RuntimeException e) {
-            throw new ScenarioException("not valid YAML: " + yamlProblem(e.getMessage()));
+            throw new ScenarioException("not valid YAML: " + ParseProblem.of(e));
         }
         if (root == null || !root.isObject()) {
             throw new ScenarioException("expected a mapping with the keys duration, load, workload and hpas at the top");
@@ -373,7 +374,7 @@ public final class ScenarioReader {
             try {
                 hpa = serialization.convertValue(h.raw(), HorizontalPodAutoscaler.class);
             } catch (RuntimeException e) {
-                throw h.error("not a valid HorizontalPodAutoscaler: " + firstLine(e.getMessage()));
+                throw h.error("not a valid HorizontalPodAutoscaler: " + ParseProblem.firstLine(e.getMessage()));
             }
             if (hpa.getMetadata() == null || hpa.getMetadata().getName() == null || hpa.getMetadata().getName().isEmpty()) {
                 throw h.child("metadata").child("name").error("required (it labels the HPA's line in the report)");
@@ -417,35 +418,5 @@ public final class ScenarioReader {
         n.mapping(Set.of("seed", "metricsFailure", "scaleWriteFailure", "scaleWriteConflict"));
         return new Scenario.Faults(n.child("seed").integerLong(1), n.child("metricsFailure").number(0, 0, 1),
                 n.child("scaleWriteFailure").number(0, 0, 1), n.child("scaleWriteConflict").number(0, 0, 1));
-    }
-
-    /**
-     * The parser's own words without the excerpts: "while parsing a flow sequence: expected ',' or ']', but got
-     * <stream end> (at line 2, column 1)".
-     */
-    private static String yamlProblem(String message) {
-        if (message == null) {
-            return "(no detail)";
-        }
-        List<String> words = new ArrayList<>();
-        String where = null;
-        for (String line : message.split("\n")) {
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("^ in reader, (line \\d+, column \\d+):").matcher(line);
-            if (m.find()) {
-                where = m.group(1);
-            } else if (!line.isBlank() && !Character.isWhitespace(line.charAt(0))) {
-                words.add(line.strip());
-            }
-        }
-        String text = words.isEmpty() ? firstLine(message) : String.join(": ", words);
-        return where == null ? text : text + " (at " + where + ")";
-    }
-
-    private static String firstLine(String message) {
-        if (message == null) {
-            return "(no detail)";
-        }
-        String line = message.strip().split("\n", 2)[0];
-        return line.length() > 200 ? line.substring(0, 200) + "..." : line;
     }
 }
