@@ -10,6 +10,8 @@ import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.input.ParseProblem;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,6 +21,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -38,6 +41,15 @@ public final class ScenarioReader {
     static final int MAX_PODS = 5000;
 
     private final KubernetesSerialization serialization = new KubernetesSerialization();
+
+    /** A commented scenario to start from ({@code simulate --example}); every key it sets is read here. */
+    public static String example() {
+        try (InputStream in = ScenarioReader.class.getResourceAsStream("example-scenario.yaml")) {
+            return new String(Objects.requireNonNull(in, "example-scenario.yaml is not in the jar").readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 
     /** Reads and checks a scenario file. */
     public Scenario read(Path file) throws ScenarioException {
