@@ -50,6 +50,7 @@ public final class ControllerRuntime implements AutoCloseable {
     private LeaderElection election;
     private HTTPServer metricsServer;
     private HealthServer healthServer;
+    private boolean serving;
 
     public ControllerRuntime(KubernetesClient client, Settings settings) {
         this.client = client;
@@ -61,7 +62,15 @@ public final class ControllerRuntime implements AutoCloseable {
         controller.addListener(new DecisionLog());
     }
 
-    public void start() throws IOException {
+    /**
+     * Serves /metrics and the health probes, before the controller starts: alive, not ready (the
+     * informers have not synced), e.g. while the API server cannot be reached yet. {@link #start} calls it.
+     */
+    public synchronized void serve() throws IOException {
+        if (serving) {
+            return;
+        }
+        serving = true;
         JvmMetrics.builder().register(registry);
         if (settings.metricsAddress() != null) {
             metricsServer = HTTPServer.builder().inetAddress(settings.metricsAddress().getAddress())
@@ -70,6 +79,10 @@ public final class ControllerRuntime implements AutoCloseable {
         if (settings.healthAddress() != null) {
             healthServer = new HealthServer(settings.healthAddress(), () -> !closed.get(), controller::isSynced);
         }
+    }
+
+    public void start() throws IOException {
+        serve();
         controller.startInformers();
         if (settings.election() == null) {
             startWorkersWhenSynced();

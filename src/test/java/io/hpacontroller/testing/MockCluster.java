@@ -78,6 +78,8 @@ public final class MockCluster implements AutoCloseable {
     private final List<WebSocket> watches = new CopyOnWriteArrayList<>();
     private final AtomicInteger scaleConflicts = new AtomicInteger();
     private WorkloadController workloads;
+    private volatile String gitVersion = "v1.37.0";
+    private final java.util.Set<String> forbidden = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private MockCluster() {
         dispatcher = new Dispatcher();
@@ -163,6 +165,20 @@ public final class MockCluster implements AutoCloseable {
         faults.clear();
     }
 
+    /** The version {@code GET /version} reports (default v1.37.0). */
+    public void serveVersion(String gitVersion) {
+        this.gitVersion = gitVersion;
+    }
+
+    /**
+     * SelfSubjectAccessReviews of this verb on this resource answer "not allowed", in every namespace.
+     * The resource in kubectl's spelling: "pods", "horizontalpodautoscalers.autoscaling/status". Everything
+     * else is allowed. (Only the reviews: the API itself does not enforce it.)
+     */
+    public void forbid(String verb, String resource) {
+        forbidden.add(verb + " " + resource);
+    }
+
     /** The next {@code n} scale updates answer 409 Conflict (someone else changed the target). */
     public void conflictOnNextScaleUpdates(int n) {
         scaleConflicts.set(n);
@@ -224,6 +240,15 @@ public final class MockCluster implements AutoCloseable {
         }
 
         private MockResponse answer(RecordedRequest request, String path, Map<String, String> query) {
+            if (path.equals("/version")) {
+                java.util.regex.Matcher v = Pattern.compile("^v(\\d+)\\.(\\d+)").matcher(gitVersion);
+                ObjectNode version = JsonNodeFactory.instance.objectNode();
+                version.put("major", v.find() ? v.group(1) : "").put("minor", v.group(2)).put("gitVersion", gitVersion);
+                return ok(version);
+            }
+            if (path.equals("/apis/authorization.k8s.io/v1/selfsubjectaccessreviews") && "POST".equals(request.getMethod())) {
+                return accessReview(request);
+            }
             MockResponse discovery = Discovery.answer(path);
             if (discovery != null) {
                 return discovery;
@@ -245,6 +270,16 @@ public final class MockCluster implements AutoCloseable {
                 response.setHeader("Content-Type", "application/json");
             }
             return response;
+        }
+
+        private MockResponse accessReview(RecordedRequest request) {
+            ObjectNode review = (ObjectNode) json.unmarshal(request.getBody().readUtf8(), JsonNode.class);
+            JsonNode a = review.path("spec").path("resourceAttributes");
+            String resource = a.path("resource").asText() + (a.path("group").asText("").isEmpty() ? "" : "." + a.path("group").asText())
+                    + (a.path("subresource").asText("").isEmpty() ? "" : "/" + a.path("subresource").asText());
+            boolean allowed = !forbidden.contains(a.path("verb").asText() + " " + resource);
+            review.putObject("status").put("allowed", allowed);
+            return new MockResponse().setResponseCode(201).setHeader("Content-Type", "application/json").setBody(json.asJson(review));
         }
 
         private MockResponse scale(RecordedRequest request, Matcher m) {
@@ -385,6 +420,8 @@ public final class MockCluster implements AutoCloseable {
 
     static MockResponse status(int code, String message) {
         String reason = switch (code) {
+            case 401 -> "Unauthorized";
+            case 403 -> "Forbidden";
             case 404 -> "NotFound";
             case 409 -> "Conflict";
             case 503 -> "ServiceUnavailable";
