@@ -27,15 +27,18 @@ class DockerfileTest {
         List<String> froms = arguments("FROM");
 
         assertThat(froms).hasSize(2);
-        assertThat(froms.get(0)).startsWith("maven:").contains("temurin-17").endsWith(" AS build");
+        assertThat(froms.get(0)).as("the jar is built once, on the build machine's platform, for every target platform")
+                .startsWith("--platform=$BUILDPLATFORM maven:").contains("temurin-17").endsWith(" AS build");
         assertThat(froms.get(1)).startsWith("eclipse-temurin:17-jre").doesNotContain(" AS ");
+        assertThat(finalStage()).as("nothing runs in the per-platform stage (no emulation needed)")
+                .noneMatch(i -> i.keyword().equals("RUN"));
         assertThat(finalStage()).anySatisfy(i -> assertThat(i.toString()).contains("COPY", "--from=build"));
     }
 
     @Test
     void everyBaseImageIsPinnedToATagOtherThanLatest() {
         for (String from : arguments("FROM")) {
-            String image = from.split("\\s+")[0];
+            String image = from.replaceFirst("^--platform=\\S+\\s+", "").split("\\s+")[0];
             assertThat(image).as(from).matches(".+:[^/]+|.+@sha256:[0-9a-f]{64}");
             assertThat(image).as(from).doesNotEndWith(":latest");
         }
