@@ -13,6 +13,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -214,7 +215,13 @@ public final class RunCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(shutdown);
         LOG.info("hpa-controller connecting to {} ({}; namespaces: {})", connection.server(), connection.source(),
                 settings.options().namespaces().isEmpty() ? "all" : settings.options().namespaces());
-        runtime.serve();
+        try {
+            runtime.serve();
+        } catch (IOException e) {
+            stopNow(shutdown);
+            throw new CommandLine.ParameterException(spec.commandLine(), "cannot listen on --metrics-bind-address " + metricsAddress
+                    + " or --health-probe-bind-address " + healthAddress + ": " + e.getMessage());
+        }
         LeaderElection.Settings election = settings.election();
         ClusterAccess access = new ClusterAccess(client, ClusterAccess.needed(settings.options().namespaces(),
                 election == null ? null : election.namespace(), election == null ? null : election.name()));

@@ -125,6 +125,19 @@ class RunCommandTest {
     }
 
     @Test
+    void aPortInUseIsExitCode2NamingTheFlags(@TempDir Path dir) throws Exception {
+        Path kubeconfig = Files.writeString(dir.resolve("config"), KubeConnectionTest.KUBECONFIG);
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            Result r = execute("--kubeconfig", kubeconfig.toString(), "--metrics-bind-address=127.0.0.1:" + taken.getLocalPort(),
+                    "--health-probe-bind-address=0");
+
+            assertThat(r.exit()).isEqualTo(2);
+            assertThat(r.err()).startsWith("error: cannot listen on --metrics-bind-address 127.0.0.1:" + taken.getLocalPort()
+                    + " or --health-probe-bind-address 0: ").contains("in use");
+        }
+    }
+
+    @Test
     void everyFlagCanComeFromTheEnvironment() throws Exception {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), Main.class.getName(), "run", "--help"));
