@@ -162,23 +162,20 @@ final class ClusterAccess {
             }
         }
         if (!missing.isEmpty()) {
-            return refused("missing permissions: " + describe(missing)
+            return refused("missing permissions: " + String.join("; ", cannot(missing))
                     + " (the chart's ClusterRole and lease Role grant them: see deploy/clusterrole.yaml)");
         }
-        List<String> warnings = new ArrayList<>();
-        lacking.forEach((what, verbs) -> warnings.add("cannot " + String.join(", ", verbs) + " " + what
-                + ": HPAs that need it will fail their syncs (conditions and events say which)"));
-        return new Verdict(State.READY, version, warnings);
+        return new Verdict(State.READY, version, cannot(lacking).stream()
+                .map(w -> w + ": HPAs that need it will fail their syncs (conditions and events say which)").toList());
     }
 
     private static Verdict refused(String message) {
         return new Verdict(State.REFUSED, message, List.of());
     }
 
-    private static String describe(Map<String, List<String>> byTarget) {
-        List<String> parts = new ArrayList<>();
-        byTarget.forEach((what, verbs) -> parts.add("cannot " + String.join(", ", verbs) + " " + what));
-        return String.join("; ", parts);
+    /** "cannot list, watch pods at the cluster scope", one per resource and scope. */
+    private static List<String> cannot(Map<String, List<String>> verbsByTarget) {
+        return verbsByTarget.entrySet().stream().map(e -> "cannot " + String.join(", ", e.getValue()) + " " + e.getKey()).toList();
     }
 
     private Boolean allowed(Permission p) {
