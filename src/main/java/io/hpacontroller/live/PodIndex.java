@@ -60,6 +60,7 @@ public final class PodIndex implements ItemStore<Pod>, PodSource {
             previous = byKey.put(key, next);
             if (previous != null) {
                 unindex(previous);
+                compactor.release(previous);
             }
             index(next);
         } finally {
@@ -78,6 +79,7 @@ public final class PodIndex implements ItemStore<Pod>, PodSource {
                 return null;
             }
             unindex(previous);
+            compactor.release(previous);
         } finally {
             writing.unlock();
         }
@@ -132,6 +134,16 @@ public final class PodIndex implements ItemStore<Pod>, PodSource {
                     }
                 }
             }
+        }
+    }
+
+    /** Distinct container lists the cached pods share (for tests). */
+    int sharedContainerLists() {
+        writing.lock();
+        try {
+            return compactor.sharedContainerLists();
+        } finally {
+            writing.unlock();
         }
     }
 

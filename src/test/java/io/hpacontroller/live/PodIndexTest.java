@@ -85,4 +85,29 @@ class PodIndexTest {
         assertThat(missing.get()).as("lists that missed a pod").isZero();
         assertThat(duplicated.get()).as("lists that named a pod twice, e.g. %s", example.get()).isZero();
     }
+
+    @Test
+    void containerListsNoPodUsesAnyMoreAreDropped() {
+        PodIndex index = new PodIndex();
+        for (int i = 0; i < 100; i++) {
+            index.put("demo/p" + i, pod("p" + i, 1, (100 + i) + "m")); // each pod its own request, as after VPA updates
+        }
+        assertThat(index.sharedContainerLists()).isEqualTo(100);
+
+        for (int i = 0; i < 100; i++) {
+            index.put("demo/p" + i, pod("p" + i, 2, "100m"));
+        }
+        assertThat(index.sharedContainerLists()).as("all pods updated to one request").isEqualTo(1);
+        assertThat(index.list("demo", WEB)).hasSize(100)
+                .allSatisfy(p -> assertThat(p.containers()).isSameAs(index.list("demo", WEB).get(0).containers()));
+
+        for (int i = 0; i < 50; i++) {
+            index.remove("demo/p" + i);
+        }
+        assertThat(index.sharedContainerLists()).as("half the pods still use it").isEqualTo(1);
+        for (int i = 50; i < 100; i++) {
+            index.remove("demo/p" + i);
+        }
+        assertThat(index.sharedContainerLists()).as("no pod left").isZero();
+    }
 }
