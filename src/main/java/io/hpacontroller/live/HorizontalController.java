@@ -107,11 +107,13 @@ public final class HorizontalController implements AutoCloseable {
         ResourceEventHandler<HorizontalPodAutoscaler> handler = new ResourceEventHandler<>() {
             @Override
             public void onAdd(HorizontalPodAutoscaler hpa) {
+                selectors.register(Reconciler.keyOf(hpa), hpa.getMetadata().getNamespace());
                 queue.add(Reconciler.keyOf(hpa));
             }
 
             @Override
             public void onUpdate(HorizontalPodAutoscaler old, HorizontalPodAutoscaler hpa) {
+                selectors.register(Reconciler.keyOf(hpa), hpa.getMetadata().getNamespace());
                 if (!Objects.equals(old.getMetadata().getGeneration(), hpa.getMetadata().getGeneration())) {
                     queue.add(Reconciler.keyOf(hpa));
                 }
@@ -248,6 +250,9 @@ public final class HorizontalController implements AutoCloseable {
         ReconcileOutcome outcome = reconciler.reconcile(hpa);
         long total = System.nanoTime() - start;
         long cpu = THREADS.getCurrentThreadCpuTime() - cpuStart;
+        if (lookup(key) == null) {
+            reconciler.forget(key); // deleted while it was reconciled: drop the history the reconcile may have re-created
+        }
         if (outcome.error() == ReconcileOutcome.ErrorKind.INTERNAL) {
             queue.retry(key);
         } else {
