@@ -34,16 +34,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * keys, read the HPA from the informer's cache and hand it to the core's {@link Reconciler}, whose
  * ports are the REST adapters of this package.
  *
- * <p>An HPA is queued at once when it is added or its spec changes (its generation moves), and again
- * one sync period after each reconcile; a reconcile that failed on the cluster's side is retried with
- * a per-key backoff capped at the sync period. Status writes of our own do not requeue. A sweep every
- * sync period re-adds any HPA the queue does not track, so no HPA can be lost.
+ * <p>Each HPA is synced at most once per sync period, counted from the start of its last sync, whatever
+ * the outcome: a sync that failed on the cluster's side waits for the next period like any other, as
+ * upstream. An HPA is synced at once when it is first seen and when its spec changes (its generation
+ * moves); status writes of our own do not requeue. A sweep every sync period re-adds any HPA the queue
+ * does not track (never earlier than its next due time), so no HPA can be lost.
  */
 public final class HorizontalController implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(HorizontalController.class);
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-    static final Duration BASE_BACKOFF = Duration.ofSeconds(1);
     /** How long an idle worker waits for a key before it checks whether it should stop. */
     private static final Duration TAKE_TIMEOUT = Duration.ofMillis(200);
 
@@ -73,11 +73,19 @@ public final class HorizontalController implements AutoCloseable {
     }
 
     public HorizontalController(KubernetesClient client, ControllerOptions options, Clock clock, WriteGate gate) {
+        this(client, options, clock, Ticker.SYSTEM, gate);
+    }
+
+    /**
+     * @param clock  wall-clock time for the decisions (stabilization windows, status and event times)
+     * @param ticker monotonic time for the sync cadence
+     */
+    public HorizontalController(KubernetesClient client, ControllerOptions options, Clock clock, Ticker ticker, WriteGate gate) {
         this.client = Objects.requireNonNull(client);
         this.options = Objects.requireNonNull(options);
         this.clock = Objects.requireNonNull(clock);
         this.gate = Objects.requireNonNull(gate);
-        this.queue = new WorkQueue(Ticker.SYSTEM, BASE_BACKOFF, options.syncPeriod());
+        this.queue = new WorkQueue(ticker, WorkQueue.Cadence.every(options.syncPeriod()));
         KubeApi api = new KubeApi(client, options.apiTimeout());
         ApiDiscovery discovery = new ApiDiscovery(api, clock);
         this.events = new EventPublisher(api, clock, gate);
@@ -115,7 +123,7 @@ public final class HorizontalController implements AutoCloseable {
             public void onUpdate(HorizontalPodAutoscaler old, HorizontalPodAutoscaler hpa) {
                 selectors.register(Reconciler.keyOf(hpa), hpa.getMetadata().getNamespace());
                 if (!Objects.equals(old.getMetadata().getGeneration(), hpa.getMetadata().getGeneration())) {
-                    queue.add(Reconciler.keyOf(hpa));
+                    queue.addNow(Reconciler.keyOf(hpa));
                 }
             }
 
@@ -219,30 +227,44 @@ public final class HorizontalController implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 return;
             }
-            if (item.isEmpty()) {
-                continue;
-            }
-            String key = item.get().key();
-            busy.incrementAndGet();
-            try {
-                process(key, item.get().waitedNanos());
-            } catch (Throwable t) {
-                LOG.error("reconcile of {} failed unexpectedly; retrying", key, t);
-                queue.retry(key);
-            } finally {
-                busy.decrementAndGet();
-                queue.done(key);
-            }
+            item.ifPresent(this::sync);
         }
     }
 
-    private void process(String key, long waitedNanos) {
+    /**
+     * Syncs every HPA that is due now, one after the other on the calling thread, and returns what
+     * happened. The workers do the same, one key at a time; tests drive the cadence with this and a
+     * manual ticker.
+     */
+    List<SyncReport> syncDue() {
+        List<SyncReport> reports = new ArrayList<>();
+        for (Optional<WorkQueue.Item> item = queue.poll(); item.isPresent(); item = queue.poll()) {
+            reports.add(sync(item.get()));
+        }
+        return reports;
+    }
+
+    /** One sync of one key; the key is requeued at its next due time whatever happened. */
+    private SyncReport sync(WorkQueue.Item item) {
+        String key = item.key();
+        busy.incrementAndGet();
+        try {
+            return process(key, item.waitedNanos());
+        } catch (Throwable t) {
+            LOG.error("reconcile of {} failed unexpectedly; trying again next sync period", key, t);
+            return new SyncReport(key, null, 0, 0, 0, 0, item.waitedNanos());
+        } finally {
+            busy.decrementAndGet();
+            queue.done(key);
+        }
+    }
+
+    private SyncReport process(String key, long waitedNanos) {
         HorizontalPodAutoscaler hpa = lookup(key);
         if (hpa == null) {
             queue.remove(key);
             reconciler.forget(key);
-            notifyListeners(new SyncReport(key, null, 0, 0, 0, 0, waitedNanos));
-            return;
+            return notifyListeners(new SyncReport(key, null, 0, 0, 0, 0, waitedNanos));
         }
         ApiCallStats.reset();
         long cpuStart = THREADS.getCurrentThreadCpuTime();
@@ -253,16 +275,10 @@ public final class HorizontalController implements AutoCloseable {
         if (lookup(key) == null) {
             reconciler.forget(key); // deleted while it was reconciled: drop the history the reconcile may have re-created
         }
-        if (outcome.error() == ReconcileOutcome.ErrorKind.INTERNAL) {
-            queue.retry(key);
-        } else {
-            queue.forget(key);
-            queue.addAfter(key, options.syncPeriod());
-        }
-        notifyListeners(new SyncReport(key, outcome, total, cpu, ApiCallStats.nanos(), ApiCallStats.calls(), waitedNanos));
+        return notifyListeners(new SyncReport(key, outcome, total, cpu, ApiCallStats.nanos(), ApiCallStats.calls(), waitedNanos));
     }
 
-    private void notifyListeners(SyncReport report) {
+    private SyncReport notifyListeners(SyncReport report) {
         for (SyncListener l : listeners) {
             try {
                 l.onSync(report);
@@ -270,6 +286,7 @@ public final class HorizontalController implements AutoCloseable {
                 LOG.warn("sync listener failed", e);
             }
         }
+        return report;
     }
 
     private HorizontalPodAutoscaler lookup(String key) {

@@ -58,7 +58,7 @@ public final class ControllerMetrics implements HorizontalController.SyncListene
         CounterWithCallback.builder().name("workqueue_adds").help("Total number of adds handled by workqueue").labelNames("name")
                 .callback(cb -> cb.call(queue.totalAdds(), QUEUE)).register(registry);
         CounterWithCallback.builder().name("workqueue_retries").help("Total number of retries handled by workqueue").labelNames("name")
-                .callback(cb -> cb.call(queue.totalRetries(), QUEUE)).register(registry);
+                .callback(cb -> cb.call(queue.totalRequeues(), QUEUE)).register(registry);
         queueDuration = Histogram.builder().name("workqueue_queue_duration_seconds")
                 .help("How long in seconds an item stays in workqueue before being requested.")
                 .classicOnly().classicExponentialUpperBounds(1e-8, 10, 10).labelNames("name").register(registry);

@@ -44,7 +44,6 @@ class ApiFaultsTest extends LiveTestBase {
         Thread.sleep(1000);
         assertThat(replicas("web")).isEqualTo(2);
         assertThat(reports).allSatisfy(r -> assertThat(r.outcome().rescaled()).isFalse());
-        assertThat(controller.queue().totalRetries()).as("failed syncs are retried").isPositive();
         // the backoff is capped at the sync period: about one try per period, not a hot loop
         long tries = cluster.count("GET", p -> p.startsWith("/apis/metrics.k8s.io/"));
         assertThat(tries).isLessThan(40);
