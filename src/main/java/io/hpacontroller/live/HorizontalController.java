@@ -326,6 +326,11 @@ public final class HorizontalController implements AutoCloseable {
         return running.get();
     }
 
+    /** Waits until the events recorded so far are posted (or dropped), up to the timeout. */
+    public void flushEvents(Duration timeout) throws InterruptedException {
+        events.flush(timeout);
+    }
+
     /** Forgets every HPA's history (after leadership was lost: another instance decided meanwhile). */
     public void forgetHistories() {
         for (String key : histories.keys()) {

@@ -1,61 +1,19 @@
 package io.hpacontroller.live;
 
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpec;
-import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpecBuilder;
-import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.core.reconcile.ReconcileOutcome;
-import io.hpacontroller.testing.ManualTime;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 
 import static io.hpacontroller.live.LiveFixtures.deployment;
+import static io.hpacontroller.live.LiveFixtures.externalAverage;
 import static io.hpacontroller.live.LiveFixtures.hpa;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/**
- * The sync cadence at the production ratio: kube-controller-manager's 15 s sync period on a manual
- * clock, the controller driven one second at a time. Every second the controller syncs whatever is
- * due, so a second with no sync is a second in which the controller looked and found nothing to do.
- */
+/** The sync cadence at the production ratio (see {@link LiveTestBase#run}). */
 class CadenceTest extends LiveTestBase {
-
-    private static final Duration PERIOD = Duration.ofSeconds(15);
-    private final ManualTime time = new ManualTime(Instant.parse("2026-03-01T12:00:00Z"));
-
-    /** A sync as the test saw it: the second it happened at, and its outcome. */
-    record Sync(long second, ReconcileOutcome outcome) {
-    }
-
-    static MetricSpec externalAverage(String metric, String averageValue) {
-        return new MetricSpecBuilder().withType("External").withNewExternal().withNewMetric().withName(metric).endMetric()
-                .withNewTarget().withType("AverageValue").withAverageValue(new Quantity(averageValue)).endTarget().endExternal().build();
-    }
-
-    /** A controller with the production sync period on the manual clock, its informers synced, no workers. */
-    HorizontalController controllerAtProductionRatio() throws InterruptedException {
-        ControllerOptions options = new ControllerOptions(ControllerConfig.defaults(), PERIOD, 2, List.of(), Duration.ofSeconds(5));
-        controller = new HorizontalController(cluster.newClient(), options, time, time, WriteGate.alwaysOpen());
-        controller.startInformers();
-        assertThat(controller.awaitSynced(Duration.ofSeconds(10))).isTrue();
-        return controller;
-    }
-
-    /** Runs the controller for this many seconds of manual time, syncing what is due every second. */
-    List<Sync> run(int seconds) {
-        List<Sync> syncs = new ArrayList<>();
-        for (int s = 0; s < seconds; s++) {
-            long second = time.elapsed().toSeconds();
-            controller.syncDue().forEach(r -> syncs.add(new Sync(second, r.outcome())));
-            time.advance(Duration.ofSeconds(1));
-        }
-        return syncs;
-    }
 
     @Test
     void aPartlyFailingHpaIsSyncedOncePerPeriodAndScalesOneLegacyStepPerPeriod() throws Exception {
