@@ -392,4 +392,9 @@ public final class HorizontalController implements AutoCloseable {
     public long eventsDropped() {
         return events.dropped();
     }
+
+    /** Events not written because their HPA had used up its event rate (client-go's spam filter). */
+    public long eventsRateLimited() {
+        return events.rateLimited();
+    }
 }
