@@ -87,8 +87,9 @@ public final class HorizontalController implements AutoCloseable {
         this.gate = Objects.requireNonNull(gate);
         this.queue = new WorkQueue(ticker, WorkQueue.Cadence.every(options.syncPeriod()));
         KubeApi api = new KubeApi(client, options.apiTimeout());
+        KubeApi writes = new KubeApi(client, gate.requestTimeout(options.apiTimeout()));
         ApiDiscovery discovery = new ApiDiscovery(api, clock);
-        this.events = new EventPublisher(api, clock, gate);
+        this.events = new EventPublisher(writes, clock, gate);
         if (options.namespaces().isEmpty()) {
             podIndexes.put(PodCache.ALL, new PodIndex());
         } else {
@@ -96,8 +97,8 @@ public final class HorizontalController implements AutoCloseable {
         }
         this.pods = new PodCache(podIndexes);
         this.workloads = new WorkloadScales(client, options.namespaces());
-        this.reconciler = new Reconciler(options.decisions(), new ScaleSubresource(api, discovery, gate, workloads), pods,
-                new RestMetrics(api, discovery), new HpaStatusUpdater(api, gate), events, histories, selectors, clock);
+        this.reconciler = new Reconciler(options.decisions(), new ScaleSubresource(api, writes, discovery, gate, workloads), pods,
+                new RestMetrics(api, discovery), new HpaStatusUpdater(writes, gate), events, histories, selectors, clock);
     }
 
     public void addListener(SyncListener listener) {
@@ -148,6 +149,9 @@ public final class HorizontalController implements AutoCloseable {
         for (Map.Entry<String, PodIndex> e : podIndexes.entrySet()) {
             var pods = e.getKey().equals(PodCache.ALL) ? client.pods().inAnyNamespace() : client.pods().inNamespace(e.getKey());
             SharedIndexInformer<Pod> informer = pods.withLimit(500L).runnableInformer(0);
+            // a failed first list is tried again (with the client's backoff), as client-go's reflector does;
+            // otherwise the cache would never sync and the workers never start
+            informer.exceptionHandler((started, error) -> true);
             informer.itemStore(e.getValue()).removeNamespaceIndex();
             informer.start();
             podInformers.add(informer);
@@ -329,13 +333,6 @@ public final class HorizontalController implements AutoCloseable {
     /** Waits until the events recorded so far are posted (or dropped), up to the timeout. */
     public void flushEvents(Duration timeout) throws InterruptedException {
         events.flush(timeout);
-    }
-
-    /** Forgets every HPA's history (after leadership was lost: another instance decided meanwhile). */
-    public void forgetHistories() {
-        for (String key : histories.keys()) {
-            reconciler.forget(key);
-        }
     }
 
     /**

@@ -31,6 +31,7 @@ public final class ScaleSubresource implements ScaleClient {
     private static final String UNKNOWN = "";
 
     private final KubeApi api;
+    private final KubeApi writes;
     private final ApiDiscovery discovery;
     private final WriteGate gate;
     private final WorkloadScales cache;
@@ -38,11 +39,16 @@ public final class ScaleSubresource implements ScaleClient {
     private final Map<String, String> behind = new ConcurrentHashMap<>();
 
     public ScaleSubresource(KubeApi api, ApiDiscovery discovery, WriteGate gate) {
-        this(api, discovery, gate, null);
+        this(api, api, discovery, gate, null);
     }
 
-    ScaleSubresource(KubeApi api, ApiDiscovery discovery, WriteGate gate, WorkloadScales cache) {
+    /**
+     * @param api    for reads
+     * @param writes for writes (its timeout fits the write gate's)
+     */
+    ScaleSubresource(KubeApi api, KubeApi writes, ApiDiscovery discovery, WriteGate gate, WorkloadScales cache) {
         this.api = api;
+        this.writes = writes;
         this.discovery = discovery;
         this.gate = gate;
         this.cache = cache;
@@ -115,7 +121,7 @@ public final class ScaleSubresource implements ScaleClient {
         gate.check();
         String written = UNKNOWN;
         try {
-            written = versionIn(api.put(path, scale));
+            written = versionIn(writes.put(path, scale));
         } finally {
             if (cached(target)) {
                 behind.put(key(namespace, target), written);

@@ -137,6 +137,7 @@ final class WorkloadScales {
 
     private static <T extends HasMetadata> SharedIndexInformer<T> inform(Informable<T> informable, ScaleTargetStore<T> store) {
         SharedIndexInformer<T> informer = informable.withLimit(500L).runnableInformer(0);
+        informer.exceptionHandler((started, error) -> true); // a failed first list is tried again, as for the pods
         informer.itemStore(store).removeNamespaceIndex();
         informer.start();
         return informer;

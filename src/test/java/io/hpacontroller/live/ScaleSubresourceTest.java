@@ -41,7 +41,7 @@ class ScaleSubresourceTest extends LiveTestBase {
         kube = cluster.newClient();
         KubeApi api = new KubeApi(kube, Duration.ofSeconds(5));
         workloads = new WorkloadScales(kube, List.of());
-        scales = new ScaleSubresource(api, new ApiDiscovery(api, Clock.systemUTC()), WriteGate.alwaysOpen(), workloads);
+        scales = new ScaleSubresource(api, api, new ApiDiscovery(api, Clock.systemUTC()), WriteGate.alwaysOpen(), workloads);
         // the fake workload controller has started the pods and written status.replicas; the cache holds that version
         await().atMost(Duration.ofSeconds(10)).until(() -> workloads.get(NS, "apps/v1", "Deployment", "web") != null);
         awaitCacheSettled(3);
