@@ -16,9 +16,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A mock cluster per test, and a live controller started against it on demand: with real time and
@@ -31,6 +33,8 @@ abstract class LiveTestBase {
     MockCluster cluster;
     KubernetesClient client;
     HorizontalController controller;
+    /** Every sync the controller of {@link #startController} made, in order. */
+    final List<SyncReport> syncs = new CopyOnWriteArrayList<>();
     final ManualTime time = new ManualTime(Instant.parse("2026-03-01T12:00:00Z"));
 
     /** A sync as a test saw it: the second of manual time it happened at, and its outcome. */
@@ -53,8 +57,22 @@ abstract class LiveTestBase {
 
     HorizontalController startController(ControllerOptions options) throws InterruptedException {
         controller = new HorizontalController(cluster.newClient(), options, Clock.systemUTC(), WriteGate.alwaysOpen());
+        controller.addListener(syncs::add);
         controller.start(Duration.ofSeconds(10));
         return controller;
+    }
+
+    /**
+     * Waits until the controller has synced the HPA {@code count} more times: what a test asserts did
+     * not happen meanwhile, did not happen while the controller was running.
+     */
+    void awaitMoreSyncs(String hpa, int count) {
+        long from = syncsOf(hpa);
+        await().atMost(Duration.ofSeconds(30)).until(() -> syncsOf(hpa) >= from + count);
+    }
+
+    long syncsOf(String hpa) {
+        return syncs.stream().filter(r -> r.key().equals(NS + "/" + hpa) && r.outcome() != null).count();
     }
 
     /** A controller with the production sync period on the manual clock, its informers synced, no workers. */

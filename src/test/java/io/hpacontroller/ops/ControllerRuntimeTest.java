@@ -95,7 +95,7 @@ class ControllerRuntimeTest {
 
     /** Someone else takes the lease (as after a network partition), for ten minutes. */
     private void takeLeaseAway() {
-        await().atMost(Duration.ofSeconds(5)).ignoreExceptions().until(() -> {
+        await().atMost(Duration.ofSeconds(15)).ignoreExceptions().until(() -> {
             Lease lease = lease();
             lease.getSpec().setHolderIdentity("intruder");
             lease.getSpec().setRenewTime(ZonedDateTime.now());
@@ -215,7 +215,7 @@ class ControllerRuntimeTest {
         await().atMost(Duration.ofSeconds(15)).until(() -> replicas() == 8);
 
         // the listener that sets the gauges runs just after the reconcile that scaled
-        await().atMost(Duration.ofSeconds(5)).until(() -> get(r.metricsPort(), "/metrics").body()
+        await().atMost(Duration.ofSeconds(15)).until(() -> get(r.metricsPort(), "/metrics").body()
                 .contains("horizontal_pod_autoscaler_controller_desired_replicas{hpa_name=\"web\",namespace=\"demo\"} 8.0"));
         String metrics = get(r.metricsPort(), "/metrics").body();
         assertThat(metrics)
