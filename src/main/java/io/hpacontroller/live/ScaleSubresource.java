@@ -77,19 +77,25 @@ public final class ScaleSubresource implements ScaleClient {
         }
         String key = key(namespace, target);
         ScaleTarget cachedScale = cache.get(namespace, target.getApiVersion(), target.getKind(), target.getName());
-        String apiVersion = behind.get(key);
+        String latest = behind.get(key);
         if (cachedScale != null) {
-            if (apiVersion == null) {
+            if (latest == null) {
                 return cachedScale;
             }
-            if (apiVersion.equals(cachedScale.resourceVersion())) {
-                behind.remove(key, apiVersion); // the informer caught up
+            if (latest.equals(cachedScale.resourceVersion())) {
+                behind.remove(key, latest); // the informer caught up
                 return cachedScale;
             }
         }
-        ScaleTarget fresh = read(namespace, target);
-        if (apiVersion != null && fresh.resourceVersion() != null) {
-            behind.replace(key, apiVersion, fresh.resourceVersion());
+        ScaleTarget fresh;
+        try {
+            fresh = read(namespace, target);
+        } catch (ApiException.NotFound e) {
+            behind.remove(key); // the target is gone: nothing to catch up with
+            throw e;
+        }
+        if (latest != null && fresh.resourceVersion() != null) {
+            behind.replace(key, latest, fresh.resourceVersion());
         }
         return fresh;
     }
