@@ -107,7 +107,7 @@ final class ClusterAccess {
         }
         if (leaseNamespace != null) {
             out.add(new Permission("create", "coordination.k8s.io", "leases", "", "", leaseNamespace, true));
-            for (String verb : List.of("get", "update", "patch")) {
+            for (String verb : List.of("get", "update")) {
                 out.add(new Permission(verb, "coordination.k8s.io", "leases", "", leaseName, leaseNamespace, true));
             }
         }

@@ -55,7 +55,7 @@ class RunEndToEndTest {
             try {
                 await().atMost(Duration.ofSeconds(30)).until(() ->
                         client.apps().deployments().inNamespace("shop").withName("web").get().getSpec().getReplicas() == 4);
-                await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(Files.readString(log)).contains("{\"newReplicas\":\"4\"}"));
+                await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(Files.readString(log)).contains("{\"newReplicas\":\"4\"}"));
             } finally {
                 p.destroy(); // SIGTERM
             }

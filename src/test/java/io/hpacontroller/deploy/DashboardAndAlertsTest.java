@@ -70,7 +70,7 @@ class DashboardAndAlertsTest {
             ControllerOptions options = new ControllerOptions(ControllerConfig.defaults(), Duration.ofMillis(250), 2, List.of(),
                     Duration.ofSeconds(5));
             LeaderElection.Settings election = new LeaderElection.Settings("hpa-controller", "hpa-controller", "test",
-                    Duration.ofSeconds(3), Duration.ofSeconds(2), Duration.ofMillis(300));
+                    Duration.ofSeconds(4), Duration.ofSeconds(2), Duration.ofMillis(300));
             try (KubernetesClient controllerClient = cluster.newClient();
                  ControllerRuntime runtime = new ControllerRuntime(controllerClient, new ControllerRuntime.Settings(options, election,
                          new InetSocketAddress("127.0.0.1", 0), null, Duration.ofSeconds(5)))) {

@@ -77,6 +77,7 @@ public final class MockCluster implements AutoCloseable {
     private final List<Fault> faults = new CopyOnWriteArrayList<>();
     private final List<WebSocket> watches = new CopyOnWriteArrayList<>();
     private final AtomicInteger scaleConflicts = new AtomicInteger();
+    private final AtomicInteger interleavedScale = new AtomicInteger(-1);
     private WorkloadController workloads;
     private volatile String gitVersion = "v1.37.0";
     private final java.util.Set<String> forbidden = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -182,6 +183,15 @@ public final class MockCluster implements AutoCloseable {
     /** The next {@code n} scale updates answer 409 Conflict (someone else changed the target). */
     public void conflictOnNextScaleUpdates(int n) {
         scaleConflicts.set(n);
+    }
+
+    /**
+     * Someone else (kubectl scale) sets the target's spec.replicas to this count just before the next
+     * scale update arrives: that update was decided from the older scale, and its resourceVersion no
+     * longer matches.
+     */
+    public void scaleBeforeNextScaleUpdate(int replicas) {
+        interleavedScale.set(replicas);
     }
 
     /** Closes every open watch connection, as an API server restart or a network cut would. */
@@ -296,6 +306,11 @@ public final class MockCluster implements AutoCloseable {
                 return status(405, "method not allowed on /scale");
             }
             JsonNode scale = json.unmarshal(request.getBody().readUtf8(), JsonNode.class);
+            int interleaved = interleavedScale.getAndSet(-1);
+            if (interleaved >= 0) {
+                ((ObjectNode) object.with("spec")).put("replicas", interleaved);
+                object = (ObjectNode) json.unmarshal(super.handleUpdate(update(objectPath, object)).getBody().readUtf8(), JsonNode.class);
+            }
             String rv = scale.path("metadata").path("resourceVersion").asText("");
             if (scaleConflicts.getAndUpdate(n -> Math.max(0, n - 1)) > 0
                     || (!rv.isEmpty() && !rv.equals(object.path("metadata").path("resourceVersion").asText()))) {
@@ -303,14 +318,16 @@ public final class MockCluster implements AutoCloseable {
                         + "\": the object has been modified; please apply your changes to the latest version and try again");
             }
             ((ObjectNode) object.with("spec")).put("replicas", scale.path("spec").path("replicas").asInt());
-            RecordedRequest put = new RecordedRequest("HTTP/1.1", HttpMethod.PUT, objectPath,
-                    Headers.builder().add("Content-Type", "application/json").build(),
-                    new Buffer().writeUtf8(json.asJson(object)));
-            MockResponse updated = super.handleUpdate(put);
+            MockResponse updated = super.handleUpdate(update(objectPath, object));
             if (updated.code() != 200) {
                 return updated;
             }
             return ok(scaleOf((ObjectNode) json.unmarshal(updated.getBody().readUtf8(), JsonNode.class), m.group(5)));
+        }
+
+        private RecordedRequest update(String objectPath, ObjectNode object) {
+            return new RecordedRequest("HTTP/1.1", HttpMethod.PUT, objectPath,
+                    Headers.builder().add("Content-Type", "application/json").build(), new Buffer().writeUtf8(json.asJson(object)));
         }
 
         private ObjectNode scaleOf(ObjectNode object, String resource) {
