@@ -75,6 +75,18 @@ public final class SettingNode {
         return new IllegalArgumentException(path + ": " + problem);
     }
 
+    /**
+     * An error about this value from a check's message, which may name the field itself ("duration must be
+     * ..."): the name is then left to the path. A message that already starts with this path is kept as is.
+     */
+    public IllegalArgumentException errorFrom(String message) {
+        if (message.startsWith(path + ":")) {
+            return new IllegalArgumentException(message);
+        }
+        String field = path.substring(path.lastIndexOf('.') + 1);
+        return error(message.startsWith(field + " ") ? message.substring(field.length() + 1) : message);
+    }
+
     /** This value as a mapping whose keys must all be in {@code known}. */
     public SettingNode mapping(Set<String> known) {
         if (isMissing() || !node.isObject()) {

@@ -52,13 +52,16 @@ public final class LoadHistory {
     private final int historyMinutes;
     private final Map<String, MinuteSeries> series = new LinkedHashMap<>();
 
-    /** An empty history that keeps up to {@code history} per metric (less when the bound requires). */
+    /**
+     * An empty history that keeps {@code history} of complete minutes per metric, plus the minute in
+     * progress (less when the bound requires).
+     */
     public LoadHistory(Duration history) {
         long minutes = (history.toSeconds() + 59) / 60;
         if (minutes < 1) {
             throw new IllegalArgumentException("history must be at least 1m, got " + history);
         }
-        this.historyMinutes = (int) Math.min(minutes, capacityMinutes(1));
+        this.historyMinutes = (int) Math.min(minutes + 1, capacityMinutes(1));
     }
 
     /** Minutes of history each metric can keep when an HPA has {@code metrics} metrics. */

@@ -60,6 +60,17 @@ public final class LoadSeries {
         return n;
     }
 
+    /** The minutes before {@code minute} (epoch minutes). */
+    public LoadSeries before(long minute) {
+        if (minute > newestMinute()) {
+            return this;
+        }
+        int keep = (int) Math.max(0, minute - firstMinute);
+        double[] head = new double[keep];
+        System.arraycopy(values, 0, head, 0, keep);
+        return new LoadSeries(firstMinute, head);
+    }
+
     /** The newest {@code minutes} minutes (all when there are fewer). */
     public LoadSeries last(int minutes) {
         if (minutes >= values.length) {

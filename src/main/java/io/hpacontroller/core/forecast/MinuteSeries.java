@@ -9,15 +9,15 @@ import java.util.Arrays;
  * step, below 1/65534 of the largest value in the series. This is also the persisted form, so memory and
  * storage have the same bound: two bytes a minute.
  *
- * <p>Several values in one minute keep the highest (see the package doc). A value larger than the step
- * allows doubles the step (the stored points are rounded once more: the accumulated error stays under one
- * step); once an hour the step is halved again while the largest point allows it (exact).
+ * <p>Several values in one minute keep the highest (see the package doc). The step is the finest that holds
+ * the largest point held: a larger value doubles it (the held points are rounded once more; the accumulated
+ * error stays under one step), and when the largest point leaves the ring it is halved again as far as the
+ * next largest allows (exact). Values recorded while an outlier was held keep the coarser step's precision.
  */
 final class MinuteSeries {
 
     static final int MAX_Q = 65534;
     static final char MISSING = 65535;
-    private static final int RESCAN_EVERY_MINUTES = 60;
 
     private char[] ring;
     /** The epoch minute of the newest point; meaningless while count is 0. */
@@ -26,7 +26,8 @@ final class MinuteSeries {
     private int count;
     /** The value of one quantum, a power of two; 0 while no positive value is held. */
     private double step;
-    private int minutesSinceRescan;
+    /** The largest point held, -1 when none. */
+    private int maxQ = -1;
 
     MinuteSeries(int capacity) {
         ring = new char[capacity];
@@ -35,6 +36,7 @@ final class MinuteSeries {
     /** From the persisted form: the points oldest first. */
     MinuteSeries(int capacity, long newestMinute, char[] pointsOldestFirst, double step) {
         this(capacity);
+        Arrays.fill(ring, MISSING);
         int keep = Math.min(capacity, pointsOldestFirst.length);
         this.count = keep;
         this.newestMinute = newestMinute;
@@ -43,7 +45,8 @@ final class MinuteSeries {
             long minute = newestMinute - keep + 1 + i;
             ring[slot(minute)] = pointsOldestFirst[pointsOldestFirst.length - keep + i];
         }
-        if (maxQ() <= 0) {
+        this.maxQ = scanMaxQ();
+        if (maxQ <= 0) {
             this.step = 0;
         }
     }
@@ -66,25 +69,22 @@ final class MinuteSeries {
 
     /** Records a value (finite, not negative) for a minute; a minute older than the ring holds is ignored. */
     void record(long minute, double value) {
-        if (count == 0) {
+        if (count == 0 || minute - newestMinute >= ring.length) {
             Arrays.fill(ring, MISSING);
             newestMinute = minute;
             count = 1;
+            maxQ = -1;
+            step = 0;
         } else if (minute > newestMinute) {
-            long gap = minute - newestMinute;
-            if (gap >= ring.length) {
-                Arrays.fill(ring, MISSING);
-                count = 1;
-            } else {
-                for (long m = newestMinute + 1; m <= minute; m++) {
-                    ring[slot(m)] = MISSING;
-                }
-                count = (int) Math.min(ring.length, count + gap);
+            boolean largestLeft = false;
+            for (long m = newestMinute + 1; m <= minute; m++) {
+                int at = slot(m);
+                largestLeft |= ring[at] != MISSING && ring[at] == maxQ;
+                ring[at] = MISSING;
             }
+            count = (int) Math.min(ring.length, count + (minute - newestMinute));
             newestMinute = minute;
-            minutesSinceRescan += (int) Math.min(gap, RESCAN_EVERY_MINUTES);
-            if (minutesSinceRescan >= RESCAN_EVERY_MINUTES) {
-                minutesSinceRescan = 0;
+            if (largestLeft) {
                 refineStep();
             }
         } else if (newestMinute - minute >= count) {
@@ -94,6 +94,7 @@ final class MinuteSeries {
         int at = slot(minute);
         if (ring[at] == MISSING || ring[at] < q) {
             ring[at] = (char) q;
+            maxQ = Math.max(maxQ, q);
         }
     }
 
@@ -124,18 +125,19 @@ final class MinuteSeries {
                 ring[i] = doublings >= 17 ? 0 : (char) ((ring[i] + (1 << (doublings - 1))) >> doublings);
             }
         }
+        maxQ = scanMaxQ();
     }
 
     /** Halves the step while the largest point allows it (exact); forgets it when nothing positive is held. */
     private void refineStep() {
-        int max = maxQ();
-        if (max <= 0) {
+        maxQ = scanMaxQ();
+        if (maxQ <= 0) {
             step = 0;
             return;
         }
         int halvings = 0;
         int lowest = Math.getExponent(step) - Double.MIN_EXPONENT;  // keep the step a normal double
-        while (halvings < lowest && (long) max << (halvings + 1) <= MAX_Q) {
+        while (halvings < lowest && (long) maxQ << (halvings + 1) <= MAX_Q) {
             halvings++;
         }
         if (halvings > 0) {
@@ -145,10 +147,11 @@ final class MinuteSeries {
                     ring[i] = (char) (ring[i] << halvings);
                 }
             }
+            maxQ <<= halvings;
         }
     }
 
-    private int maxQ() {
+    private int scanMaxQ() {
         int max = -1;
         for (int i = 0; i < count; i++) {
             char q = ring[slot(newestMinute - i)];

@@ -62,7 +62,7 @@ public final class SchedulesAnnotation {
         try {
             cron = CronExpression.parse(cronNode.text("a 5-field cron such as \"0 8 * * MON-FRI\""));
         } catch (IllegalArgumentException e) {
-            throw problem(cronNode, e);
+            throw cronNode.errorFrom(e.getMessage());
         }
         SettingNode durationNode = item.child("duration");
         Duration duration = durationNode.duration("10h");
@@ -71,24 +71,14 @@ public final class SchedulesAnnotation {
         try {
             zone = ScheduleRule.timezone(zoneNode.text("an IANA time zone such as Europe/Berlin or UTC"));
         } catch (IllegalArgumentException e) {
-            throw problem(zoneNode, e);
+            throw zoneNode.errorFrom(e.getMessage());
         }
         SettingNode minNode = item.child("minReplicas");
         int minReplicas = minNode.integer("a whole number of at least 1");
         try {
             return new ScheduleRule(cron, duration, zone, minReplicas);
         } catch (IllegalArgumentException e) {
-            throw problem(e.getMessage().startsWith("duration") ? durationNode : minNode, e);
+            throw (e.getMessage().startsWith("duration") ? durationNode : minNode).errorFrom(e.getMessage());
         }
-    }
-
-    /** The node's own error as is; a value's complaint with the node's path instead of the field's name. */
-    private static IllegalArgumentException problem(SettingNode node, IllegalArgumentException e) {
-        String message = e.getMessage();
-        if (message.startsWith(node.path() + ":")) {
-            return e;
-        }
-        String field = node.path().substring(node.path().lastIndexOf('.') + 1);
-        return node.error(message.startsWith(field + " ") ? message.substring(field.length() + 1) : message);
     }
 }

@@ -71,12 +71,12 @@ class LoadHistoryTest {
             h.record("m", minute(m), m);
         }
         LoadSeries s = h.series("m");
-        assertThat(s.size()).isEqualTo(120);
-        assertThat(s.firstMinute()).isEqualTo(MINUTE0 + 80);
-        assertThat(s.value(0)).isCloseTo(80, org.assertj.core.data.Offset.offset(0.01));
-        assertThat(h.record("m", minute(79), 5)).as("older than what is kept").isFalse();
+        assertThat(s.size()).as("two hours and the minute in progress").isEqualTo(121);
+        assertThat(s.firstMinute()).isEqualTo(MINUTE0 + 79);
+        assertThat(s.value(0)).isCloseTo(79, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(h.record("m", minute(78), 5)).as("older than what is kept").isFalse();
         assertThat(h.record("m", minute(150), 1000)).as("a late sync inside the window").isTrue();
-        assertThat(h.series("m").value(70)).isCloseTo(1000, org.assertj.core.data.Offset.offset(0.05));
+        assertThat(h.series("m").value(71)).isCloseTo(1000, org.assertj.core.data.Offset.offset(0.05));
         h.record("m", minute(1000), 7);
         assertThat(h.series("m").size()).as("after a gap longer than the history only the new point").isEqualTo(1);
     }
@@ -89,21 +89,21 @@ class LoadHistoryTest {
         assertThat(LoadHistory.capacityMinutes(16)).isEqualTo(1_401);
 
         LoadHistory h = new LoadHistory(Duration.ofDays(14));
-        for (int m = 0; m < 20_160; m++) {
+        for (int m = 0; m < 20_161; m++) {
             h.record("a", minute(m), 10);
         }
-        assertThat(h.series("a").size()).isEqualTo(20_160);
-        h.record("b", minute(20_159), 10);
+        assertThat(h.series("a").size()).isEqualTo(20_161);
+        h.record("b", minute(20_160), 10);
         assertThat(h.capacityPerMetric()).isEqualTo(12_152);
         assertThat(h.series("a").size()).as("a second metric halves the first one's room").isEqualTo(12_152);
         h.retainOnly(List.of("a"));
         assertThat(h.metrics()).containsExactly("a");
-        assertThat(h.capacityPerMetric()).isEqualTo(20_160);
+        assertThat(h.capacityPerMetric()).isEqualTo(20_161);
         assertThat(h.series("a").size()).as("what was kept stays").isEqualTo(12_152);
         for (int i = 0; i < LoadHistory.MAX_METRICS - 1; i++) {
-            assertThat(h.record("extra-" + i, minute(20_159), 1)).isTrue();
+            assertThat(h.record("extra-" + i, minute(20_160), 1)).isTrue();
         }
-        assertThat(h.record("one-too-many", minute(20_159), 1)).isFalse();
+        assertThat(h.record("one-too-many", minute(20_160), 1)).isFalse();
         assertThat(h.metrics()).hasSize(LoadHistory.MAX_METRICS);
     }
 
@@ -158,7 +158,7 @@ class LoadHistoryTest {
         assertThat(back.series("External/queue").value(1000)).isEqualTo(3.0);
         // learning goes on after a restart
         assertThat(back.record("Resource/cpu", minute(1440), 2500)).isTrue();
-        assertThat(back.series("Resource/cpu").size()).isEqualTo(1440);
+        assertThat(back.series("Resource/cpu").size()).isEqualTo(1441);
     }
 
     @Test
@@ -167,7 +167,7 @@ class LoadHistoryTest {
         for (int m = 0; m < 600; m++) {
             h.record("m", minute(m), m);
         }
-        LoadSeries s = decoded(h.encode(), Duration.ofMinutes(100)).series("m");
+        LoadSeries s = decoded(h.encode(), Duration.ofMinutes(99)).series("m");
         assertThat(s.size()).isEqualTo(100);
         assertThat(s.firstMinute()).isEqualTo(MINUTE0 + 500);
         assertThat(s.value(99)).isCloseTo(599, org.assertj.core.data.Offset.offset(0.01));
