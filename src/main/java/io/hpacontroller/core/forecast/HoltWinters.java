@@ -14,10 +14,10 @@ import java.util.Locale;
  * stays linear and bounded. Where the daily swing grows with the level the additive form lags a little, and
  * the reactive rule still acts on the observed value.
  *
- * <p>Fitting: the smoothing parameters are picked from a small grid (α × β × γ = {@value #GRID_SIZE}
+ * <p>Fitting: the smoothing parameters are picked from a small grid (α × β × γ: 4 × 2 × 3 = 24
  * combinations, trend damped by φ = {@value #PHI} a minute) by the smallest squared error of the forecast
  * {@code steps} minutes ahead, the one the controller uses, over the whole series: one pass per combination,
- * so a fit costs about {@value #GRID_SIZE} × (minutes of history) updates. Fitting runs once per new minute;
+ * so a fit costs 24 × (minutes of history) updates. Fitting runs once per new minute;
  * the initial level, trend and season come from the first two seasons.
  *
  * <p>Needs two seasons of history (from the first to the newest minute) of which at least 75 % observed;
@@ -27,9 +27,8 @@ public final class HoltWinters {
 
     static final double PHI = 0.98;
     private static final double[] ALPHAS = {0.1, 0.3, 0.6, 0.9};
-    private static final double[] BETAS = {0, 0.03, 0.1};
+    private static final double[] BETAS = {0, 0.1};
     private static final double[] GAMMAS = {0.05, 0.2, 0.5};
-    static final int GRID_SIZE = 36;
     static final int SMOOTHING = 7;
 
     private final int season;
@@ -63,16 +62,16 @@ public final class HoltWinters {
             return Forecast.notEnoughHistory("HoltWinters needs " + minutes(minimumMinutes() * 3 / 4)
                     + " of observed load in its history, has " + minutes(observed));
         }
-        double[] y = new double[series.size()];
-        for (int i = 0; i < y.length; i++) {
-            y[i] = series.value(i);
-        }
+        double[] y = series.values();
         Start start = start(y);
+        double[] seasonal = new double[season];
+        double[] pending = new double[steps + 1];
         Fit best = null;
         for (double alpha : ALPHAS) {
             for (double beta : BETAS) {
                 for (double gamma : GAMMAS) {
-                    Fit fit = run(y, start, alpha, beta, gamma, steps);
+                    System.arraycopy(start.seasonal, 0, seasonal, 0, season);
+                    Fit fit = run(y, start, seasonal, pending, alpha, beta, gamma, steps);
                     if (best == null || fit.error < best.error) {
                         best = fit;
                     }
@@ -87,14 +86,17 @@ public final class HoltWinters {
     private record Fit(double alpha, double beta, double gamma, double error, double forecast) {
     }
 
-    /** One pass with fixed parameters: the squared error of the steps-ahead forecasts, and the final forecast. */
-    private Fit run(double[] y, Start start, double alpha, double beta, double gamma, int steps) {
+    /**
+     * One pass with fixed parameters: the squared error of the steps-ahead forecasts, and the final forecast.
+     *
+     * @param seasonal the starting seasonal offsets, updated in place
+     * @param pending  room for the forecasts not yet compared (steps + 1)
+     */
+    private Fit run(double[] y, Start start, double[] seasonal, double[] pending, double alpha, double beta, double gamma, int steps) {
         int m = season;
-        double[] seasonal = start.seasonal.clone();
         double level = start.level;
         double trend = start.trend;
         double damping = dampingSum(steps);
-        double[] pending = new double[steps + 1];
         double error = 0;
         int phase = 0;                    // t mod m
         int ahead = steps % m;            // (t + steps) mod m

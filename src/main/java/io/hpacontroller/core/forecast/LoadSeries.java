@@ -49,6 +49,11 @@ public final class LoadSeries {
         return values[i];
     }
 
+    /** The values themselves, for the models of this package (not to be changed). */
+    double[] values() {
+        return values;
+    }
+
     /** Minutes that have a value. */
     public int observed() {
         int n = 0;

@@ -37,7 +37,7 @@
  * <h2>Models</h2>
  * <ul>
  *   <li>{@link io.hpacontroller.core.forecast.HoltWinters}: additive, damped trend, season of 10m to 168h,
- *       parameters fitted on a small grid at each call (about 36 passes over the history: a few
+ *       parameters fitted on a small grid at each call (24 passes over the history: a few
  *       milliseconds for a week; call it once per new minute). Forecasts once it has <b>two seasons</b> of
  *       history with at least 75 % of the minutes observed.</li>
  *   <li>{@link io.hpacontroller.core.forecast.LinearTrend}: least squares over the last {@code history}
