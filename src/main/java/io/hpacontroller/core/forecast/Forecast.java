@@ -1,6 +1,7 @@
 package io.hpacontroller.core.forecast;
 
 import java.time.Instant;
+import java.util.Locale;
 
 /**
  * What a model says about a metric's load at {@code now + horizon}: a predicted load, or why there is
@@ -47,7 +48,7 @@ public sealed interface Forecast {
             return new NoForecast(Reason.DISCARDED, how + ": forecast " + load + " is not a number; discarded");
         }
         if (load < 0) {
-            return new NoForecast(Reason.DISCARDED, how + ": forecast " + String.format(java.util.Locale.ROOT, "%.4g", load)
+            return new NoForecast(Reason.DISCARDED, how + ": forecast " + String.format(Locale.ROOT, "%.4g", load)
                     + " is negative; discarded");
         }
         return new Predicted(load, at, how);

@@ -29,9 +29,13 @@ public final class LinearTrend {
     /**
      * Fits the last window of the series and forecasts the load {@code steps} minutes after its newest minute.
      *
-     * @param at the instant the forecast is for (for the answer only)
+     * @param steps minutes after the newest one, at least 1
+     * @param at    the instant the forecast is for (for the answer only)
      */
     public Forecast forecast(LoadSeries series, int steps, Instant at) {
+        if (steps < 1) {
+            throw new IllegalArgumentException("steps must be at least 1, got " + steps);
+        }
         LoadSeries recent = series.last(window);
         int n = recent.observed();
         if (n < minimumObserved()) {

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -108,7 +109,7 @@ public final class LoadHistory {
 
     /** Forgets the metrics not in {@code metrics} (e.g. removed from the HPA's spec). */
     public void retainOnly(Collection<String> metrics) {
-        Set<String> keep = new java.util.HashSet<>();
+        Set<String> keep = new HashSet<>();
         for (String m : metrics) {
             keep.add(key(m));
         }
