@@ -19,7 +19,7 @@ final class MinuteSeries {
     static final int MAX_Q = 65534;
     static final char MISSING = 65535;
 
-    private char[] ring;
+    private final char[] ring;
     /** The epoch minute of the newest point; meaningless while count is 0. */
     private long newestMinute;
     /** Minutes held, from the oldest to the newest inclusive (missing ones included). */
