@@ -452,10 +452,8 @@ public final class KubeControlPlane implements AutoCloseable {
 
     /** A new namespace (with its default ServiceAccount, so pods can be created in it). */
     public TestNamespace newNamespace(String hint) {
-        String name = (hint + "-" + NAMESPACES.incrementAndGet()).toLowerCase().replaceAll("[^a-z0-9-]", "-");
-        if (name.length() > 50) {
-            name = name.substring(name.length() - 50).replaceAll("^-+", "");
-        }
+        String base = hint.toLowerCase().replaceAll("[^a-z0-9-]", "-");
+        String name = base.substring(0, Math.min(base.length(), 50)).replaceAll("-+$", "") + "-" + NAMESPACES.incrementAndGet();
         admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
         String ns = name;
         await("the default ServiceAccount of namespace " + ns, controllerManager,
