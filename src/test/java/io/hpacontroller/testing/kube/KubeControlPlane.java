@@ -52,6 +52,8 @@ public final class KubeControlPlane implements AutoCloseable {
     /** kube-controller-manager's controllers for workloads: Deployments, ReplicaSets, StatefulSets, default ServiceAccounts. */
     public static final List<String> WORKLOAD_CONTROLLERS = List.of("deployment", "replicaset", "statefulset", "serviceaccount");
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+    /** kube-apiserver stops listening at once on SIGTERM but can hang with watches open (see down.sh): not waited for long. */
+    private static final Duration API_SERVER_GRACE = Duration.ofSeconds(3);
     private static final AtomicInteger NAMESPACES = new AtomicInteger();
     private static final ResourceDefinitionContext API_SERVICES = new ResourceDefinitionContext.Builder()
             .withGroup("apiregistration.k8s.io").withVersion("v1").withKind("APIService").withPlural("apiservices").withNamespaced(false).build();
@@ -270,11 +272,11 @@ public final class KubeControlPlane implements AutoCloseable {
     }
 
     /**
-     * Stops kube-apiserver (SIGTERM) and starts it again on the same port and etcd, as an upgrade or a
-     * crash of the control plane would. Clients keep their connections' configuration and reconnect.
+     * Stops kube-apiserver (SIGTERM; SIGKILL after {@link #API_SERVER_GRACE}) and starts it again on the
+     * same port and etcd, as an upgrade or a crash of the control plane would. Clients reconnect.
      */
     public void restartApiServer() {
-        apiServer.stop(Duration.ofSeconds(30));
+        apiServer.stop(API_SERVER_GRACE);
         startApiServer();
     }
 
@@ -501,7 +503,7 @@ public final class KubeControlPlane implements AutoCloseable {
             admin.close();
         }
         if (apiServer != null) {
-            apiServer.stop(Duration.ofSeconds(20));
+            apiServer.stop(API_SERVER_GRACE);
         }
         if (metrics != null) {
             metrics.close();
