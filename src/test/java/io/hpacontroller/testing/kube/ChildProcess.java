@@ -93,13 +93,6 @@ public final class ChildProcess {
         Watchdog.release(process.pid());
     }
 
-    public int waitFor(Duration timeout) throws InterruptedException {
-        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-            throw new IllegalStateException(name + " still runs after " + timeout);
-        }
-        return process.exitValue();
-    }
-
     /** The last lines of the log. */
     public String tail(int lines) {
         try {

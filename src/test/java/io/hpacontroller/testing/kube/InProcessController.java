@@ -47,11 +47,6 @@ public final class InProcessController implements AutoCloseable {
         return runtime;
     }
 
-    /** Every reconcile so far (reports with a null outcome: the HPA was gone). */
-    public List<SyncReport> syncs() {
-        return List.copyOf(syncs);
-    }
-
     /** Reconciles of one HPA ("namespace/name") so far. */
     public long syncsOf(String key) {
         return syncs.stream().filter(r -> key.equals(r.key()) && r.outcome() != null).count();

@@ -118,7 +118,8 @@ public final class Kubelet implements AutoCloseable {
                     .withNewState().withNewRunning().withStartedAt(now).endRunning().endState().build());
         }
         int ip = ips.incrementAndGet();
-        PodStatus status = new PodStatusBuilder().withPhase("Running").withStartTime(now).withHostIP("127.0.0.1")
+        String started = pod.getStatus() != null && pod.getStatus().getStartTime() != null ? pod.getStatus().getStartTime() : now;
+        PodStatus status = new PodStatusBuilder().withPhase("Running").withStartTime(started).withHostIP("127.0.0.1")
                 .withPodIP("10.244." + (ip / 250) + "." + (ip % 250 + 1)).addNewPodIP().withIp("10.244." + (ip / 250) + "." + (ip % 250 + 1)).endPodIP()
                 .withQosClass("Burstable")
                 .withConditions(condition("Initialized", "True", now), condition("Ready", readyText, now),
@@ -152,7 +153,7 @@ public final class Kubelet implements AutoCloseable {
         unreadyNamespaces.add(namespace);
     }
 
-    /** Marks the held pods of the namespace Ready. */
+    /** Marks the held pods of the namespace Ready (their start time stays). */
     public void release(String namespace) {
         unreadyNamespaces.remove(namespace);
         for (Pod p : client.pods().inNamespace(namespace).withField("spec.nodeName", NODE).list().getItems()) {
