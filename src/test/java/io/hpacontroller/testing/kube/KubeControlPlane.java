@@ -140,7 +140,7 @@ public final class KubeControlPlane implements AutoCloseable {
                 "--listen-client-urls", "http://127.0.0.1:" + etcdPort, "--advertise-client-urls", "http://127.0.0.1:" + etcdPort,
                 "--listen-peer-urls", "http://127.0.0.1:" + etcdPeerPort, "--initial-advertise-peer-urls", "http://127.0.0.1:" + etcdPeerPort,
                 "--initial-cluster", "test=http://127.0.0.1:" + etcdPeerPort, "--initial-cluster-state", "new",
-                "--unsafe-no-fsync"), dir.resolve("logs/etcd.log"), Map.of("ETCD_UNSUPPORTED_ARCH", ""));
+                "--unsafe-no-fsync"), dir.resolve("logs/etcd.log"), Map.of());
         writePki(); // while etcd starts
         writeAuditPolicy();
         await("etcd to be healthy", etcd, () -> httpOk("http://127.0.0.1:" + etcdPort + "/health"));
