@@ -100,6 +100,7 @@ class RbacIT {
                 assertThat(replicas(ns, "web")).isEqualTo(4);
                 assertThat(widgetReplicas(ns, "worker")).isEqualTo(4);
                 HorizontalPodAutoscaler web = admin.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns.name()).withName("web").get();
+                assertThat(web.getStatus()).isNotNull();
                 // (v1.26 stores HPAs as autoscaling/v1: the cpu metric comes back after the others)
                 assertThat(web.getStatus().getCurrentMetrics()).extracting(m -> m.getType()).containsExactlyInAnyOrder("Resource", "Pods", "Object");
             });

@@ -1,5 +1,6 @@
 package io.hpacontroller.live;
 
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hpacontroller.deploy.ChartReleases;
@@ -48,8 +49,11 @@ class ApiServerRestartIT {
                 .endPolicy().endScaleUp().endBehavior().endSpec().build());
         InProcessController controller = ScaleTargetsIT.controllerAsServiceAccount(kube, ns);
         String key = ns.name() + "/web";
-        await().atMost(Duration.ofSeconds(60)).until(() -> controller.syncsOf(key) >= 3 && ns.admin().autoscaling().v2().horizontalPodAutoscalers()
-                .inNamespace(ns.name()).withName("web").get().getStatus().getCurrentMetrics() != null);
+        await().atMost(Duration.ofSeconds(60)).until(() -> {
+            HorizontalPodAutoscaler h = ns.admin().autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns.name()).withName("web").get();
+            return controller.syncsOf(key) >= 3 && h.getStatus() != null && h.getStatus().getCurrentMetrics() != null
+                    && h.getStatus().getCurrentMetrics().stream().allMatch(m -> "Resource".equals(m.getType()));
+        });
         return controller;
     }
 

@@ -39,7 +39,7 @@ class LeaderElectionIT {
     /** fabric8's LeaderElector, like client-go, waits a retry period plus up to 1.2 times more (jitter) between tries. */
     private static final double JITTER = 1.2;
     /** Scheduling and start-up slack on a loaded 2-core machine. */
-    private static final Duration SLACK = Duration.ofSeconds(2);
+    private static final Duration SLACK = Duration.ofSeconds(3);
 
     @Test
     void theStandbyTakesOverAfterTheLeaderIsKilledWithoutAWriteFromTheOldLeaderOrADoubleScale(KubeControlPlane kube, TestNamespace ns) throws Exception {
