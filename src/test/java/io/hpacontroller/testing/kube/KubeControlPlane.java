@@ -475,14 +475,6 @@ public final class KubeControlPlane implements AutoCloseable {
         return kubelet;
     }
 
-    public ChildProcess apiServerProcess() {
-        return apiServer;
-    }
-
-    public ChildProcess controllerManagerProcess() {
-        return controllerManager;
-    }
-
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {

@@ -31,9 +31,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Plays the kubelet of the one Node a control plane has (there is no scheduler: pod templates carry
  * {@code nodeName: }{@link #NODE}). A pod bound to the node is started at once: status Running, a
  * startTime, a pod IP, every container running and ready, and the PodScheduled, Initialized,
- * ContainersReady and Ready conditions True, written through the status subresource as a kubelet
- * does. A pod being deleted is removed (a kubelet confirms the deletion with a zero grace period).
- * Pods of a namespace can be held unready ({@link #holdUnready}).
+ * ContainersReady and Ready conditions True (Ready and ContainersReady False for the namespaces held
+ * with {@link #holdUnready}), written through the status subresource as a kubelet does. A pod being
+ * deleted is removed (a kubelet confirms the deletion with a zero grace period).
  */
 public final class Kubelet implements AutoCloseable {
 
@@ -132,7 +132,12 @@ public final class Kubelet implements AutoCloseable {
                         return p;
                     });
         } catch (KubernetesClientException e) {
-            // deleted meanwhile, or changed: the informer brings the pod again
+            // changed meanwhile: start it again from what the API server has now (gone: nothing to do)
+            starting.remove(key(pod));
+            Pod latest = client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).get();
+            if (latest != null) {
+                observe(latest);
+            }
         }
     }
 

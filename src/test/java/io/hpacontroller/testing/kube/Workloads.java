@@ -26,7 +26,7 @@ import java.util.Map;
  */
 public final class Workloads {
 
-    public static final String CPU_REQUEST = "100m";
+    private static final String CPU_REQUEST = "100m";
     public static final ResourceDefinitionContext WIDGETS = new ResourceDefinitionContext.Builder()
             .withGroup("example.com").withVersion("v1").withKind("Widget").withPlural("widgets").withNamespaced(true).build();
 
