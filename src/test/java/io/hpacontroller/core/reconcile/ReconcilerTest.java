@@ -1,9 +1,13 @@
 package io.hpacontroller.core.reconcile;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBehaviorBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerCondition;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricStatus;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.hpacontroller.core.fakes.FakeCluster;
 import io.hpacontroller.core.fakes.Pods;
 import io.hpacontroller.core.fakes.Specs;
@@ -280,6 +284,63 @@ class ReconcilerTest {
         assertThat(cluster.eventReasons()).containsExactly("FailedGetResourceMetric", "FailedComputeMetricsReplicas");
         assertThat(condition(o.status(), "ScalingActive").getReason()).isEqualTo("FailedGetResourceMetric");
         assertThat(o.computations()).extracting(ReconcileOutcome.MetricComputation::error).containsExactly(ErrorKind.INTERNAL);
+    }
+
+    /**
+     * A failed metric's entry in status.currentMetrics is upstream's zero MetricStatus; the API server stores
+     * and returns it as {"type":""}. Read back, the status must equal what the next sync would write, or every
+     * sync of a failing HPA rewrites an unchanged status.
+     */
+    @Test
+    void aFailingMetricDoesNotRewriteAnUnchangedStatus() {
+        HorizontalPodAutoscaler hpa = Specs.hpa(1, 10, Specs.cpuUtilization(50), Specs.podsAverage("qps", "10"));
+        cluster.failingMetrics.add("cpu");
+        cluster.failingMetrics.add("qps");
+        ReconcileOutcome first = sync(hpa);
+        assertThat(first.statusWritten()).isTrue();
+        assertThat(first.status().getCurrentMetrics()).hasSize(2);
+
+        hpa.setStatus(asTheApiServerReturnsIt(first.status()));
+        assertThat(hpa.getStatus().getCurrentMetrics()).extracting(MetricStatus::getType).containsExactly("", "");
+        ReconcileOutcome second = sync(hpa, NOW.plusSeconds(15));
+
+        assertThat(second.error()).isEqualTo(ErrorKind.INTERNAL);
+        assertThat(second.statusWritten()).isFalse();
+        assertThat(cluster.statusWrites).hasSize(1);
+    }
+
+    /** currentReplicas is omitempty: at 0 replicas the API server returns no currentReplicas at all. */
+    @Test
+    void aTargetAtZeroDoesNotRewriteAnUnchangedStatus() {
+        cluster.scale = new ScaleTarget(0, 0, "app=web", "1");
+        HorizontalPodAutoscaler hpa = Specs.hpa(1, 10, Specs.cpuUtilization(50));
+        ReconcileOutcome first = sync(hpa);
+        assertThat(condition(first.status(), "ScalingActive").getReason()).isEqualTo("ScalingDisabled");
+
+        hpa.setStatus(asTheApiServerReturnsIt(first.status()));
+        assertThat(hpa.getStatus().getCurrentReplicas()).isNull();
+        ReconcileOutcome second = sync(hpa, NOW.plusSeconds(15));
+
+        assertThat(second.statusWritten()).isFalse();
+        assertThat(cluster.statusWrites).hasSize(1);
+    }
+
+    /**
+     * The status as the API server stores and returns it (Go's JSON of autoscaling/v2): {@code type} of a metric
+     * entry is always present, {@code currentReplicas} is omitted when 0.
+     */
+    private static HorizontalPodAutoscalerStatus asTheApiServerReturnsIt(HorizontalPodAutoscalerStatus status) {
+        KubernetesSerialization json = new KubernetesSerialization();
+        ObjectNode tree = json.convertValue(status, ObjectNode.class);
+        if (tree.path("currentReplicas").asInt(-1) == 0) {
+            tree.remove("currentReplicas");
+        }
+        for (JsonNode m : tree.path("currentMetrics")) {
+            if (!m.has("type")) {
+                ((ObjectNode) m).put("type", "");
+            }
+        }
+        return json.unmarshal(json.asJson(tree), HorizontalPodAutoscalerStatus.class);
     }
 
     @Test
