@@ -388,7 +388,7 @@ public final class MetricEvaluator {
         try {
             return Selector.fromLabelSelector(metric.getSelector());
         } catch (IllegalArgumentException e) {
-            throw new InvalidSpec("invalid metric selector: " + e.getMessage());
+            throw new InvalidSpec(e.getMessage());  // upstream's LabelSelectorAsSelector error, as it is
         }
     }
 
