@@ -48,7 +48,7 @@ final class CaseWorld implements ScaleClient, PodSource, MetricsSource, StatusWr
 
     final List<Integer> scaleWrites = new ArrayList<>();
     final List<HorizontalPodAutoscalerStatus> statusWrites = new ArrayList<>();
-    final List<String> eventReasons = new ArrayList<>();
+    private final List<String[]> events = new ArrayList<>();
 
     CaseWorld(JsonNode c, long now) {
         this.now = now;
@@ -188,6 +188,16 @@ final class CaseWorld implements ScaleClient, PodSource, MetricsSource, StatusWr
 
     @Override
     public void record(HorizontalPodAutoscaler hpa, Type type, String reason, String message) {
-        eventReasons.add(reason);
+        events.add(new String[]{reason, message});
+    }
+
+    /** The reasons of the events recorded, in order. */
+    List<String> eventReasons() {
+        return events.stream().map(e -> e[0]).toList();
+    }
+
+    /** The messages of the events recorded with this reason, in order. */
+    List<String> eventMessages(String reason) {
+        return events.stream().filter(e -> e[0].equals(reason)).map(e -> e[1]).toList();
     }
 }
