@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.ContainerResourceMetricSource;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.ContainerResourceMetricStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.CrossVersionObjectReference;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.CrossVersionObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.ExternalMetricSource;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.ExternalMetricStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricIdentifier;
@@ -146,7 +147,7 @@ public final class MetricEvaluator {
                     return out;
                 }
                 out.replicas = p.replicas();
-                out.value = new MetricValueStatus(null, quantityFor(resource, p.usage()), null);
+                out.value = new MetricValueStatus(null, Quantities.decimal(p.usage()), null);
                 out.description = resource + " resource";
                 out.timestamp = fetched.timestamp;
                 return out;
@@ -168,7 +169,7 @@ public final class MetricEvaluator {
                 return out;
             }
             out.replicas = p.replicas();
-            out.value = new MetricValueStatus(p.utilization(), quantityFor(resource, p.rawAverage()), null);
+            out.value = new MetricValueStatus(p.utilization(), Quantities.decimal(p.rawAverage()), null);
             out.description = resource + (containerMetric ? " container" : "") + " resource utilization (percentage of request)";
             out.timestamp = fetched.timestamp;
             return out;
@@ -207,11 +208,6 @@ public final class MetricEvaluator {
         } catch (CalculationException e) {
             throw new FetchFailed(e.getMessage());
         }
-    }
-
-    /** Resource values are reported in the format metrics-server uses: BinarySI for memory, DecimalSI otherwise. */
-    private static Quantity quantityFor(String resource, long milli) {
-        return "memory".equals(resource) ? Quantities.binary(milli) : Quantities.decimal(milli);
     }
 
     // ---- Pods ----
@@ -292,7 +288,9 @@ public final class MetricEvaluator {
             } catch (CalculationException e) {
                 return new MetricResult.Failure(reason, e.getMessage(), outer + e.getMessage(), false);
             }
-            status.setObject(new ObjectMetricStatus(totalStatus(!value, p.usage()), ref, identifier(source.getMetric())));
+            // as upstream: an AverageValue entry names no described object (Go's zero reference, {"kind":"","name":""})
+            CrossVersionObjectReference described = value ? ref : new CrossVersionObjectReferenceBuilder().withKind("").withName("").build();
+            status.setObject(new ObjectMetricStatus(totalStatus(!value, p.usage()), described, identifier(source.getMetric())));
             return new MetricResult.Proposal(p.replicas(), status, ref.getKind() + " metric " + name, sample.timestamp());
         } catch (InvalidSpec e) {
             return new MetricResult.Failure(reason, e.getMessage(), "failed to get object metric value: " + e.getMessage(), true);
