@@ -104,7 +104,7 @@ class ReconcilerTest {
         assertThat(first.error()).isEqualTo(ErrorKind.INTERNAL);
         assertThat(first.errorMessage()).startsWith("failed to rescale Deployment/default/web: Operation cannot be fulfilled");
         assertThat(cluster.eventReasons()).containsExactly("FailedRescale");
-        assertThat(cluster.events.get(0).message()).startsWith("New size: 6; reason: external metric queue() above target; error: Operation cannot be fulfilled");
+        assertThat(cluster.events.get(0).message()).startsWith("New size: 6; reason: external metric queue(nil) above target; error: Operation cannot be fulfilled");
         HorizontalPodAutoscalerCondition able = condition(first.status(), "AbleToScale");
         assertThat(able.getStatus()).isEqualTo("False");
         assertThat(able.getReason()).isEqualTo("FailedUpdateScale");
