@@ -14,7 +14,8 @@ import java.time.Duration;
  * How the controller connects: fabric8's standard configuration (in-cluster service account, else
  * KUBECONFIG or ~/.kube/config), or an explicit kubeconfig and context.
  *
- * <p>The client never retries a failed request on its own: a failing metrics API must cost one sync
+ * <p>Every request carries the user agent {@code hpa-controller/VERSION} (audit logs, API priority and fairness).
+ * The client never retries a failed request on its own: a failing metrics API must cost one sync
  * (condition and event now, another try next sync), not the client's 20 s of retries; conflicts have
  * their own re-read-and-retry path in the core.
  */
@@ -34,6 +35,7 @@ public final class KubeConnection {
             base = Config.autoConfigure(context);
         }
         Config config = new ConfigBuilder(base)
+                .withUserAgent(ReleaseVersion.userAgent())
                 .withRequestRetryBackoffLimit(0)
                 .withRequestTimeout((int) requestTimeout.toMillis())
                 .withConnectionTimeout(5_000)
