@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -48,7 +49,11 @@ final class CaseWorld implements ScaleClient, PodSource, MetricsSource, StatusWr
 
     final List<Integer> scaleWrites = new ArrayList<>();
     final List<HorizontalPodAutoscalerStatus> statusWrites = new ArrayList<>();
-    private final List<String[]> events = new ArrayList<>();
+    private final List<Event> events = new ArrayList<>();
+
+    /** An event the core recorded. */
+    private record Event(String reason, String message) {
+    }
 
     CaseWorld(JsonNode c, long now) {
         this.now = now;
@@ -188,7 +193,7 @@ final class CaseWorld implements ScaleClient, PodSource, MetricsSource, StatusWr
 
     /** The resource (plural, with its group) of a described object's kind, as API discovery would name it. */
     private static String resourceOf(CrossVersionObjectReference object) {
-        String kind = object.getKind().toLowerCase(java.util.Locale.ROOT);
+        String kind = object.getKind().toLowerCase(Locale.ROOT);
         String plural = kind.endsWith("s") ? kind + "es" : kind.endsWith("y") ? kind.substring(0, kind.length() - 1) + "ies" : kind + "s";
         String apiVersion = object.getApiVersion() == null ? "" : object.getApiVersion();
         return apiVersion.contains("/") ? plural + "." + apiVersion.substring(0, apiVersion.indexOf('/')) : plural;
@@ -203,16 +208,16 @@ final class CaseWorld implements ScaleClient, PodSource, MetricsSource, StatusWr
 
     @Override
     public void record(HorizontalPodAutoscaler hpa, Type type, String reason, String message) {
-        events.add(new String[]{reason, message});
+        events.add(new Event(reason, message));
     }
 
     /** The reasons of the events recorded, in order. */
     List<String> eventReasons() {
-        return events.stream().map(e -> e[0]).toList();
+        return events.stream().map(Event::reason).toList();
     }
 
     /** The messages of the events recorded with this reason, in order. */
     List<String> eventMessages(String reason) {
-        return events.stream().filter(e -> e[0].equals(reason)).map(e -> e[1]).toList();
+        return events.stream().filter(e -> e.reason().equals(reason)).map(Event::message).toList();
     }
 }

@@ -292,12 +292,12 @@ public final class ConformanceRunner {
     private static JsonNode withAbsoluteTimes(JsonNode hpa, long now) {
         JsonNode status = hpa.path("status");
         if (status instanceof ObjectNode s) {
-            if (s.has("lastScaleTimeSecondsAgo")) {
-                s.put("lastScaleTime", time(now, s.remove("lastScaleTimeSecondsAgo").asLong()));
+            if (s.has(CaseFormat.LAST_SCALE_TIME_AGO)) {
+                s.put("lastScaleTime", time(now, s.remove(CaseFormat.LAST_SCALE_TIME_AGO).asLong()));
             }
             for (JsonNode cond : s.path("conditions")) {
-                if (cond instanceof ObjectNode o && o.has("lastTransitionTimeSecondsAgo")) {
-                    o.put("lastTransitionTime", time(now, o.remove("lastTransitionTimeSecondsAgo").asLong()));
+                if (cond instanceof ObjectNode o && o.has(CaseFormat.LAST_TRANSITION_TIME_AGO)) {
+                    o.put("lastTransitionTime", time(now, o.remove(CaseFormat.LAST_TRANSITION_TIME_AGO).asLong()));
                 }
             }
         }

@@ -43,12 +43,12 @@ final class LabelSyntax {
     }
 
     /** Upstream's {@code field.Invalid(path, value, detail).Error()} for a string value. */
-    static String invalid(String path, String value, List<String> details) {
+    private static String invalid(String path, String value, List<String> details) {
         return path + ": Invalid value: " + GoText.quote(value) + ": " + String.join("; ", details);
     }
 
     /** Upstream {@code validation.IsQualifiedName}. */
-    static List<String> qualifiedNameErrors(String value) {
+    private static List<String> qualifiedNameErrors(String value) {
         List<String> errors = new ArrayList<>();
         String[] parts = value.split("/", -1);
         String name;
@@ -84,7 +84,7 @@ final class LabelSyntax {
     }
 
     /** Upstream {@code validation.IsValidLabelValue}. */
-    static List<String> labelValueErrors(String value) {
+    private static List<String> labelValueErrors(String value) {
         List<String> errors = new ArrayList<>();
         if (value.length() > 63) {
             errors.add("must be no more than 63 characters");
