@@ -94,7 +94,7 @@ class RbacIT {
                         .withNewMetric().withName("queue_messages_ready").endMetric().withNewTarget().withType("AverageValue").withNewAverageValue("10")
                         .endTarget().endExternal().build()).endSpec().build());
         LeaderElection.Settings election = new LeaderElection.Settings(release.namespace(), "hpa-controller", "rbac-it",
-                Duration.ofSeconds(4), Duration.ofSeconds(3), Duration.ofMillis(500));
+                Duration.ofSeconds(5), Duration.ofSeconds(3), Duration.ofMillis(500));
         try (InProcessController controller = InProcessController.start(release.client(), options(ns), election)) {
             await().atMost(SCALED).untilAsserted(() -> {
                 assertThat(replicas(ns, "web")).isEqualTo(4);
@@ -120,7 +120,7 @@ class RbacIT {
                         "list apps/deployments", "watch apps/deployments", "list metrics.k8s.io/pods", "get custom.metrics.k8s.io/pods",
                         "get custom.metrics.k8s.io/deployments.apps", "list external.metrics.k8s.io/queue_messages_ready",
                         "update autoscaling/horizontalpodautoscalers/status", "update apps/deployments/scale", "get example.com/widgets/scale",
-                        "update example.com/widgets/scale", "create events", "get coordination.k8s.io/leases", "patch coordination.k8s.io/leases");
+                        "update example.com/widgets/scale", "create events", "get coordination.k8s.io/leases", "update coordination.k8s.io/leases");
     }
 
     private static HorizontalPodAutoscaler webHpa(TestNamespace ns) {

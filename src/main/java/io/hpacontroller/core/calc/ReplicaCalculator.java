@@ -183,8 +183,18 @@ public final class ReplicaCalculator {
         if (!tolerances.isWithin(usageRatio)) {
             replicas = Arith.ceilToReplicas((double) total / (double) targetAveragePerPod);
         }
-        long average = (double) total >= (double) Long.MAX_VALUE ? Long.MAX_VALUE : Arith.ceilToLong((double) total / (double) statusReplicas);
-        return new UsageProposal(replicas, average);
+        return new UsageProposal(replicas, averagePerReplica(total, statusReplicas));
+    }
+
+    /**
+     * The per-pod average an AverageValue status reports: the total over status.replicas, rounded up. With no
+     * replica there is no average: 0, as upstream reports (not a division by zero).
+     */
+    private static long averagePerReplica(long total, int statusReplicas) {
+        if (statusReplicas == 0) {
+            return 0;
+        }
+        return (double) total >= (double) Long.MAX_VALUE ? Long.MAX_VALUE : Arith.ceilToLong((double) total / (double) statusReplicas);
     }
 
     /**

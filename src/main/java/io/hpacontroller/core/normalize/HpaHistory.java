@@ -84,8 +84,13 @@ public final class HpaHistory {
     }
 
     /**
-     * Legacy stabilization: the highest recommendation not older than the window (the new one
-     * included), then the new recommendation is recorded.
+     * Legacy stabilization: the highest recommendation younger than the window (the new one included),
+     * then the new recommendation is recorded.
+     *
+     * <p>An entry exactly {@code window} old is outside the window, in both stabilizations. Upstream reads
+     * {@code time.Now()} for its cutoff after the entry was recorded, so its entries are always strictly
+     * older than the same instant on our clock: on the first sync the initial recommendation (recorded
+     * "now") is already outside a window of 0, and a recommendation made exactly one window ago is out.
      */
     synchronized int stabilizeDownscale(int recommendation, long now, long windowMillis) {
         List<Recommendation> recs = recs(now, windowMillis);
@@ -94,7 +99,7 @@ public final class HpaHistory {
         long cutoff = now - windowMillis;
         for (int i = 0; i < recs.size(); i++) {
             Recommendation r = recs.get(i);
-            if (r.timestamp() < cutoff) {
+            if (r.timestamp() <= cutoff) {
                 oldIndex = i;
             } else if (r.replicas() > max) {
                 max = r.replicas();
@@ -107,7 +112,7 @@ public final class HpaHistory {
     /**
      * Stabilization with behavior: the lowest recommendation inside the scale-up window and the highest
      * inside the scale-down window (the new one included in both); the current replica count is brought
-     * between them. The new recommendation is recorded.
+     * between them. The new recommendation is recorded, in the place of one outside both windows.
      */
     synchronized int stabilizeWithinWindows(int recommendation, int currentReplicas, long now, long upWindowMillis, long downWindowMillis) {
         List<Recommendation> recs = recs(now, Math.max(upWindowMillis, downWindowMillis));
@@ -124,7 +129,7 @@ public final class HpaHistory {
             if (r.timestamp() > downCutoff) {
                 down = Math.max(down, r.replicas());
             }
-            if (r.timestamp() < upCutoff && r.timestamp() < downCutoff) {
+            if (r.timestamp() <= upCutoff && r.timestamp() <= downCutoff) {
                 oldIndex = i;
             }
         }
@@ -185,7 +190,7 @@ public final class HpaHistory {
         int oldIndex = -1;
         for (int i = 0; i < events.size(); i++) {
             StoredEvent e = events.get(i);
-            if (e.timestamp < cutoff) {
+            if (e.timestamp <= cutoff) {
                 e.outdated = true;
             }
             if (e.outdated) {

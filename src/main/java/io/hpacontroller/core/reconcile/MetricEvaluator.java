@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.ContainerResourceMetricSource;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.ContainerResourceMetricStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.CrossVersionObjectReference;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.CrossVersionObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.ExternalMetricSource;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.ExternalMetricStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricIdentifier;
@@ -146,7 +147,7 @@ public final class MetricEvaluator {
                     return out;
                 }
                 out.replicas = p.replicas();
-                out.value = new MetricValueStatus(null, quantityFor(resource, p.usage()), null);
+                out.value = new MetricValueStatus(null, Quantities.decimal(p.usage()), null);
                 out.description = resource + " resource";
                 out.timestamp = fetched.timestamp;
                 return out;
@@ -168,7 +169,7 @@ public final class MetricEvaluator {
                 return out;
             }
             out.replicas = p.replicas();
-            out.value = new MetricValueStatus(p.utilization(), quantityFor(resource, p.rawAverage()), null);
+            out.value = new MetricValueStatus(p.utilization(), Quantities.decimal(p.rawAverage()), null);
             out.description = resource + (containerMetric ? " container" : "") + " resource utilization (percentage of request)";
             out.timestamp = fetched.timestamp;
             return out;
@@ -207,11 +208,6 @@ public final class MetricEvaluator {
         } catch (CalculationException e) {
             throw new FetchFailed(e.getMessage());
         }
-    }
-
-    /** Resource values are reported in the format metrics-server uses: BinarySI for memory, DecimalSI otherwise. */
-    private static Quantity quantityFor(String resource, long milli) {
-        return "memory".equals(resource) ? Quantities.binary(milli) : Quantities.decimal(milli);
     }
 
     // ---- Pods ----
@@ -259,10 +255,12 @@ public final class MetricEvaluator {
 
     private MetricResult object(Context ctx, ObjectMetricSource source) {
         final String reason = "FailedGetObjectMetric";
+        final String outer = "failed to get object metric value: ";
         try {
             if (source == null || source.getMetric() == null || isBlank(source.getMetric().getName())) {
                 throw new InvalidSpec("invalid object metric source: the metric name is not set");
             }
+            Selector metricSelector = metricSelector(source.getMetric());
             CrossVersionObjectReference ref = source.getDescribedObject();
             if (ref == null || isBlank(ref.getKind()) || isBlank(ref.getName())) {
                 throw new InvalidSpec("invalid object metric source: describedObject must name a kind and an object");
@@ -274,28 +272,34 @@ public final class MetricEvaluator {
                 throw new InvalidSpec("invalid object metric source: neither a value target nor an average value target was set");
             }
             long targetMilli = positiveMilli(value ? target.getValue() : target.getAverageValue(), value ? "value" : "averageValue");
-            Selector metricSelector = metricSelector(source.getMetric());
             String name = source.getMetric().getName();
-            String outer = value ? "failed to get object metric value: " : "failed to get " + name + " object metric: ";
+            // upstream wraps an AverageValue failure once more than a Value one
+            String wrap = outer + (value ? "" : "failed to get " + name + " object metric: ");
             MetricsSource.ObjectMetricValue sample;
             try {
                 sample = metrics.objectMetric(ctx.namespace(), name, ref, metricSelector);
             } catch (ApiException e) {
-                String msg = "unable to get metric " + name + ": " + e.getMessage() + " on " + ref.getKind() + " " + ctx.namespace() + "/" + ref.getName();
-                return new MetricResult.Failure(reason, msg, outer + msg, false);
+                // upstream's format string, its argument order included: the kind lands after the metric name
+                // and the error after the object ("unable to get metric rps: Ingress on shop web/<error>")
+                String msg = "unable to get metric " + name + ": " + ref.getKind() + " on " + ctx.namespace() + " " + ref.getName() + "/" + e.getMessage();
+                return new MetricResult.Failure(reason, msg, wrap + msg, false);
             }
-            MetricStatus status = new MetricStatus();
-            status.setType("Object");
             ReplicaCalculator.UsageProposal p;
             try {
                 p = totalProposal(ctx, !value, targetMilli, sample.value());
             } catch (CalculationException e) {
-                return new MetricResult.Failure(reason, e.getMessage(), outer + e.getMessage(), false);
+                return new MetricResult.Failure(reason, e.getMessage(), wrap + e.getMessage(), false);
             }
-            status.setObject(new ObjectMetricStatus(totalStatus(!value, p.usage()), ref, identifier(source.getMetric())));
-            return new MetricResult.Proposal(p.replicas(), status, ref.getKind() + " metric " + name, sample.timestamp());
+            MetricStatus status = new MetricStatus();
+            status.setType("Object");
+            // as upstream: an AverageValue entry names no described object (Go's zero reference, {"kind":"","name":""})
+            CrossVersionObjectReference described = value ? ref : new CrossVersionObjectReferenceBuilder().withKind("").withName("").build();
+            status.setObject(new ObjectMetricStatus(totalStatus(!value, p.usage()), described, identifier(source.getMetric())));
+            // as upstream, an AverageValue Object metric is described as an external one
+            String description = value ? ref.getKind() + " metric " + name : "external metric " + name + "(" + selectorText(source.getMetric()) + ")";
+            return new MetricResult.Proposal(p.replicas(), status, description, sample.timestamp());
         } catch (InvalidSpec e) {
-            return new MetricResult.Failure(reason, e.getMessage(), "failed to get object metric value: " + e.getMessage(), true);
+            return new MetricResult.Failure(reason, e.getMessage(), outer + e.getMessage(), true);
         }
     }
 
@@ -303,8 +307,10 @@ public final class MetricEvaluator {
 
     private MetricResult external(Context ctx, ExternalMetricSource source) {
         final String reason = "FailedGetExternalMetric";
+        String name = source == null || source.getMetric() == null || source.getMetric().getName() == null ? "" : source.getMetric().getName();
+        final String outer = "failed to get " + name + " external metric value: ";
         try {
-            if (source == null || source.getMetric() == null || isBlank(source.getMetric().getName())) {
+            if (name.isEmpty()) {
                 throw new InvalidSpec("invalid external metric source: the metric name is not set");
             }
             MetricTarget target = source.getTarget();
@@ -314,32 +320,37 @@ public final class MetricEvaluator {
                 throw new InvalidSpec("invalid external metric source: neither a value target nor an average value target was set");
             }
             long targetMilli = positiveMilli(average ? target.getAverageValue() : target.getValue(), average ? "averageValue" : "value");
-            Selector metricSelector = metricSelector(source.getMetric());
-            String name = source.getMetric().getName();
-            String outer = average ? "failed to get " + name + " external metric: " : "failed to get external metric " + name + ": ";
+            // upstream's calculator converts the selector and fetches, and its caller wraps what failed there twice
+            String wrap = outer + (average ? "failed to get " + name + " external metric: " : "failed to get external metric " + name + ": ");
+            Selector metricSelector;
+            try {
+                metricSelector = metricSelector(source.getMetric());
+            } catch (InvalidSpec e) {
+                return new MetricResult.Failure(reason, e.getMessage(), wrap + e.getMessage(), true);
+            }
+            String fetching = "unable to get external metric " + ctx.namespace() + "/" + name + "/" + selectorText(source.getMetric()) + ": ";
             MetricsSource.ExternalMetricValues sample;
             try {
                 sample = metrics.externalMetric(ctx.namespace(), name, metricSelector);
             } catch (ApiException e) {
-                String msg = "unable to get external metric " + ctx.namespace() + "/" + name + "/" + metricSelector + ": " + e.getMessage();
-                return new MetricResult.Failure(reason, msg, outer + msg, false);
+                return new MetricResult.Failure(reason, fetching + e.getMessage(), wrap + fetching + e.getMessage(), false);
             }
             if (sample.values().isEmpty()) {
-                String msg = "unable to get external metric " + ctx.namespace() + "/" + name + "/" + metricSelector + ": no metrics returned from external metrics API";
-                return new MetricResult.Failure(reason, msg, outer + msg, false);
+                String msg = fetching + "no metrics returned from external metrics API";
+                return new MetricResult.Failure(reason, msg, wrap + msg, false);
             }
-            MetricStatus status = new MetricStatus();
-            status.setType("External");
             ReplicaCalculator.UsageProposal p;
             try {
                 p = totalProposal(ctx, average, targetMilli, ReplicaCalculator.sum(sample.values()));
             } catch (CalculationException e) {
-                return new MetricResult.Failure(reason, e.getMessage(), outer + e.getMessage(), false);
+                return new MetricResult.Failure(reason, e.getMessage(), wrap + e.getMessage(), false);
             }
+            MetricStatus status = new MetricStatus();
+            status.setType("External");
             status.setExternal(new ExternalMetricStatus(totalStatus(average, p.usage()), identifier(source.getMetric())));
-            return new MetricResult.Proposal(p.replicas(), status, "external metric " + name + "(" + metricSelector + ")", sample.timestamp());
+            return new MetricResult.Proposal(p.replicas(), status, "external metric " + name + "(" + selectorText(source.getMetric()) + ")", sample.timestamp());
         } catch (InvalidSpec e) {
-            return new MetricResult.Failure(reason, e.getMessage(), "failed to get external metric value: " + e.getMessage(), true);
+            return new MetricResult.Failure(reason, e.getMessage(), outer + e.getMessage(), true);
         }
     }
 
@@ -388,7 +399,23 @@ public final class MetricEvaluator {
         try {
             return Selector.fromLabelSelector(metric.getSelector());
         } catch (IllegalArgumentException e) {
-            throw new InvalidSpec("invalid metric selector: " + e.getMessage());
+            throw new InvalidSpec(e.getMessage());  // upstream's LabelSelectorAsSelector error, as it is
+        }
+    }
+
+    /**
+     * A metric's selector in messages. Upstream prints the Go struct ({@code &LabelSelector{MatchLabels:...}}); we
+     * print its label-selector text ({@code queue=jobs}), "nil" when there is none, as upstream. An invalid selector
+     * never reaches a message: its metric failed before.
+     */
+    private static String selectorText(MetricIdentifier metric) {
+        if (metric.getSelector() == null) {
+            return "nil";
+        }
+        try {
+            return Selector.fromLabelSelector(metric.getSelector()).toString();
+        } catch (IllegalArgumentException e) {
+            return String.valueOf(metric.getSelector());
         }
     }
 
