@@ -14,6 +14,11 @@ public final class HistoryStore {
         return histories.computeIfAbsent(key, k -> new HpaHistory());
     }
 
+    /** Replaces an HPA's history with what a snapshot holds (e.g. the running controller's, for explain). */
+    public void restore(String key, HpaHistory.Snapshot snapshot) {
+        histories.put(key, HpaHistory.restore(snapshot));
+    }
+
     /** Forgets an HPA. */
     public void forget(String key) {
         histories.remove(key);

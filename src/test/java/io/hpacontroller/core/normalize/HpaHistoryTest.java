@@ -33,7 +33,7 @@ class HpaHistoryTest {
                 new HpaHistory.Recommendation(7, NOW - 10 * MINUTE),    // outside the 5 minute window
                 new HpaHistory.Recommendation(4, NOW - MINUTE)));
 
-        int stabilized = h.stabilizeDownscale(3, NOW, 5 * MINUTE);
+        int stabilized = h.stabilizeDownscale(3, NOW, 5 * MINUTE).replicas();
 
         assertThat(stabilized).as("the highest recommendation inside the window").isEqualTo(4);
         assertThat(h.recommendations()).containsExactlyInAnyOrder(
@@ -45,7 +45,7 @@ class HpaHistoryTest {
     void aWindowLongerThanAnHourKeepsItsRecommendations() {
         HpaHistory h = new HpaHistory();
         h.setRecommendations(List.of(new HpaHistory.Recommendation(9, NOW - 90 * MINUTE)));
-        assertThat(h.stabilizeDownscale(3, NOW, 120 * MINUTE)).isEqualTo(9);
+        assertThat(h.stabilizeDownscale(3, NOW, 120 * MINUTE).replicas()).isEqualTo(9);
         assertThat(h.recommendations()).hasSize(2);
     }
 
