@@ -37,7 +37,8 @@ import java.util.stream.Stream;
 /**
  * Runs conformance cases (format: {@code shared/conformance/SCHEMA.md}) through the decision core, the
  * same {@link Reconciler}, {@link MetricEvaluator} and {@link Normalizer} the controller uses, with the
- * case's world behind the ports.
+ * case's world behind the ports. Every case's decision trace is checked against the decision
+ * ({@link TraceConsistency}).
  */
 public final class ConformanceRunner {
 
@@ -148,14 +149,17 @@ public final class ConformanceRunner {
                 Behavior.tolerances(behavior(c.get("behavior"), cfg), cfg.tolerance()), now);
         MetricEvaluator.Evaluated result = evaluator.evaluate(ctx, convert(c.path("metric"), MetricSpec.class));
         MetricTrace p = result.trace();
+        List<String> diffs = new ArrayList<>(TraceConsistency.ofMetric(p, ctx.specReplicas(), world.pods().size()));
         JsonNode expect = c.path("expect");
         if (expect.path("error").asBoolean(false)) {
-            return p.failed() ? null : "expected the computation to fail, got a proposal of " + p.replicas() + " replicas";
+            if (!p.failed()) {
+                diffs.add(0, "expected the computation to fail, got a proposal of " + p.replicas() + " replicas");
+            }
+            return diffs.isEmpty() ? null : String.join("; ", diffs);
         }
         if (p.failed()) {
             return "expected a proposal, the computation failed: " + p.errorMessage();
         }
-        List<String> diffs = new ArrayList<>();
         if (expect.has("replicas") && expect.get("replicas").asInt() != p.replicas()) {
             diffs.add("replicas: expected " + expect.get("replicas").asInt() + ", got " + p.replicas());
         }
@@ -204,6 +208,7 @@ public final class ConformanceRunner {
                 diffs.add(d);
             }
         }
+        diffs.addAll(TraceConsistency.ofNormalization(n, current, min, max));
         return diffs.isEmpty() ? null : String.join("; ", diffs);
     }
 
@@ -262,6 +267,7 @@ public final class ConformanceRunner {
         if (expect.has("statusWritten") && expect.get("statusWritten").asBoolean() != !world.statusWrites.isEmpty()) {
             diffs.add("status written: expected " + expect.get("statusWritten").asBoolean() + ", got " + !world.statusWrites.isEmpty());
         }
+        diffs.addAll(TraceConsistency.ofSync(outcome, world.scaleWrites, world.pods().size()));
         if (!diffs.isEmpty() && outcome.errorMessage() != null) {
             diffs.add("(sync error: " + outcome.errorMessage() + ")");
         }

@@ -1,5 +1,6 @@
 package io.hpacontroller.core.normalize;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -164,17 +165,24 @@ public final class Normalizer {
                                         String limitReason, String limitMessage) {
         boolean limited = desired != stabilized;
         boolean woke = currentReplicas == 0 && minReplicas > 0 && desired < minReplicas;
-        String limit = !limited ? null : switch (limitReason) {
-            case "TooManyReplicas" -> Normalization.MAX_REPLICAS;
-            case "TooFewReplicas" -> Normalization.MIN_REPLICAS;
-            default -> limitReason; // ScaleUpLimit, ScaleDownLimit
-        };
-        if (woke && limit == null) {
-            limit = Normalization.MIN_REPLICAS;
+        List<String> constraints = List.of();
+        if (stabilization != null || limited || woke) {
+            List<String> c = new ArrayList<>(3);
+            if (stabilization != null) {
+                c.add(Normalization.STABILIZATION_WINDOW);
+            }
+            if (limited) {
+                c.add(switch (limitReason) {
+                    case "TooManyReplicas" -> Normalization.MAX_REPLICAS;
+                    case "TooFewReplicas" -> Normalization.MIN_REPLICAS;
+                    default -> limitReason; // ScaleUpLimit, ScaleDownLimit
+                });
+            }
+            if (woke && !c.contains(Normalization.MIN_REPLICAS)) {
+                c.add(Normalization.MIN_REPLICAS);
+            }
+            constraints = List.copyOf(c);
         }
-        List<String> constraints = stabilization == null
-                ? (limit == null ? List.of() : List.of(limit))
-                : (limit == null ? List.of(Normalization.STABILIZATION_WINDOW) : List.of(Normalization.STABILIZATION_WINDOW, limit));
         return new Normalization(recommendation, stabilized, woke ? minReplicas : desired, stabilization, rateLimit, constraints, woke,
                 ableReason, ableMessage, limited, limitReason, limitMessage);
     }
