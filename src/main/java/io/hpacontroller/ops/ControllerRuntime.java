@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The controller as it runs in a cluster: the live {@link HorizontalController}, its Prometheus
- * metrics and health endpoints, and (optionally) leader election gating its workers and writes.
+ * metrics, decisions ({@code /decisions/NAMESPACE/NAME}) and health endpoints, and (optionally) leader
+ * election gating its workers and writes.
  *
  * <p>Shutdown (SIGTERM) stops taking work, lets in-flight reconciles finish, releases the lease so a
  * standby takes over at once, then stops the informers and the servers.
@@ -45,6 +46,7 @@ public final class ControllerRuntime implements AutoCloseable {
     private final WriteGate gate;
     private final HorizontalController controller;
     private final PrometheusRegistry registry = new PrometheusRegistry();
+    private final RecentDecisions decisions = new RecentDecisions();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private LeaderElection election;
@@ -59,13 +61,16 @@ public final class ControllerRuntime implements AutoCloseable {
         String leaseName = settings.election() == null ? "" : settings.election().name();
         controller.addListener(new ControllerMetrics(registry, controller, this::isLeader, leaseName));
         controller.addListener(new DecisionLog());
+        controller.addListener(decisions);
     }
 
     public void start() throws IOException {
         JvmMetrics.builder().register(registry);
         if (settings.metricsAddress() != null) {
             metricsServer = HTTPServer.builder().inetAddress(settings.metricsAddress().getAddress())
-                    .port(settings.metricsAddress().getPort()).registry(registry).buildAndStart();
+                    .port(settings.metricsAddress().getPort()).registry(registry)
+                    .defaultHandler(new DecisionsEndpoint(decisions, controller.histories(), settings.options(), this::isLeader))
+                    .buildAndStart();
         }
         if (settings.healthAddress() != null) {
             healthServer = new HealthServer(settings.healthAddress(), () -> !closed.get(), controller::isSynced);

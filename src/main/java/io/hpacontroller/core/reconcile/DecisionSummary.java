@@ -163,19 +163,22 @@ public final class DecisionSummary {
     }
 
     /** A number without trailing zeros, at most 3 decimals. */
-    static String number(double v) {
+    public static String number(double v) {
         if (Double.isNaN(v) || Double.isInfinite(v)) {
             return String.valueOf(v);
         }
         return BigDecimal.valueOf(v).setScale(3, RoundingMode.HALF_UP).stripTrailingZeros().toPlainString();
     }
 
-    /** "5m", "2m10s", "1h", "45s". */
-    static String duration(long millis) {
-        long s = Math.round(millis / 1000.0);
-        if (s <= 0) {
+    /** "5m", "2m10s", "1h", "45s"; under 10 s to the millisecond ("0.25s"). */
+    public static String duration(long millis) {
+        if (millis <= 0) {
             return "0s";
         }
+        if (millis < 10_000 && millis % 1000 != 0) {
+            return number(millis / 1000.0) + "s";
+        }
+        long s = Math.round(millis / 1000.0);
         StringBuilder sb = new StringBuilder();
         if (s >= 3600) {
             sb.append(s / 3600).append('h');

@@ -123,6 +123,7 @@ class DecisionSummaryTest {
     @Test
     void durationsAndNumbersReadShort() {
         assertThat(DecisionSummary.duration(300_000)).isEqualTo("5m");
+        assertThat(DecisionSummary.duration(250)).isEqualTo("0.25s");
         assertThat(DecisionSummary.duration(130_000)).isEqualTo("2m10s");
         assertThat(DecisionSummary.duration(3_600_000)).isEqualTo("1h");
         assertThat(DecisionSummary.duration(3_645_000)).isEqualTo("1h45s");
