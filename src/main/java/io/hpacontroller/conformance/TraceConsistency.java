@@ -24,7 +24,7 @@ import java.util.List;
  * count that nothing constrained is the recommendation. Every conformance case runs through it, so the trace
  * is checked against every decision upstream's cases describe.
  */
-final class TraceConsistency {
+public final class TraceConsistency {
 
     private final List<String> problems = new ArrayList<>();
 
@@ -38,21 +38,21 @@ final class TraceConsistency {
     }
 
     /** The problems of one sync's trace, given what the sync wrote. */
-    static List<String> ofSync(ReconcileOutcome o, List<Integer> scaleWrites, int podCount) {
+    public static List<String> ofSync(ReconcileOutcome o, List<Integer> scaleWrites, int podCount) {
         TraceConsistency c = new TraceConsistency();
         c.sync(o, scaleWrites, podCount);
         return c.problems;
     }
 
     /** The problems of one metric's trace. */
-    static List<String> ofMetric(MetricTrace m, int specReplicas, int podCount) {
+    public static List<String> ofMetric(MetricTrace m, int specReplicas, int podCount) {
         TraceConsistency c = new TraceConsistency();
         c.metric(m, specReplicas, podCount);
         return c.problems;
     }
 
     /** The problems of one normalization. */
-    static List<String> ofNormalization(Normalization n, int currentReplicas, int minReplicas, int maxReplicas) {
+    public static List<String> ofNormalization(Normalization n, int currentReplicas, int minReplicas, int maxReplicas) {
         TraceConsistency c = new TraceConsistency();
         c.normalization(n, currentReplicas, minReplicas, maxReplicas);
         return c.problems;
