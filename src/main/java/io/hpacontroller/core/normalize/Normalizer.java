@@ -1,6 +1,5 @@
 package io.hpacontroller.core.normalize;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -165,26 +164,23 @@ public final class Normalizer {
                                         String limitReason, String limitMessage) {
         boolean limited = desired != stabilized;
         boolean woke = currentReplicas == 0 && minReplicas > 0 && desired < minReplicas;
-        List<String> constraints = List.of();
-        if (stabilization != null || limited || woke) {
-            List<String> c = new ArrayList<>(3);
-            if (stabilization != null) {
-                c.add(Normalization.STABILIZATION_WINDOW);
-            }
-            if (limited) {
-                c.add(switch (limitReason) {
-                    case "TooManyReplicas" -> Normalization.MAX_REPLICAS;
-                    case "TooFewReplicas" -> Normalization.MIN_REPLICAS;
-                    default -> limitReason; // ScaleUpLimit, ScaleDownLimit
-                });
-            }
-            if (woke && !c.contains(Normalization.MIN_REPLICAS)) {
-                c.add(Normalization.MIN_REPLICAS);
-            }
-            constraints = List.copyOf(c);
-        }
+        String limit = !limited ? null : switch (limitReason) {
+            case "TooManyReplicas" -> Normalization.MAX_REPLICAS;
+            case "TooFewReplicas" -> Normalization.MIN_REPLICAS;
+            default -> limitReason; // ScaleUpLimit, ScaleDownLimit
+        };
+        List<String> constraints = present(stabilization == null ? null : Normalization.STABILIZATION_WINDOW, limit,
+                woke && !Normalization.MIN_REPLICAS.equals(limit) ? Normalization.MIN_REPLICAS : null);
         return new Normalization(recommendation, stabilized, woke ? minReplicas : desired, stabilization, rateLimit, constraints, woke,
                 ableReason, ableMessage, limited, limitReason, limitMessage);
+    }
+
+    /** The names that are not null, in order (no list is built when none is). */
+    private static List<String> present(String a, String b, String c) {
+        if (a == null) {
+            return b == null ? (c == null ? List.of() : List.of(c)) : (c == null ? List.of(b) : List.of(b, c));
+        }
+        return b == null ? (c == null ? List.of(a) : List.of(a, c)) : (c == null ? List.of(a, b) : List.of(a, b, c));
     }
 
     private static Stabilization stabilization(String window, long windowSeconds, HpaHistory.Recommendation kept, long now) {
