@@ -205,9 +205,13 @@ public final class Normalizer {
         long result = highest ? Integer.MIN_VALUE : Integer.MAX_VALUE;
         long proposed = 0; // an unknown policy type repeats the previous proposal, as upstream's loop does
         ScalingPolicy chosen = null;
-        long chosenStart = currentReplicas;
+        long chosenAdded = 0;
+        long chosenRemoved = 0;
         for (ScalingPolicy policy : rules.policies()) {
-            long periodStart = periodStartReplicas(history, now, currentReplicas, policy.periodSeconds());
+            // the replica count at the start of the policy's period: current minus what was added, plus what was removed
+            long added = history.changeInPeriod(true, policy.periodSeconds(), now);
+            long removed = history.changeInPeriod(false, policy.periodSeconds(), now);
+            long periodStart = currentReplicas - added + removed;
             if (policy.type() == ScalingPolicy.Type.PODS) {
                 proposed = up ? periodStart + policy.value() : periodStart - policy.value();
             } else if (policy.type() == ScalingPolicy.Type.PERCENT) {
@@ -218,7 +222,8 @@ public final class Normalizer {
             if (highest ? proposed > result : proposed < result) {
                 result = proposed;
                 chosen = policy;
-                chosenStart = periodStart;
+                chosenAdded = added;
+                chosenRemoved = removed;
             }
         }
         int limit = clampToInt(result);
@@ -228,13 +233,8 @@ public final class Normalizer {
         }
         int period = chosen.periodSeconds();
         return new RateLimit(direction, limit, false, RateLimit.POLICY, rules.selectPolicy().text(), chosen.type().text(), chosen.value(),
-                period, chosenStart, history.eventsInPeriod(true, period, now) + history.eventsInPeriod(false, period, now),
-                history.changeInPeriod(true, period, now), history.changeInPeriod(false, period, now));
-    }
-
-    /** The replica count at the start of the policy's period: current minus what was added, plus what was removed. */
-    private static long periodStartReplicas(HpaHistory history, long now, int currentReplicas, int periodSeconds) {
-        return currentReplicas - history.changeInPeriod(true, periodSeconds, now) + history.changeInPeriod(false, periodSeconds, now);
+                period, currentReplicas - chosenAdded + chosenRemoved,
+                history.eventsInPeriod(true, period, now) + history.eventsInPeriod(false, period, now), chosenAdded, chosenRemoved);
     }
 
     private static int clampToInt(long v) {
