@@ -1,8 +1,10 @@
 package io.hpacontroller.core.reconcile;
 
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HPAScalingPolicyBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBehaviorBuilder;
+import io.hpacontroller.core.calc.Tolerances;
 import io.hpacontroller.core.fakes.FakeCluster;
 import io.hpacontroller.core.fakes.Pods;
 import io.hpacontroller.core.fakes.Specs;
@@ -95,6 +97,19 @@ class DecisionSummaryTest {
         DecisionTrace t = sync(Specs.hpa(1, 10, Specs.cpuUtilization(50)), NOW);
         assertThat(DecisionSummary.of(t)).isEqualTo("holding at 3: cpu resource utilization (percentage of request) 52% against a target of 50%: "
                 + "the ratio 1.04 is within the tolerance of 0.1 (flag)");
+    }
+
+    @Test
+    void withinAToleranceTheBehaviorSets() {
+        pods(3, 700);
+        HorizontalPodAutoscaler hpa = Specs.hpa(1, 10, Specs.cpuUtilization(50));
+        hpa.getSpec().setBehavior(new HorizontalPodAutoscalerBehaviorBuilder().withNewScaleUp().withTolerance(new Quantity("0.5")).endScaleUp().build());
+        DecisionTrace t = sync(hpa, NOW);
+        assertThat(DecisionSummary.of(t)).isEqualTo("holding at 3: cpu resource utilization (percentage of request) 70% against a target of 50%: "
+                + "the ratio 1.4 is within the tolerance of 0.5 (behavior)");
+
+        pods(3, 100); // the scale-down tolerance is still the flag's
+        assertThat(sync(hpa, NOW).metrics().get(0).calculation().tolerance().source()).isEqualTo(Tolerances.Source.FLAG);
     }
 
     @Test
