@@ -1,8 +1,10 @@
 # hpa-controller image: build the shaded jar with Maven, run it on a JRE.
-#   docker build -t ghcr.io/hpa-controller/hpa-controller:0.1.0 .
+#   docker buildx build --platform linux/amd64,linux/arm64 --push -t REGISTRY/hpa-controller:TAG .
 
 # --- build stage: Maven + JDK 17 (not shipped) ---
-FROM maven:3.9-eclipse-temurin-17 AS build
+# On the build machine's platform: the jar is the same for every platform, so a multi-platform build
+# (docker buildx build --platform linux/amd64,linux/arm64) compiles it once, without emulation.
+FROM --platform=$BUILDPLATFORM maven:3.9-eclipse-temurin-17 AS build
 WORKDIR /build
 COPY pom.xml .
 COPY src/main ./src/main

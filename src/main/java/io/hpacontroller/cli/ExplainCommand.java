@@ -12,7 +12,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
@@ -40,7 +39,7 @@ public final class ExplainCommand implements Callable<Integer> {
     String target;
 
     @Option(names = "--kubeconfig", paramLabel = "PATH",
-            description = "Path to a kubeconfig. Default: $KUBECONFIG or ~/.kube/config, else the in-cluster service account.")
+            description = "Path to a kubeconfig. Default: $KUBECONFIG, else ~/.kube/config, else the pod's service account.")
     Path kubeconfig;
 
     @Option(names = "--context", paramLabel = "NAME", description = "The kubeconfig context to use. Default: the current context.")
@@ -80,12 +79,13 @@ public final class ExplainCommand implements Callable<Integer> {
         }
         String namespace = target.substring(0, target.indexOf('/'));
         String name = target.substring(target.indexOf('/') + 1);
-        KubernetesClient client;
+        KubeConnection connection;
         try {
-            client = KubeConnection.connect(kubeconfig, context, Explainer.API_TIMEOUT, 4);
-        } catch (IOException | KubernetesClientException | IllegalArgumentException e) {
+            connection = KubeConnection.resolve(kubeconfig, context);
+        } catch (KubeConnection.Problem e) {
             throw new CommandLine.ParameterException(cl, e.getMessage());
         }
+        KubernetesClient client = connection.connect(Explainer.API_TIMEOUT, 4);
         try (client) {
             HorizontalPodAutoscaler hpa;
             try {

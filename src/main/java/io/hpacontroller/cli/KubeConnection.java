@@ -1,18 +1,30 @@
 package io.hpacontroller.cli;
 
+import io.fabric8.kubernetes.api.model.NamedCluster;
+import io.fabric8.kubernetes.api.model.NamedContext;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.hpacontroller.input.ParseProblem;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
- * How the controller connects: fabric8's standard configuration (in-cluster service account, else
- * KUBECONFIG or ~/.kube/config), or an explicit kubeconfig and context.
+ * Where the controller connects, decided and checked before it connects: {@code --kubeconfig}, else
+ * {@code $KUBECONFIG}, else {@code ~/.kube/config}, else the pod's service account (fabric8's order).
+ * A kubeconfig that does not exist or does not parse, a {@code --context} it does not define, or no
+ * cluster at all is a {@link Problem}, never a silent fall-back to another cluster: a typo in
+ * {@code --context} must not connect to the current context, which may be production.
  *
  * <p>The client never retries a failed request on its own: a failing metrics API must cost one sync
  * (condition and event now, another try next sync), not the client's 20 s of retries; conflicts have
@@ -20,26 +32,163 @@ import java.time.Duration;
  */
 public final class KubeConnection {
 
-    private KubeConnection() {
+    /** Where fabric8 (and every Kubernetes client) finds a pod's service account token. */
+    static final Path SERVICE_ACCOUNT_TOKEN = Path.of(Config.KUBERNETES_SERVICE_ACCOUNT_TOKEN_PATH);
+
+    /** The connection settings cannot be used; the message names the file, the context or what is missing. */
+    public static final class Problem extends Exception {
+        Problem(String message) {
+            super(message);
+        }
     }
 
-    public static KubernetesClient connect(Path kubeconfig, String context, Duration requestTimeout, int concurrentRequests) throws IOException {
-        Config base;
-        if (kubeconfig != null) {
-            if (!Files.isReadable(kubeconfig)) {
-                throw new IOException("cannot read kubeconfig " + kubeconfig);
-            }
-            base = Config.fromKubeconfig(context, kubeconfig.toFile());
-        } else {
-            base = Config.autoConfigure(context);
+    private final Config config;
+    private final String source;
+
+    private KubeConnection(Config config, String source) {
+        this.config = config;
+        this.source = source;
+    }
+
+    /** Resolves the connection from the flags, the environment and the files of this process. */
+    public static KubeConnection resolve(Path kubeconfig, String context) throws Problem {
+        return resolve(kubeconfig, context, System.getenv(), Path.of(System.getProperty("user.home")), SERVICE_ACCOUNT_TOKEN);
+    }
+
+    static KubeConnection resolve(Path kubeconfig, String context, Map<String, String> env, Path home, Path serviceAccountToken)
+            throws Problem {
+        if (context != null && context.isBlank()) {
+            context = null;
         }
-        Config config = new ConfigBuilder(base)
+        if (kubeconfig != null) {
+            requireReadable(kubeconfig, "--kubeconfig " + kubeconfig);
+            return fromFiles(List.of(kubeconfig), "--kubeconfig " + kubeconfig, context, false);
+        }
+        String variable = env.getOrDefault("KUBECONFIG", "");
+        if (!variable.isBlank()) {
+            List<Path> listed = new ArrayList<>();
+            for (String entry : variable.split(File.pathSeparator)) {
+                if (!entry.isBlank()) {
+                    listed.add(Path.of(entry));
+                }
+            }
+            List<Path> existing = listed.stream().filter(Files::exists).toList();
+            if (existing.isEmpty()) {
+                throw new Problem("$KUBECONFIG names no file that exists (" + variable + ")");
+            }
+            for (Path p : existing) {
+                requireReadable(p, "$KUBECONFIG file " + p);
+            }
+            return fromFiles(existing, "$KUBECONFIG (" + variable + ")", context, existing.size() > 1);
+        }
+        Path defaultFile = home.resolve(".kube").resolve("config");
+        if (Files.exists(defaultFile)) {
+            requireReadable(defaultFile, defaultFile.toString());
+            return fromFiles(List.of(defaultFile), defaultFile.toString(), context, false);
+        }
+        boolean inPod = !env.getOrDefault("KUBERNETES_SERVICE_HOST", "").isBlank() && Files.isRegularFile(serviceAccountToken);
+        if (!inPod) {
+            throw new Problem("no cluster to connect to: no --kubeconfig, $KUBECONFIG is not set, " + defaultFile
+                    + " does not exist, and this is not a pod (no $KUBERNETES_SERVICE_HOST and service account token at "
+                    + serviceAccountToken + ")");
+        }
+        if (context != null) {
+            throw new Problem("--context " + context + ": there is no kubeconfig to take it from (no --kubeconfig, no $KUBECONFIG, no "
+                    + defaultFile + "); in a pod the controller uses its service account");
+        }
+        return new KubeConnection(Config.autoConfigure(null), "the pod's service account");
+    }
+
+    private static void requireReadable(Path file, String what) throws Problem {
+        if (!Files.exists(file)) {
+            throw new Problem(what + ": no such file");
+        }
+        if (!Files.isRegularFile(file)) {
+            throw new Problem(what + ": not a file");
+        }
+        if (!Files.isReadable(file)) {
+            throw new Problem(what + ": not readable by this user");
+        }
+    }
+
+    /**
+     * Reads the kubeconfig files (merged as kubectl does: the first file to set current-context wins, and
+     * so does the first definition of a name), checks the context, then lets fabric8 build its config.
+     */
+    private static KubeConnection fromFiles(List<Path> files, String source, String context, boolean viaEnvironment) throws Problem {
+        KubernetesSerialization yaml = new KubernetesSerialization();
+        String current = null;
+        Map<String, NamedContext> contexts = new LinkedHashMap<>();
+        Map<String, NamedCluster> clusters = new LinkedHashMap<>();
+        for (Path file : files) {
+            io.fabric8.kubernetes.api.model.Config parsed;
+            try {
+                parsed = yaml.unmarshal(Files.readString(file), io.fabric8.kubernetes.api.model.Config.class);
+            } catch (IOException e) {
+                throw new Problem(file + ": cannot read it (" + ParseProblem.firstLine(e.getMessage()) + ")");
+            } catch (RuntimeException e) {
+                throw new Problem(file + " is not a valid kubeconfig: " + ParseProblem.of(e));
+            }
+            if (parsed == null || listOrEmpty(parsed.getContexts()).isEmpty() && listOrEmpty(parsed.getClusters()).isEmpty()) {
+                throw new Problem(file + " is not a kubeconfig: it defines no clusters and no contexts");
+            }
+            if (current == null && parsed.getCurrentContext() != null && !parsed.getCurrentContext().isBlank()) {
+                current = parsed.getCurrentContext();
+            }
+            listOrEmpty(parsed.getContexts()).forEach(c -> contexts.putIfAbsent(c.getName(), c));
+            listOrEmpty(parsed.getClusters()).forEach(c -> clusters.putIfAbsent(c.getName(), c));
+        }
+        String where = files.size() == 1 ? files.get(0).toString() : String.join(File.pathSeparator, files.stream().map(Path::toString).toList());
+        String names = contexts.isEmpty() ? "none" : String.join(", ", contexts.keySet());
+        String chosen = context != null ? context : current;
+        if (chosen == null) {
+            throw new Problem(where + " has no current-context: pass --context (contexts: " + names + ")");
+        }
+        NamedContext named = contexts.get(chosen);
+        if (named == null) {
+            throw new Problem((context != null ? "--context " : "current-context ") + chosen + ": no such context in " + where
+                    + " (contexts: " + names + ")");
+        }
+        String clusterName = named.getContext() == null ? null : named.getContext().getCluster();
+        NamedCluster cluster = clusterName == null ? null : clusters.get(clusterName);
+        if (cluster == null || cluster.getCluster() == null || cluster.getCluster().getServer() == null) {
+            throw new Problem("context " + chosen + " in " + where + " names cluster " + clusterName
+                    + ", which has no server there");
+        }
+        Config config;
+        try {
+            config = viaEnvironment ? Config.autoConfigure(chosen) : Config.fromKubeconfig(chosen, files.get(0).toFile());
+        } catch (RuntimeException e) {
+            throw new Problem(where + ": context " + chosen + " cannot be used: " + ParseProblem.firstLine(e.getMessage()));
+        }
+        if (config.getCurrentContext() == null || !chosen.equals(config.getCurrentContext().getName())) {
+            throw new Problem(where + ": the client did not select context " + chosen + "; refusing to connect elsewhere");
+        }
+        return new KubeConnection(config, "context " + chosen + " of " + source);
+    }
+
+    private static <T> List<T> listOrEmpty(List<T> list) {
+        return list == null ? List.of() : list;
+    }
+
+    /** Where the settings came from, for the log: "context prod of --kubeconfig /home/me/.kube/config". */
+    public String source() {
+        return source;
+    }
+
+    /** The API server's URL ("https://10.0.0.1:6443"). */
+    public String server() {
+        return config.getMasterUrl().replaceAll("/+$", "");
+    }
+
+    public KubernetesClient connect(Duration requestTimeout, int concurrentRequests) {
+        Config tuned = new ConfigBuilder(config)
                 .withRequestRetryBackoffLimit(0)
                 .withRequestTimeout((int) requestTimeout.toMillis())
                 .withConnectionTimeout(5_000)
                 .withMaxConcurrentRequests(Math.max(64, concurrentRequests))
                 .withMaxConcurrentRequestsPerHost(Math.max(5, concurrentRequests))
                 .build();
-        return new KubernetesClientBuilder().withConfig(config).build();
+        return new KubernetesClientBuilder().withConfig(tuned).build();
     }
 }

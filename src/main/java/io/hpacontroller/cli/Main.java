@@ -16,7 +16,7 @@ public final class Main implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required");
+        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required: " + commandNames(spec.commandLine()));
     }
 
     public static void main(String[] args) {
@@ -28,12 +28,26 @@ public final class Main implements Runnable {
         CommandLine cl = new CommandLine(new Main());
         cl.setParameterExceptionHandler((ex, args) -> {
             CommandLine c = ex.getCommandLine();
-            c.getErr().println("error: " + ex.getMessage());
+            c.getErr().println("error: " + (isUnknownCommand(ex) ? unknownCommand((CommandLine.UnmatchedArgumentException) ex) : ex.getMessage()));
             c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help' for more information.");
             c.getErr().flush();
             return 2;
         });
         return cl;
+    }
+
+    /** A word where a command was expected, e.g. {@code hpa-controller simualte}. */
+    private static boolean isUnknownCommand(CommandLine.ParameterException ex) {
+        return ex instanceof CommandLine.UnmatchedArgumentException u && !ex.getCommandLine().getSubcommands().isEmpty()
+                && !u.getUnmatched().isEmpty() && !u.getUnmatched().get(0).startsWith("-");
+    }
+
+    private static String unknownCommand(CommandLine.UnmatchedArgumentException ex) {
+        return "unknown command '" + ex.getUnmatched().get(0) + "'; " + commandNames(ex.getCommandLine());
+    }
+
+    private static String commandNames(CommandLine cl) {
+        return "the commands are " + String.join(", ", cl.getSubcommands().keySet());
     }
 
     /** Reads the version from the jar manifest. */

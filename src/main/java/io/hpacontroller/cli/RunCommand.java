@@ -1,6 +1,7 @@
 package io.hpacontroller.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.live.ControllerOptions;
 import io.hpacontroller.ops.ControllerRuntime;
@@ -12,6 +13,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -20,6 +22,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * {@code run}: reconciles every autoscaling/v2 HorizontalPodAutoscaler of a cluster, with
@@ -34,11 +38,11 @@ public final class RunCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
 
     @Option(names = "--kubeconfig", paramLabel = "PATH", defaultValue = "${env:HPA_CONTROLLER_KUBECONFIG}",
-            description = "Path to a kubeconfig. Default: in-cluster service account, else $KUBECONFIG or ~/.kube/config.")
+            description = "Path to a kubeconfig. Default: $KUBECONFIG, else ~/.kube/config, else the pod's service account.")
     Path kubeconfig;
 
     @Option(names = "--context", paramLabel = "NAME", defaultValue = "${env:HPA_CONTROLLER_CONTEXT}",
-            description = "The kubeconfig context to use. Default: the current context.")
+            description = "The kubeconfig context to use; one the kubeconfig does not define is an error. Default: its current-context.")
     String context;
 
     @Option(names = "--namespace", paramLabel = "NS", split = ",", defaultValue = "${env:HPA_CONTROLLER_NAMESPACE}",
@@ -193,17 +197,66 @@ public final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ControllerRuntime.Settings settings = settings();
+        KubeConnection connection;
+        try {
+            connection = KubeConnection.resolve(kubeconfig, context);
+        } catch (KubeConnection.Problem e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
         LogFormat.apply(logFormat);
-        KubernetesClient client = KubeConnection.connect(kubeconfig, context, settings.options().apiTimeout(), 2 * workers);
+        KubernetesClient client = connection.connect(settings.options().apiTimeout(), 2 * workers);
         ControllerRuntime runtime = new ControllerRuntime(client, settings);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        CountDownLatch stopping = new CountDownLatch(1);
+        Thread shutdown = new Thread(() -> {
+            stopping.countDown();
             runtime.close();
             client.close();
-        }, "shutdown"));
-        LOG.info("hpa-controller connecting to {} (namespaces: {})", client.getMasterUrl(),
+        }, "shutdown");
+        Runtime.getRuntime().addShutdownHook(shutdown);
+        LOG.info("hpa-controller connecting to {} ({}; namespaces: {})", connection.server(), connection.source(),
                 settings.options().namespaces().isEmpty() ? "all" : settings.options().namespaces());
-        runtime.start();
+        try {
+            runtime.serve();
+        } catch (IOException e) {
+            stopNow(shutdown);
+            throw new CommandLine.ParameterException(spec.commandLine(), "cannot listen on --metrics-bind-address " + metricsAddress
+                    + " or --health-probe-bind-address " + healthAddress + ": " + e.getMessage());
+        }
+        LeaderElection.Settings election = settings.election();
+        ClusterAccess access = new ClusterAccess(client, ClusterAccess.needed(settings.options().namespaces(),
+                election == null ? null : election.namespace(), election == null ? null : election.name()));
+        ClusterAccess.Verdict verdict = ClusterAccess.untilAnswered(access::check,
+                wait -> stopping.await(wait.toMillis(), TimeUnit.MILLISECONDS), LOG::warn, connection.server());
+        if (verdict == null) {
+            runtime.awaitStopped();
+            return 0;
+        }
+        if (verdict.state() == ClusterAccess.State.REFUSED) {
+            LOG.error("cannot run against {} ({}): {}", connection.server(), connection.source(), verdict.message());
+            stopNow(shutdown);
+            return 1;
+        }
+        verdict.warnings().forEach(w -> LOG.warn("{}", w));
+        LOG.info("connected to Kubernetes {}", verdict.message());
+        try {
+            runtime.start();
+        } catch (KubernetesClientException e) {
+            // the API server went away between the check and the informers' first list
+            LOG.error("cannot start against {}: {}", connection.server(), ClusterAccess.reason(e));
+            stopNow(shutdown);
+            return 1;
+        }
         runtime.awaitStopped();
         return 0;
+    }
+
+    /** Stops what was started, unless the shutdown hook is already doing it. */
+    private static void stopNow(Thread shutdown) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdown);
+        } catch (IllegalStateException alreadyShuttingDown) {
+            return;
+        }
+        shutdown.run();
     }
 }

@@ -7,37 +7,75 @@ import io.hpacontroller.sim.Simulation;
 import io.hpacontroller.sim.SimulationResult;
 import io.hpacontroller.sim.report.SimulationOutput;
 import io.hpacontroller.sim.report.SummaryText;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
 /** {@code simulate SCENARIO.yaml [--out DIR]}: replays a load trace through the decision core. */
-@Command(name = "simulate", mixinStandardHelpOptions = true,
-        description = {"Replays a load trace through the same decision code as the controller, with a simulated workload,",
-                "metrics pipeline and clock, for every HPA spec in the scenario (README: \"Simulator\").",
-                "Writes timeline.csv, events.csv and report.html into DIR and prints the summary.",
-                "Exits 2 on a bad scenario file, 1 when an invariant was violated (see faults: in the scenario), else 0."})
+@Command(name = "simulate", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Replays a load trace through the same decision code as the controller, with a simulated "
+                + "workload, metrics pipeline and clock, for every HPA spec in the scenario. No cluster is needed. "
+                + "Writes timeline.csv, events.csv and report.html into DIR and prints the summary.",
+                ""},
+        footer = {"",
+                "The scenario file (YAML; unknown keys are errors):",
+                "  duration: 30m      how long to simulate (required; at most 31d)",
+                "  step: 1s           resolution of the workload model",
+                "  controller:        kube-controller-manager's HPA flags and syncPhase",
+                "                     (horizontal-pod-autoscaler-sync-period: 15s, ...)",
+                "  workload:          the scale target (required): replicas, labels,",
+                "                     containers: [{name, requests}], capacity, readyAfter, ...",
+                "  metrics:           resource (metrics-server), custom (the custom/external",
+                "                     metrics adapter): scrapeInterval, window, delay, phase",
+                "  load:              the demand (required): points: [[0s, 500], [5m, 1500]]",
+                "                     or csv: FILE; interpolation, unit, noise",
+                "  hpas:              ordinary autoscaling/v2 HorizontalPodAutoscalers (required)",
+                "  faults:            seed, metricsFailure, scaleWriteFailure, scaleWriteConflict",
+                "Durations: 500ms, 15s, 5m, 1h30m, 2d, 1w or seconds; quantities: 100m, 256Mi.",
+                "Start from a commented example:",
+                "  hpa-controller simulate --example > my-scenario.yaml",
+                "",
+                "Exit status: 0; 1 when an invariant was violated (see faults); 2 for a scenario",
+                "that cannot be used or an --out directory that cannot be written (the message",
+                "says why)."})
 public final class SimulateCommand implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "SCENARIO", description = "the scenario file (YAML)")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "SCENARIO", description = "the scenario file (YAML)")
     Path scenarioFile;
 
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "simulation", description = "output directory (default: ${DEFAULT-VALUE})")
     Path out;
 
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    @Option(names = "--example", description = "print a commented scenario to start from, and exit")
+    boolean example;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() {
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter stderr = spec.commandLine().getErr();
+        if (example) {
+            stdout.print(ScenarioReader.example());
+            stdout.flush();
+            return 0;
+        }
+        if (scenarioFile == null) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "Missing required parameter: 'SCENARIO' (hpa-controller simulate --example prints one to start from)");
+        }
         Scenario scenario;
         try {
             scenario = new ScenarioReader().read(scenarioFile);
@@ -46,12 +84,19 @@ public final class SimulateCommand implements Callable<Integer> {
             stderr.flush();
             return 2;
         }
+        try {
+            SimulationOutput.prepare(out);
+        } catch (IOException e) {
+            stderr.println("simulate: cannot write to " + out + ": " + reason(e));
+            stderr.flush();
+            return 2;
+        }
         SimulationResult result = Simulation.run(scenario);
         List<Path> files;
         try {
             files = SimulationOutput.write(result, out);
         } catch (IOException e) {
-            stderr.println("simulate: cannot write to " + out + ": " + e.getMessage());
+            stderr.println("simulate: cannot write to " + out + ": " + reason(e));
             stderr.flush();
             return 2;
         }
@@ -59,5 +104,22 @@ public final class SimulateCommand implements Callable<Integer> {
         stdout.println("Wrote " + String.join(", ", files.stream().map(Path::toString).toList()));
         stdout.flush();
         return result.invariantViolations() == 0 ? 0 : 1;
+    }
+
+    /** Why a file or directory could not be written, in words ("/tmp/a exists and is not a directory"). */
+    static String reason(IOException e) {
+        if (e instanceof FileAlreadyExistsException f) {
+            return f.getFile() + " exists and is not a directory";
+        }
+        if (e instanceof NoSuchFileException f) {
+            return "no such file or directory: " + f.getFile();
+        }
+        if (e instanceof AccessDeniedException f) {
+            return "permission denied: " + f.getFile();
+        }
+        if (e instanceof FileSystemException f && f.getReason() != null) {
+            return f.getFile() + ": " + f.getReason();
+        }
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 }

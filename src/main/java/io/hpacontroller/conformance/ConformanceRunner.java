@@ -21,6 +21,7 @@ import io.hpacontroller.core.reconcile.MetricTrace;
 import io.hpacontroller.core.reconcile.ReconcileOutcome;
 import io.hpacontroller.core.reconcile.Reconciler;
 import io.hpacontroller.core.reconcile.SelectorOwnership;
+import io.hpacontroller.input.ParseProblem;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -83,10 +84,16 @@ public final class ConformanceRunner {
     public Result run(Path file) {
         String name = file.getFileName().toString();
         JsonNode c;
+        String text;
         try {
-            c = serialization.unmarshal(Files.readString(file), JsonNode.class);
-        } catch (IOException | RuntimeException e) {
+            text = Files.readString(file);
+        } catch (IOException e) {
             return new Result(name, false, "cannot read case file " + file + ": " + firstLine(e));
+        }
+        try {
+            c = serialization.unmarshal(text, JsonNode.class);
+        } catch (RuntimeException e) {
+            return new Result(name, false, "case file " + file + " is not valid JSON: " + ParseProblem.of(e));
         }
         if (c == null || !c.isObject()) {
             return new Result(name, false, "case file " + file + " is not a JSON object");

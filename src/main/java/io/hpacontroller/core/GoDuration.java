@@ -12,6 +12,9 @@ import java.util.regex.Pattern;
 public final class GoDuration {
 
     private static final Pattern PART = Pattern.compile("(\\d+(?:\\.\\d*)?|\\.\\d+)(ns|us|µs|μs|ms|s|m|h)");
+    /** A number of days or weeks, not followed by a letter (so "2days" stays invalid). */
+    private static final Pattern DAYS_OR_WEEKS = Pattern.compile("(\\d+(?:\\.\\d*)?|\\.\\d+)([dw])(?![a-zA-Zµμ])");
+    private static final BigDecimal MAX_NANOS = BigDecimal.valueOf(Long.MAX_VALUE);
 
     private GoDuration() {
     }
@@ -48,8 +51,37 @@ public final class GoDuration {
             nanos = nanos.add(value.multiply(BigDecimal.valueOf(unitNanos(m.group(2)))));
             pos = m.end();
         }
+        if (nanos.compareTo(MAX_NANOS) > 0) {
+            // Go's limit too (about 292 years); longValue() would wrap around silently
+            throw new IllegalArgumentException("invalid duration \"" + text + "\" (too long)");
+        }
         Duration d = Duration.ofNanos(nanos.longValue());
         return negative ? d.negated() : d;
+    }
+
+    /**
+     * Parses a Go duration that may also use days ({@code d}, 24 hours) and weeks ({@code w}, 7 days), for
+     * settings that span days: "7d", "1d12h", "2w". Days here are always 24 hours (not calendar days).
+     *
+     * @throws IllegalArgumentException with a message naming the text when it is not a duration
+     */
+    public static Duration parseWithDays(String text) {
+        if (text == null) {
+            throw new IllegalArgumentException("invalid duration: null");
+        }
+        Matcher m = DAYS_OR_WEEKS.matcher(text);
+        StringBuilder goForm = new StringBuilder();
+        while (m.find()) {
+            BigDecimal hours = new BigDecimal(m.group(1)).multiply(BigDecimal.valueOf(m.group(2).equals("d") ? 24 : 168));
+            m.appendReplacement(goForm, hours.stripTrailingZeros().toPlainString() + "h");
+        }
+        m.appendTail(goForm);
+        try {
+            return parse(goForm.toString());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("invalid duration \"" + text
+                    + "\" (use a number and a unit: s, m, h, d, w; e.g. 30s, 5m, 24h, 7d)");
+        }
     }
 
     private static long unitNanos(String unit) {

@@ -12,8 +12,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -22,46 +20,26 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Kubernetes events about HPAs, posted in the background so a reconcile never waits on them.
  *
- * <p>Like client-go's event correlator, an event identical to one posted in the last
- * {@link #DEDUPLICATION_WINDOW} (same HPA, type, reason and message) is not posted again: the
- * existing event's {@code count} and {@code lastTimestamp} are bumped, which is what
- * {@code kubectl describe hpa} shows as "(x5 over 3m)". When the queue of events to post is full,
+ * <p>Before an event is written it goes through an {@link EventCorrelator}, as client-go's recorder
+ * does in kube-controller-manager: similar events are aggregated, an event identical to one already
+ * written bumps that event's {@code count} and {@code lastTimestamp} (what {@code kubectl describe hpa}
+ * shows as "(x5 over 3m)"), and writes about one HPA are rate-limited (a burst of 25, then one per
+ * 5 minutes), so a broken HPA cannot flood the API server. When the queue of events to post is full,
  * new events are dropped and counted, never blocking a worker.
  */
 public final class EventPublisher implements EventRecorder, AutoCloseable {
 
-    static final Duration DEDUPLICATION_WINDOW = Duration.ofMinutes(10);
     static final String COMPONENT = "horizontal-pod-autoscaler";
-    private static final int MAX_REMEMBERED = 4096;
     private static final Logger LOG = LoggerFactory.getLogger(EventPublisher.class);
 
     private final KubeApi api;
     private final Clock clock;
-    private final ThreadPoolExecutor executor;
-    private final AtomicLong dropped = new AtomicLong();
-    private final AtomicLong posted = new AtomicLong();
-    private final Map<String, Posted> recent = new LinkedHashMap<>(256, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Posted> eldest) {
-            return size() > MAX_REMEMBERED;
-        }
-    };
-
-    private static final class Posted {
-        final String namespace;
-        final String name;
-        int count;
-        long last;
-
-        Posted(String namespace, String name, long last) {
-            this.namespace = namespace;
-            this.name = name;
-            this.count = 1;
-            this.last = last;
-        }
-    }
-
     private final WriteGate gate;
+    private final ThreadPoolExecutor executor;
+    private final EventCorrelator correlator = new EventCorrelator();
+    private final AtomicLong dropped = new AtomicLong();
+    private final AtomicLong rateLimited = new AtomicLong();
+    private final AtomicLong posted = new AtomicLong();
 
     public EventPublisher(KubeApi api, Clock clock, WriteGate gate) {
         this.api = api;
@@ -76,56 +54,68 @@ public final class EventPublisher implements EventRecorder, AutoCloseable {
 
     @Override
     public void record(HorizontalPodAutoscaler hpa, Type type, String reason, String message) {
-        executor.execute(() -> publish(hpa, type, reason, message));
+        Instant now = clock.instant();
+        executor.execute(() -> publish(hpa, type, reason, message, now));
     }
 
-    private void publish(HorizontalPodAutoscaler hpa, Type type, String reason, String message) {
+    /** Correlates and writes an event that happened at {@code now}. */
+    private void publish(HorizontalPodAutoscaler hpa, Type type, String reason, String message, Instant now) {
         if (!gate.isOpen()) {
             return;
         }
         String namespace = hpa.getMetadata().getNamespace();
-        String key = namespace + "/" + hpa.getMetadata().getName() + "/" + hpa.getMetadata().getUid() + "/" + type + "/" + reason + "/" + message;
-        long now = clock.millis();
-        String time = Instant.ofEpochMilli(now).truncatedTo(ChronoUnit.SECONDS).toString();
+        EventCorrelator.Write write = correlator.correlate(new EventCorrelator.Occurrence(namespace, hpa.getMetadata().getName(),
+                hpa.getMetadata().getUid(), type.name(), reason, message), now);
+        if (write == null) {
+            rateLimited.incrementAndGet();
+            return;
+        }
         try {
-            Posted p;
-            synchronized (recent) {
-                p = recent.get(key);
+            if (write.create()) {
+                create(hpa, type, reason, write, now);
+            } else {
+                try {
+                    api.mergePatch("/api/v1/namespaces/" + namespace + "/events/" + write.name(), "{\"count\":" + write.count()
+                            + ",\"lastTimestamp\":\"" + time(now) + "\",\"message\":" + api.serialization().asJson(write.message()) + "}");
+                } catch (ApiException.NotFound e) {
+                    create(hpa, type, reason, write, now); // expired on the server (--event-ttl): written again, as client-go does
+                }
             }
-            if (p != null && now - p.last < DEDUPLICATION_WINDOW.toMillis()) {
-                p.count++;
-                p.last = now;
-                api.mergePatch("/api/v1/namespaces/" + p.namespace + "/events/" + p.name,
-                        "{\"count\":" + p.count + ",\"lastTimestamp\":\"" + time + "\"}");
-                posted.incrementAndGet();
-                return;
-            }
-            String name = hpa.getMetadata().getName() + "." + Long.toHexString(System.nanoTime() ^ now * 1_000_003L);
-            Event event = new EventBuilder()
-                    .withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
-                    .withNewInvolvedObject()
-                    .withApiVersion("autoscaling/v2").withKind("HorizontalPodAutoscaler")
-                    .withName(hpa.getMetadata().getName()).withNamespace(namespace)
-                    .withUid(hpa.getMetadata().getUid()).withResourceVersion(hpa.getMetadata().getResourceVersion())
-                    .endInvolvedObject()
-                    .withType(type.name()).withReason(reason).withMessage(message)
-                    .withNewSource().withComponent(COMPONENT).endSource()
-                    .withReportingComponent(COMPONENT)
-                    .withFirstTimestamp(time).withLastTimestamp(time).withCount(1)
-                    .build();
-            api.post("/api/v1/namespaces/" + namespace + "/events", event);
             posted.incrementAndGet();
-            synchronized (recent) {
-                recent.put(key, new Posted(namespace, name, now));
-            }
         } catch (ApiException e) {
             LOG.warn("could not post event {} for HPA {}/{}: {}", reason, namespace, hpa.getMetadata().getName(), e.getMessage());
         }
     }
 
+    private void create(HorizontalPodAutoscaler hpa, Type type, String reason, EventCorrelator.Write write, Instant now) throws ApiException {
+        String namespace = hpa.getMetadata().getNamespace();
+        Event event = new EventBuilder()
+                .withNewMetadata().withName(write.name()).withNamespace(namespace).endMetadata()
+                .withNewInvolvedObject()
+                .withApiVersion("autoscaling/v2").withKind("HorizontalPodAutoscaler")
+                .withName(hpa.getMetadata().getName()).withNamespace(namespace)
+                .withUid(hpa.getMetadata().getUid()).withResourceVersion(hpa.getMetadata().getResourceVersion())
+                .endInvolvedObject()
+                .withType(type.name()).withReason(reason).withMessage(write.message())
+                .withNewSource().withComponent(COMPONENT).endSource()
+                .withReportingComponent(COMPONENT)
+                .withFirstTimestamp(time(write.firstSeen())).withLastTimestamp(time(now)).withCount(write.count())
+                .build();
+        api.post("/api/v1/namespaces/" + namespace + "/events", event);
+    }
+
+    private static String time(Instant t) {
+        return t.truncatedTo(ChronoUnit.SECONDS).toString();
+    }
+
     /** Events dropped because the queue was full. */
     public long dropped() {
         return dropped.get();
+    }
+
+    /** Events not written because their HPA had used up its rate (counted in the next write about it). */
+    public long rateLimited() {
+        return rateLimited.get();
     }
 
     /** Events posted or bumped. */

@@ -34,16 +34,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * keys, read the HPA from the informer's cache and hand it to the core's {@link Reconciler}, whose
  * ports are the REST adapters of this package.
  *
- * <p>An HPA is queued at once when it is added or its spec changes (its generation moves), and again
- * one sync period after each reconcile; a reconcile that failed on the cluster's side is retried with
- * a per-key backoff capped at the sync period. Status writes of our own do not requeue. A sweep every
- * sync period re-adds any HPA the queue does not track, so no HPA can be lost.
+ * <p>Each HPA is synced at most once per sync period, counted from the start of its last sync, whatever
+ * the outcome: a sync that failed on the cluster's side waits for the next period like any other, as
+ * upstream. An HPA is synced at once when it is first seen and when its spec changes (its generation
+ * moves); status writes of our own do not requeue. A sweep every sync period re-adds any HPA the queue
+ * does not track (never earlier than its next due time), so no HPA can be lost.
  */
 public final class HorizontalController implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(HorizontalController.class);
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-    static final Duration BASE_BACKOFF = Duration.ofSeconds(1);
     /** How long an idle worker waits for a key before it checks whether it should stop. */
     private static final Duration TAKE_TIMEOUT = Duration.ofMillis(200);
 
@@ -73,14 +73,23 @@ public final class HorizontalController implements AutoCloseable {
     }
 
     public HorizontalController(KubernetesClient client, ControllerOptions options, Clock clock, WriteGate gate) {
+        this(client, options, clock, Ticker.SYSTEM, gate);
+    }
+
+    /**
+     * @param clock  wall-clock time for the decisions (stabilization windows, status and event times)
+     * @param ticker monotonic time for the sync cadence
+     */
+    public HorizontalController(KubernetesClient client, ControllerOptions options, Clock clock, Ticker ticker, WriteGate gate) {
         this.client = Objects.requireNonNull(client);
         this.options = Objects.requireNonNull(options);
         this.clock = Objects.requireNonNull(clock);
         this.gate = Objects.requireNonNull(gate);
-        this.queue = new WorkQueue(Ticker.SYSTEM, BASE_BACKOFF, options.syncPeriod());
+        this.queue = new WorkQueue(ticker, WorkQueue.Cadence.every(options.syncPeriod()));
         KubeApi api = new KubeApi(client, options.apiTimeout());
+        KubeApi writes = new KubeApi(client, gate.requestTimeout(options.apiTimeout()));
         ApiDiscovery discovery = new ApiDiscovery(api, clock);
-        this.events = new EventPublisher(api, clock, gate);
+        this.events = new EventPublisher(writes, clock, gate);
         if (options.namespaces().isEmpty()) {
             podIndexes.put(PodCache.ALL, new PodIndex());
         } else {
@@ -88,8 +97,8 @@ public final class HorizontalController implements AutoCloseable {
         }
         this.pods = new PodCache(podIndexes);
         this.workloads = new WorkloadScales(client, options.namespaces());
-        this.reconciler = new Reconciler(options.decisions(), new ScaleSubresource(api, discovery, gate, workloads), pods,
-                new RestMetrics(api, discovery), new HpaStatusUpdater(api, gate), events, histories, selectors, clock);
+        this.reconciler = new Reconciler(options.decisions(), new ScaleSubresource(api, writes, discovery, gate, workloads), pods,
+                new RestMetrics(api, discovery), new HpaStatusUpdater(writes, gate), events, histories, selectors, clock);
     }
 
     public void addListener(SyncListener listener) {
@@ -107,13 +116,15 @@ public final class HorizontalController implements AutoCloseable {
         ResourceEventHandler<HorizontalPodAutoscaler> handler = new ResourceEventHandler<>() {
             @Override
             public void onAdd(HorizontalPodAutoscaler hpa) {
+                selectors.register(Reconciler.keyOf(hpa), hpa.getMetadata().getNamespace());
                 queue.add(Reconciler.keyOf(hpa));
             }
 
             @Override
             public void onUpdate(HorizontalPodAutoscaler old, HorizontalPodAutoscaler hpa) {
+                selectors.register(Reconciler.keyOf(hpa), hpa.getMetadata().getNamespace());
                 if (!Objects.equals(old.getMetadata().getGeneration(), hpa.getMetadata().getGeneration())) {
-                    queue.add(Reconciler.keyOf(hpa));
+                    queue.addNow(Reconciler.keyOf(hpa));
                 }
             }
 
@@ -138,6 +149,9 @@ public final class HorizontalController implements AutoCloseable {
         for (Map.Entry<String, PodIndex> e : podIndexes.entrySet()) {
             var pods = e.getKey().equals(PodCache.ALL) ? client.pods().inAnyNamespace() : client.pods().inNamespace(e.getKey());
             SharedIndexInformer<Pod> informer = pods.withLimit(500L).runnableInformer(0);
+            // a failed first list is tried again (with the client's backoff), as client-go's reflector does;
+            // otherwise the cache would never sync and the workers never start
+            informer.exceptionHandler((started, error) -> true);
             informer.itemStore(e.getValue()).removeNamespaceIndex();
             informer.start();
             podInformers.add(informer);
@@ -217,30 +231,44 @@ public final class HorizontalController implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 return;
             }
-            if (item.isEmpty()) {
-                continue;
-            }
-            String key = item.get().key();
-            busy.incrementAndGet();
-            try {
-                process(key, item.get().waitedNanos());
-            } catch (Throwable t) {
-                LOG.error("reconcile of {} failed unexpectedly; retrying", key, t);
-                queue.retry(key);
-            } finally {
-                busy.decrementAndGet();
-                queue.done(key);
-            }
+            item.ifPresent(this::sync);
         }
     }
 
-    private void process(String key, long waitedNanos) {
+    /**
+     * Syncs every HPA that is due now, one after the other on the calling thread, and returns what
+     * happened. The workers do the same, one key at a time; tests drive the cadence with this and a
+     * manual ticker.
+     */
+    List<SyncReport> syncDue() {
+        List<SyncReport> reports = new ArrayList<>();
+        for (Optional<WorkQueue.Item> item = queue.poll(); item.isPresent(); item = queue.poll()) {
+            reports.add(sync(item.get()));
+        }
+        return reports;
+    }
+
+    /** One sync of one key; the key is requeued at its next due time whatever happened. */
+    private SyncReport sync(WorkQueue.Item item) {
+        String key = item.key();
+        busy.incrementAndGet();
+        try {
+            return process(key, item.waitedNanos());
+        } catch (Throwable t) {
+            LOG.error("reconcile of {} failed unexpectedly; trying again next sync period", key, t);
+            return new SyncReport(key, null, 0, 0, 0, 0, item.waitedNanos());
+        } finally {
+            busy.decrementAndGet();
+            queue.done(key);
+        }
+    }
+
+    private SyncReport process(String key, long waitedNanos) {
         HorizontalPodAutoscaler hpa = lookup(key);
         if (hpa == null) {
             queue.remove(key);
             reconciler.forget(key);
-            notifyListeners(new SyncReport(key, null, 0, 0, 0, 0, waitedNanos));
-            return;
+            return notifyListeners(new SyncReport(key, null, 0, 0, 0, 0, waitedNanos));
         }
         ApiCallStats.reset();
         long cpuStart = THREADS.getCurrentThreadCpuTime();
@@ -248,16 +276,13 @@ public final class HorizontalController implements AutoCloseable {
         ReconcileOutcome outcome = reconciler.reconcile(hpa);
         long total = System.nanoTime() - start;
         long cpu = THREADS.getCurrentThreadCpuTime() - cpuStart;
-        if (outcome.error() == ReconcileOutcome.ErrorKind.INTERNAL) {
-            queue.retry(key);
-        } else {
-            queue.forget(key);
-            queue.addAfter(key, options.syncPeriod());
+        if (lookup(key) == null) {
+            reconciler.forget(key); // deleted while it was reconciled: drop the history the reconcile may have re-created
         }
-        notifyListeners(new SyncReport(key, outcome, total, cpu, ApiCallStats.nanos(), ApiCallStats.calls(), waitedNanos));
+        return notifyListeners(new SyncReport(key, outcome, total, cpu, ApiCallStats.nanos(), ApiCallStats.calls(), waitedNanos));
     }
 
-    private void notifyListeners(SyncReport report) {
+    private SyncReport notifyListeners(SyncReport report) {
         for (SyncListener l : listeners) {
             try {
                 l.onSync(report);
@@ -265,6 +290,7 @@ public final class HorizontalController implements AutoCloseable {
                 LOG.warn("sync listener failed", e);
             }
         }
+        return report;
     }
 
     private HorizontalPodAutoscaler lookup(String key) {
@@ -304,11 +330,9 @@ public final class HorizontalController implements AutoCloseable {
         return running.get();
     }
 
-    /** Forgets every HPA's history (after leadership was lost: another instance decided meanwhile). */
-    public void forgetHistories() {
-        for (String key : histories.keys()) {
-            reconciler.forget(key);
-        }
+    /** Waits until the events recorded so far are posted (or dropped), up to the timeout. */
+    public void flushEvents(Duration timeout) throws InterruptedException {
+        events.flush(timeout);
     }
 
     /**
@@ -364,5 +388,10 @@ public final class HorizontalController implements AutoCloseable {
 
     public long eventsDropped() {
         return events.dropped();
+    }
+
+    /** Events not written because their HPA had used up its event rate (client-go's spam filter). */
+    public long eventsRateLimited() {
+        return events.rateLimited();
     }
 }

@@ -8,7 +8,8 @@ import io.hpacontroller.core.reconcile.StatusWriter;
 /**
  * Writes an HPA's status through the status subresource (PUT, guarded by the resourceVersion of the
  * HPA as the informer saw it). When the HPA changed meanwhile (409), the latest one is read and the
- * status written once more on top of it; the informer's next event reconciles any spec change.
+ * status written once more on top of it; the informer's next event reconciles any spec change. Each
+ * write passes the {@link WriteGate} right before it is sent.
  */
 public final class HpaStatusUpdater implements StatusWriter {
 

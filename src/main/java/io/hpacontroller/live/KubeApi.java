@@ -26,6 +26,9 @@ import java.util.concurrent.TimeoutException;
  */
 public final class KubeApi {
 
+    /** How much longer than its timeout a call may take before it is abandoned (the response future's grace). */
+    public static final Duration GRACE = Duration.ofSeconds(1);
+
     private final HttpClient http;
     private final String base;
     private final KubernetesSerialization serialization;
@@ -75,7 +78,7 @@ public final class KubeApi {
         long start = System.nanoTime();
         try {
             HttpResponse<String> response = http.sendAsync(builder.timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).build(), String.class)
-                    .get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
+                    .get(timeout.plus(GRACE).toMillis(), TimeUnit.MILLISECONDS);
             int code = response.code();
             String body = response.body();
             if (code >= 200 && code < 300) {

@@ -13,18 +13,33 @@ import io.hpacontroller.core.model.ReadyStatus;
 import io.hpacontroller.core.model.ResourceAmounts;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Turns a full Pod from the API into the few fields the calculator needs. Identical container lists
  * (every pod of a Deployment has the same) and label strings are shared between pods, which is what
  * keeps a cached pod well under a kilobyte.
+ *
+ * <p>A shared container list is counted by the cached pods that use it and dropped with the last
+ * one ({@link #release}), so lists that no pod has any more (old requests after a rollout or a
+ * VPA update) do not pile up. Not thread-safe: {@link PodIndex} calls it under its write lock.
  */
 final class PodCompactor {
 
-    private final Map<List<ContainerInfo>, ContainerInfo[]> containerLists = new ConcurrentHashMap<>();
+    /** A container list and the number of cached pods that share it. */
+    private static final class Shared {
+        final ContainerInfo[] containers;
+        int pods;
+
+        Shared(ContainerInfo[] containers) {
+            this.containers = containers;
+        }
+    }
+
+    private final Map<List<ContainerInfo>, Shared> containerLists = new HashMap<>();
 
     CachedPod compact(Pod pod) {
         var meta = pod.getMetadata();
@@ -74,7 +89,24 @@ final class PodCompactor {
                 }
             }
         }
-        return containerLists.computeIfAbsent(List.copyOf(list), l -> l.toArray(new ContainerInfo[0]));
+        Shared shared = containerLists.computeIfAbsent(List.copyOf(list), l -> new Shared(l.toArray(new ContainerInfo[0])));
+        shared.pods++;
+        return shared.containers;
+    }
+
+    /** A pod compacted here left the cache (removed, or replaced by a newer version). */
+    void release(CachedPod pod) {
+        ContainerInfo[] containers = pod.info().containers();
+        List<ContainerInfo> key = Arrays.asList(containers);
+        Shared shared = containerLists.get(key);
+        if (shared != null && shared.containers == containers && --shared.pods == 0) {
+            containerLists.remove(key);
+        }
+    }
+
+    /** Distinct container lists held for the cached pods. */
+    int sharedContainerLists() {
+        return containerLists.size();
     }
 
     private static ContainerInfo container(Container c) {

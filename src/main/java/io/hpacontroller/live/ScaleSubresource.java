@@ -13,58 +13,49 @@ import java.util.concurrent.ConcurrentHashMap;
  * The scale subresource of any kind that has one: Deployment, StatefulSet, ReplicaSet,
  * ReplicationController, or a custom resource. The kind is resolved to its resource by API discovery.
  *
- * <p>For the built-in kinds the scale is read from informers ({@link WorkloadScales}) rather than
- * with one GET per reconcile. After this controller wrote a scale, or a write met a conflict, the
- * cached copy is known to be behind: reads go to the API until the informer has delivered a newer
- * version. Writes always go to the API, guarded by the resourceVersion.
+ * <p>For the built-in kinds the scale is read from informers ({@link WorkloadScales}) rather than with
+ * one GET per reconcile. A decision is made from one scale and the write is guarded by that scale's
+ * resourceVersion, which for the scale subresource is the resourceVersion of the target object itself
+ * (the API server checks it against the Deployment's): however far behind the informer is, the write
+ * succeeds only if the target did not change since the scale the decision was made from. A stale cache
+ * can therefore cost a 409, never a write computed from old state; a scale without a resourceVersion is
+ * never written (the write would be unconditional).
+ *
+ * <p>After this controller wrote a scale, or a write failed (a conflict: someone else changed the
+ * target), the cache is known to be behind: reads go to the API until the informer has delivered the
+ * version the API last returned.
  */
 public final class ScaleSubresource implements ScaleClient {
 
+    /** In {@link #behind}: the version the API holds is not known, read it. */
+    private static final String UNKNOWN = "";
+
     private final KubeApi api;
+    private final KubeApi writes;
     private final ApiDiscovery discovery;
     private final WriteGate gate;
     private final WorkloadScales cache;
-    /** Keys whose cached scale is behind, with the resourceVersion the cache had then. */
+    /** Targets whose cached scale is behind, with the resourceVersion the API last returned for them. */
     private final Map<String, String> behind = new ConcurrentHashMap<>();
 
     public ScaleSubresource(KubeApi api, ApiDiscovery discovery, WriteGate gate) {
-        this(api, discovery, gate, null);
+        this(api, api, discovery, gate, null);
     }
 
-    ScaleSubresource(KubeApi api, ApiDiscovery discovery, WriteGate gate, WorkloadScales cache) {
+    /**
+     * @param api    for reads
+     * @param writes for writes (its timeout fits the write gate's)
+     */
+    ScaleSubresource(KubeApi api, KubeApi writes, ApiDiscovery discovery, WriteGate gate, WorkloadScales cache) {
         this.api = api;
+        this.writes = writes;
         this.discovery = discovery;
         this.gate = gate;
         this.cache = cache;
     }
 
-    private ScaleTarget cached(String namespace, CrossVersionObjectReference target) {
-        if (cache == null) {
-            return null;
-        }
-        ScaleTarget s = cache.get(namespace, target.getApiVersion(), target.getKind(), target.getName());
-        if (s == null) {
-            return null;
-        }
-        String key = key(namespace, target);
-        String behindAt = behind.get(key);
-        if (behindAt != null) {
-            if (behindAt.equals(s.resourceVersion())) {
-                return null;
-            }
-            behind.remove(key, behindAt);
-        }
-        return s;
-    }
-
-    private void markBehind(String namespace, CrossVersionObjectReference target) {
-        if (cache == null) {
-            return;
-        }
-        ScaleTarget s = cache.get(namespace, target.getApiVersion(), target.getKind(), target.getName());
-        if (s != null && s.resourceVersion() != null) {
-            behind.put(key(namespace, target), s.resourceVersion());
-        }
+    private boolean cached(CrossVersionObjectReference target) {
+        return cache != null && cache.covers(target.getApiVersion(), target.getKind());
     }
 
     private static String key(String namespace, CrossVersionObjectReference target) {
@@ -81,11 +72,39 @@ public final class ScaleSubresource implements ScaleClient {
 
     @Override
     public ScaleTarget get(String namespace, CrossVersionObjectReference target) throws ApiException {
-        ScaleTarget cached = cached(namespace, target);
-        if (cached != null) {
-            return cached;
+        if (!cached(target)) {
+            return read(namespace, target);
         }
-        Scale scale = api.get(path(namespace, target), Scale.class);
+        String key = key(namespace, target);
+        ScaleTarget cachedScale = cache.get(namespace, target.getApiVersion(), target.getKind(), target.getName());
+        String latest = behind.get(key);
+        if (cachedScale != null) {
+            if (latest == null) {
+                return cachedScale;
+            }
+            if (latest.equals(cachedScale.resourceVersion())) {
+                behind.remove(key, latest); // the informer caught up
+                return cachedScale;
+            }
+        }
+        ScaleTarget fresh;
+        try {
+            fresh = read(namespace, target);
+        } catch (ApiException.NotFound e) {
+            behind.remove(key); // the target is gone: nothing to catch up with
+            throw e;
+        }
+        if (latest != null && fresh.resourceVersion() != null) {
+            behind.replace(key, latest, fresh.resourceVersion());
+        }
+        return fresh;
+    }
+
+    private ScaleTarget read(String namespace, CrossVersionObjectReference target) throws ApiException {
+        return scaleTarget(api.get(path(namespace, target), Scale.class));
+    }
+
+    private static ScaleTarget scaleTarget(Scale scale) {
         int spec = scale.getSpec() == null || scale.getSpec().getReplicas() == null ? 0 : scale.getSpec().getReplicas();
         int status = scale.getStatus() == null || scale.getStatus().getReplicas() == null ? 0 : scale.getStatus().getReplicas();
         String selector = scale.getStatus() == null ? null : scale.getStatus().getSelector();
@@ -94,6 +113,10 @@ public final class ScaleSubresource implements ScaleClient {
 
     @Override
     public void update(String namespace, CrossVersionObjectReference target, ScaleTarget current, int replicas) throws ApiException {
+        if (current.resourceVersion() == null || current.resourceVersion().isEmpty()) {
+            throw new ApiException("the scale of " + target.getKind() + "/" + namespace + "/" + target.getName()
+                    + " was read without a resourceVersion: refusing to write it unguarded");
+        }
         Scale scale = new Scale();
         scale.setApiVersion("autoscaling/v1");
         scale.setKind("Scale");
@@ -102,10 +125,24 @@ public final class ScaleSubresource implements ScaleClient {
         scale.setSpec(new io.fabric8.kubernetes.api.model.autoscaling.v1.ScaleSpec(replicas));
         String path = path(namespace, target);
         gate.check();
+        String written = UNKNOWN;
         try {
-            api.put(path, scale);
+            written = versionIn(writes.put(path, scale));
         } finally {
-            markBehind(namespace, target);
+            if (cached(target)) {
+                behind.put(key(namespace, target), written);
+            }
+        }
+    }
+
+    /** The resourceVersion of the scale the API answered a write with, {@link #UNKNOWN} when it cannot be read. */
+    private String versionIn(String response) {
+        try {
+            Scale written = api.serialization().unmarshal(response, Scale.class);
+            String version = written == null || written.getMetadata() == null ? null : written.getMetadata().getResourceVersion();
+            return version == null ? UNKNOWN : version;
+        } catch (RuntimeException e) {
+            return UNKNOWN; // the write succeeded; the next read goes to the API
         }
     }
 }

@@ -8,43 +8,67 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The HPA work queue: a queue of keys ("namespace/name"), not objects.
+ * The HPA work queue: a queue of keys ("namespace/name"), not objects, that hands each HPA to a worker
+ * at most once per sync period, whatever the sync's outcome (upstream requeues every HPA after every
+ * sync with a fixed delay, the resync period; there is no per-key error backoff).
  *
  * <ul>
  *   <li>A key waiting in the queue is there once, however often it is added.</li>
- *   <li>A key is given to one worker at a time: added while a worker has it, it waits until
- *       {@link #done} and is then queued again.</li>
- *   <li>{@link #addAfter} schedules a key; an earlier schedule wins over a later one, an immediate
- *       {@link #add} wins over both.</li>
- *   <li>{@link #retry} schedules a key after a per-key exponential backoff (capped); {@link #forget}
- *       resets it.</li>
+ *   <li>A key is given to one worker at a time. When the worker is {@link #done}, the key is due again
+ *       at the time its {@link Cadence} gives for a sync that started when the worker took it: one sync
+ *       period later by default.</li>
+ *   <li>{@link #add} (the informer saw the HPA) never makes a key due earlier than that: a key that has
+ *       not been synced yet is due at once, any other waits for its next due time.</li>
+ *   <li>{@link #addNow} (the HPA's spec changed) makes a key due at once, or as soon as the worker that
+ *       has it is done.</li>
+ *   <li>{@link #remove} (the HPA was deleted) forgets a key; a worker that still has it does not
+ *       requeue it.</li>
  * </ul>
- * Time comes from a {@link Ticker}; after moving a manual ticker, tests call {@link #wakeUp}.
+ * Time comes from a {@link Ticker}; after moving a manual ticker, tests call {@link #wakeUp} (or take
+ * what is due with {@link #poll}).
  */
 public final class WorkQueue {
+
+    /**
+     * When a key is due again. The default is one fixed period after the start of its last sync; the
+     * interface leaves room for a period per HPA and a stable phase per HPA.
+     */
+    @FunctionalInterface
+    public interface Cadence {
+
+        /** The ticker time at which the key is due again after a sync that started at {@code startedAt}. */
+        long nextDue(String key, long startedAt);
+
+        /** Every key once per {@code period}, counted from the start of its last sync. */
+        static Cadence every(Duration period) {
+            long nanos = period.toNanos();
+            return (key, startedAt) -> startedAt + nanos;
+        }
+    }
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final Ticker ticker;
-    private final long baseBackoffNanos;
-    private final long maxBackoffNanos;
+    private final Cadence cadence;
 
     private final ArrayDeque<String> ready = new ArrayDeque<>();
-    private final Set<String> queued = new HashSet<>();
+    /** Ready keys, and since when (ticker time they became due). */
+    private final Map<String, Long> readySince = new HashMap<>();
     private final Set<String> processing = new HashSet<>();
-    private final Set<String> dirty = new HashSet<>();
+    /** Keys a worker has that must be queued at once when it is done (their spec changed). */
+    private final Set<String> urgent = new HashSet<>();
     private final Map<String, Long> scheduledAt = new HashMap<>();
     private final PriorityQueue<Scheduled> schedule = new PriorityQueue<>();
-    private final Map<String, Integer> failures = new HashMap<>();
+    /** Ticker time at which the last sync of each key started; a key is known from its first sync until removed. */
+    private final Map<String, Long> lastStart = new HashMap<>();
     private boolean shuttingDown;
 
     private long adds;
-    private long retries;
+    private long requeues;
 
     private record Scheduled(long at, String key) implements Comparable<Scheduled> {
         @Override
@@ -53,112 +77,88 @@ public final class WorkQueue {
         }
     }
 
-    /** A key a worker took, with how long it waited in the queue since it became due. */
+    /** A key a worker took, with how long it waited in the queue after it became due. */
     public record Item(String key, long waitedNanos) {
     }
 
-    public WorkQueue(Ticker ticker, Duration baseBackoff, Duration maxBackoff) {
+    public WorkQueue(Ticker ticker, Cadence cadence) {
         this.ticker = ticker;
-        this.baseBackoffNanos = baseBackoff.toNanos();
-        this.maxBackoffNanos = maxBackoff.toNanos();
+        this.cadence = cadence;
     }
 
-    private final Map<String, Long> readySince = new HashMap<>();
-
-    /** Queues a key now. */
+    /** The informer saw the HPA: due now if it was never synced, else at its next due time (never earlier). */
     public void add(String key) {
+        lock.lock();
+        try {
+            if (shuttingDown || readySince.containsKey(key) || scheduledAt.containsKey(key)) {
+                return;
+            }
+            Long started = lastStart.get(key);
+            if (processing.contains(key)) {
+                if (started == null) {
+                    urgent.add(key); // deleted and created again while the old one was being synced
+                }
+                return;
+            }
+            if (started == null) {
+                enqueue(key, ticker.nanos());
+            } else {
+                scheduleAt(key, cadence.nextDue(key, started));
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The HPA's spec changed: due now, or as soon as the worker that has it is done. */
+    public void addNow(String key) {
         lock.lock();
         try {
             if (shuttingDown) {
                 return;
             }
+            if (processing.contains(key)) {
+                urgent.add(key);
+                return;
+            }
             scheduledAt.remove(key);
-            enqueue(key);
+            enqueue(key, ticker.nanos());
         } finally {
             lock.unlock();
         }
     }
 
-    /** Queues a key after a delay, unless it is due sooner already. */
-    public void addAfter(String key, Duration delay) {
-        if (delay.isZero() || delay.isNegative()) {
-            add(key);
-            return;
-        }
-        lock.lock();
-        try {
-            if (shuttingDown || queued.contains(key)) {
-                return;
-            }
-            long at = ticker.nanos() + delay.toNanos();
-            Long existing = scheduledAt.get(key);
-            if (existing != null && existing <= at) {
-                return;
-            }
-            scheduledAt.put(key, at);
-            schedule.add(new Scheduled(at, key));
-            changed.signalAll();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Queues a key after its backoff, which doubles with each failure since the last {@link #forget}. */
-    public Duration retry(String key) {
-        Duration delay;
-        lock.lock();
-        try {
-            int n = failures.merge(key, 1, Integer::sum);
-            retries++;
-            long nanos = baseBackoffNanos;
-            for (int i = 1; i < n && nanos < maxBackoffNanos; i++) {
-                nanos *= 2;
-            }
-            delay = Duration.ofNanos(Math.min(nanos, maxBackoffNanos));
-        } finally {
-            lock.unlock();
-        }
-        addAfter(key, delay);
-        return delay;
-    }
-
-    /** Clears a key's failure count. */
-    public void forget(String key) {
-        lock.lock();
-        try {
-            failures.remove(key);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Forgets a key entirely: no schedule, no failures (the object was deleted). */
+    /** Forgets a key entirely: no schedule, no requeue by a worker that still has it (the HPA was deleted). */
     public void remove(String key) {
         lock.lock();
         try {
-            failures.remove(key);
             scheduledAt.remove(key);
-            dirty.remove(key);
-            if (queued.remove(key)) {
+            urgent.remove(key);
+            lastStart.remove(key);
+            if (readySince.remove(key) != null) {
                 ready.remove(key);
-                readySince.remove(key);
             }
         } finally {
             lock.unlock();
         }
     }
 
-    private void enqueue(String key) {
-        if (processing.contains(key)) {
-            dirty.add(key);
-            return;
-        }
-        if (queued.add(key)) {
+    private void enqueue(String key, long dueSince) {
+        if (readySince.putIfAbsent(key, dueSince) == null) {
             adds++;
             ready.add(key);
-            readySince.put(key, ticker.nanos());
             changed.signal();
         }
+    }
+
+    private void scheduleAt(String key, long at) {
+        if (at <= ticker.nanos()) {
+            enqueue(key, at);
+            return;
+        }
+        scheduledAt.put(key, at);
+        schedule.add(new Scheduled(at, key));
+        changed.signalAll();
     }
 
     /** Moves scheduled keys that are due into the ready queue. */
@@ -169,30 +169,23 @@ public final class WorkQueue {
             Long at = scheduledAt.get(s.key());
             if (at != null && at == s.at()) {
                 scheduledAt.remove(s.key());
-                enqueue(s.key());
+                enqueue(s.key(), s.at());
             }
         }
     }
 
     /**
-     * Takes the next key, waiting up to {@code timeout}. Empty when the timeout passed or the queue is
-     * shutting down.
+     * Takes the next due key, waiting up to {@code timeout} (real time). Empty when the timeout passed
+     * or the queue is shutting down.
      */
     public Optional<Item> take(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         lock.lock();
         try {
             while (true) {
-                promoteDue();
-                if (!ready.isEmpty()) {
-                    String key = ready.poll();
-                    queued.remove(key);
-                    processing.add(key);
-                    Long since = readySince.remove(key);
-                    return Optional.of(new Item(key, since == null ? 0 : ticker.nanos() - since));
-                }
-                if (shuttingDown) {
-                    return Optional.empty();
+                Optional<Item> item = next();
+                if (item.isPresent() || shuttingDown) {
+                    return item;
                 }
                 long wait = deadline - System.nanoTime();
                 if (wait <= 0) {
@@ -208,13 +201,48 @@ public final class WorkQueue {
         }
     }
 
-    /** A worker finished a key; if it was added meanwhile, it is queued again. */
+    /** Takes the next key that is due now, without waiting. */
+    public Optional<Item> poll() {
+        lock.lock();
+        try {
+            return next();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private Optional<Item> next() {
+        promoteDue();
+        String key = ready.poll();
+        if (key == null) {
+            return Optional.empty();
+        }
+        long now = ticker.nanos();
+        long since = readySince.remove(key);
+        processing.add(key);
+        lastStart.put(key, now);
+        return Optional.of(new Item(key, Math.max(0, now - since)));
+    }
+
+    /**
+     * A worker finished a key, whatever the outcome: it is due again at its next due time (at once if
+     * its spec changed meanwhile), unless it was removed.
+     */
     public void done(String key) {
         lock.lock();
         try {
             processing.remove(key);
-            if (dirty.remove(key)) {
-                enqueue(key);
+            if (shuttingDown) {
+                return;
+            }
+            if (urgent.remove(key)) {
+                enqueue(key, ticker.nanos());
+                return;
+            }
+            Long started = lastStart.get(key);
+            if (started != null) {
+                requeues++;
+                scheduleAt(key, cadence.nextDue(key, started));
             }
         } finally {
             lock.unlock();
@@ -251,7 +279,7 @@ public final class WorkQueue {
         }
     }
 
-    /** Keys ready now (not the scheduled ones). */
+    /** Keys due now (not the scheduled ones). */
     public int depth() {
         lock.lock();
         try {
@@ -266,12 +294,24 @@ public final class WorkQueue {
     public boolean isTracked(String key) {
         lock.lock();
         try {
-            return queued.contains(key) || scheduledAt.containsKey(key) || processing.contains(key) || dirty.contains(key);
+            return readySince.containsKey(key) || scheduledAt.containsKey(key) || processing.contains(key);
         } finally {
             lock.unlock();
         }
     }
 
+    /** When the key is due next (ticker time), empty when it is not scheduled. */
+    public Optional<Long> dueAt(String key) {
+        lock.lock();
+        try {
+            Long since = readySince.get(key);
+            return Optional.ofNullable(since != null ? since : scheduledAt.get(key));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Keys queued to be handed out, at once or later. */
     public long totalAdds() {
         lock.lock();
         try {
@@ -281,17 +321,13 @@ public final class WorkQueue {
         }
     }
 
-    public long totalRetries() {
+    /** Keys requeued after a sync (client-go counts these rate-limited adds as retries). */
+    public long totalRequeues() {
         lock.lock();
         try {
-            return retries;
+            return requeues;
         } finally {
             lock.unlock();
         }
-    }
-
-    /** Convenience for tests: waits a short while for the next key. */
-    Optional<Item> poll() throws InterruptedException {
-        return take(Duration.of(10, TimeUnit.MILLISECONDS.toChronoUnit()));
     }
 }

@@ -63,12 +63,21 @@ final class WorkloadScales {
         this.namespaces = namespaces;
     }
 
+    /** Whether the scale of this kind is read from an informer. */
+    boolean covers(String apiVersion, String kind) {
+        return supported.contains(kindOf(apiVersion, kind));
+    }
+
+    private static Kind kindOf(String apiVersion, String kind) {
+        return new Kind(apiVersion == null || apiVersion.isEmpty() ? "v1" : apiVersion, kind);
+    }
+
     /**
      * The cached scale, or null when the kind is not cached (yet), the informer has not synced, or
      * the object is not in the cache.
      */
     ScaleTarget get(String namespace, String apiVersion, String kind, String name) {
-        Kind k = new Kind(apiVersion == null || apiVersion.isEmpty() ? "v1" : apiVersion, kind);
+        Kind k = kindOf(apiVersion, kind);
         if (!supported.contains(k)) {
             return null;
         }
@@ -128,6 +137,7 @@ final class WorkloadScales {
 
     private static <T extends HasMetadata> SharedIndexInformer<T> inform(Informable<T> informable, ScaleTargetStore<T> store) {
         SharedIndexInformer<T> informer = informable.withLimit(500L).runnableInformer(0);
+        informer.exceptionHandler((started, error) -> true); // a failed first list is tried again, as for the pods
         informer.itemStore(store).removeNamespaceIndex();
         informer.start();
         return informer;

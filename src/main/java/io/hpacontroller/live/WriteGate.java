@@ -2,40 +2,71 @@ package io.hpacontroller.live;
 
 import io.hpacontroller.core.reconcile.ApiException;
 
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.BooleanSupplier;
+
 /**
- * Whether this instance may write to the cluster. With leader election only the leader may; the moment
- * it loses the lease the gate closes and every write (scale, status, event) is refused, even one a
- * worker is in the middle of.
+ * Whether this instance may write to the cluster (scale, status, events), asked right before every
+ * write. With leader election a write may start only while this instance holds a fresh lease: its last
+ * successful renewal is younger than the renew deadline. Each write is then bounded by
+ * {@link #writeTimeout}, which fits in what is left of the lease (lease duration minus renew deadline):
+ * a write that started in time is done or abandoned before another instance can have taken over.
+ * {@link #close} stops every write for good (shutdown).
  */
 public final class WriteGate {
 
-    private volatile boolean open;
+    private final BooleanSupplier lease;
+    private final Duration writeTimeout;
+    private volatile boolean closed;
 
-    public WriteGate(boolean open) {
-        this.open = open;
+    private WriteGate(BooleanSupplier lease, Duration writeTimeout) {
+        this.lease = Objects.requireNonNull(lease);
+        this.writeTimeout = writeTimeout;
     }
 
-    /** A gate that is always open (no leader election). */
+    /** A gate that is open until closed (no leader election). */
     public static WriteGate alwaysOpen() {
-        return new WriteGate(true);
+        return new WriteGate(() -> true, null);
     }
 
-    public void open() {
-        open = true;
+    /**
+     * A gate open while {@code freshLease} says this instance holds a fresh lease.
+     *
+     * @param writeTimeout the longest one write may take (timeout of the request, {@link KubeApi#GRACE} included)
+     */
+    public static WriteGate whileLeading(BooleanSupplier freshLease, Duration writeTimeout) {
+        if (writeTimeout.compareTo(KubeApi.GRACE) <= 0) {
+            throw new IllegalArgumentException("a write needs more than " + KubeApi.GRACE.toMillis() + " ms, got " + writeTimeout.toMillis() + " ms");
+        }
+        return new WriteGate(freshLease, writeTimeout);
     }
 
+    /** Closes the gate for good. */
     public void close() {
-        open = false;
+        closed = true;
     }
 
     public boolean isOpen() {
-        return open;
+        return !closed && lease.getAsBoolean();
     }
 
-    /** Throws when writes are not allowed. */
+    /** Throws when a write may not start now. */
     public void check() throws ApiException {
-        if (!open) {
-            throw new ApiException("this instance is not the leader: writes are stopped");
+        if (closed) {
+            throw new ApiException("this instance is shutting down: writes are stopped");
         }
+        if (!lease.getAsBoolean()) {
+            throw new ApiException("this instance does not hold a fresh leader lease: writes are stopped");
+        }
+    }
+
+    /** The request timeout for writes: the API timeout, shortened so that a write cannot outlast the lease. */
+    Duration requestTimeout(Duration apiTimeout) {
+        if (writeTimeout == null) {
+            return apiTimeout;
+        }
+        Duration fits = writeTimeout.minus(KubeApi.GRACE);
+        return fits.compareTo(apiTimeout) < 0 ? fits : apiTimeout;
     }
 }

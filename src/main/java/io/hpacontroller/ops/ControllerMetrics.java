@@ -58,16 +58,18 @@ public final class ControllerMetrics implements HorizontalController.SyncListene
         CounterWithCallback.builder().name("workqueue_adds").help("Total number of adds handled by workqueue").labelNames("name")
                 .callback(cb -> cb.call(queue.totalAdds(), QUEUE)).register(registry);
         CounterWithCallback.builder().name("workqueue_retries").help("Total number of retries handled by workqueue").labelNames("name")
-                .callback(cb -> cb.call(queue.totalRetries(), QUEUE)).register(registry);
+                .callback(cb -> cb.call(queue.totalRequeues(), QUEUE)).register(registry);
         queueDuration = Histogram.builder().name("workqueue_queue_duration_seconds")
                 .help("How long in seconds an item stays in workqueue before being requested.")
                 .classicOnly().classicExponentialUpperBounds(1e-8, 10, 10).labelNames("name").register(registry);
         workDuration = Histogram.builder().name("workqueue_work_duration_seconds")
                 .help("How long in seconds processing an item from workqueue takes.")
                 .classicOnly().classicExponentialUpperBounds(1e-8, 10, 10).labelNames("name").register(registry);
-        CounterWithCallback.builder().name("hpa_controller_events").help("Kubernetes events about HPAs, by result: posted (or count bumped), or dropped because the queue of events to post was full")
+        CounterWithCallback.builder().name("hpa_controller_events").help("Kubernetes events about HPAs, by result: posted (or count bumped), "
+                        + "rate_limited (the HPA had used up its event rate: a burst of 25, then one per 5 minutes), or dropped because the queue of events to post was full")
                 .labelNames("result").callback(cb -> {
                     cb.call(controller.eventsPosted(), "posted");
+                    cb.call(controller.eventsRateLimited(), "rate_limited");
                     cb.call(controller.eventsDropped(), "dropped");
                 }).register(registry);
         GaugeWithCallback.builder().name("leader_election_master_status")

@@ -3,6 +3,8 @@ package io.hpacontroller.ops;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hpacontroller.live.ControllerOptions;
 import io.hpacontroller.live.HorizontalController;
+import io.hpacontroller.live.KubeApi;
+import io.hpacontroller.live.Ticker;
 import io.hpacontroller.live.WriteGate;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
@@ -14,21 +16,32 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntConsumer;
 
 /**
  * The controller as it runs in a cluster: the live {@link HorizontalController}, its Prometheus
  * metrics, decisions ({@code /decisions/NAMESPACE/NAME}) and health endpoints, and (optionally) leader
  * election gating its workers and writes.
  *
- * <p>Shutdown (SIGTERM) stops taking work, lets in-flight reconciles finish, releases the lease so a
- * standby takes over at once, then stops the informers and the servers.
+ * <p>With leader election, the workers start only while this instance holds a fresh lease (checked
+ * together with starting them, so a lease lost meanwhile cannot start workers on a standby), and every
+ * write is fenced on the lease's last renewal (see {@link LeaderElection#holdsFreshLease}). When the
+ * lease is lost, the workers stop and the process exits non-zero, as kube-controller-manager does; the
+ * pod restarts as a standby.
+ *
+ * <p>Shutdown (SIGTERM) stops taking work, lets in-flight reconciles finish, posts the pending events,
+ * closes the writes, releases the lease so a standby takes over at once, then stops the informers and
+ * the servers.
  */
 public final class ControllerRuntime implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ControllerRuntime.class);
     static final Duration SYNC_TIMEOUT = Duration.ofMinutes(10);
+    /** Exit status when the lease is lost. */
+    static final int LOST_LEASE = 1;
 
     /**
      * @param options         the controller's options
@@ -41,30 +54,60 @@ public final class ControllerRuntime implements AutoCloseable {
                            InetSocketAddress healthAddress, Duration shutdownTimeout) {
     }
 
-    private final KubernetesClient client;
     private final Settings settings;
     private final WriteGate gate;
     private final HorizontalController controller;
+    private final LeaderElection election;
+    private final IntConsumer exit;
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final RecentDecisions decisions = new RecentDecisions();
-    private final AtomicBoolean closed = new AtomicBoolean();
+    /** Guards starting and stopping the workers against leadership changes and shutdown. */
+    private final Object workers = new Object();
+    private boolean closed;
+    private boolean lost;
+    private final AtomicBoolean closing = new AtomicBoolean();
     private final CountDownLatch stopped = new CountDownLatch(1);
-    private LeaderElection election;
+    private volatile CompletableFuture<Boolean> workerStart = CompletableFuture.completedFuture(false);
     private HTTPServer metricsServer;
     private HealthServer healthServer;
+    private boolean serving;
 
+    /** The controller of {@code run}: losing the lease ends the process. */
     public ControllerRuntime(KubernetesClient client, Settings settings) {
-        this.client = client;
+        this(client, settings, ControllerRuntime::exitProcess, Clock.systemUTC(), Ticker.SYSTEM);
+    }
+
+    /**
+     * @param exit   what to do with the exit status when the lease is lost (tests record it)
+     * @param ticker monotonic time for the lease
+     */
+    ControllerRuntime(KubernetesClient client, Settings settings, IntConsumer exit, Clock clock, Ticker ticker) {
         this.settings = settings;
-        this.gate = new WriteGate(settings.election() == null);
-        this.controller = new HorizontalController(client, settings.options(), Clock.systemUTC(), gate);
-        String leaseName = settings.election() == null ? "" : settings.election().name();
-        controller.addListener(new ControllerMetrics(registry, controller, this::isLeader, leaseName));
+        this.exit = exit;
+        LeaderElection.Settings lease = settings.election();
+        if (lease == null) {
+            this.election = null;
+            this.gate = WriteGate.alwaysOpen();
+        } else {
+            this.election = new LeaderElection(new KubeLeaseStore(new KubeApi(client, lease.renewDeadline()), lease.namespace(), lease.name()),
+                    lease, clock, ticker, this::startWorkersWhenSynced, this::lostLease);
+            this.gate = WriteGate.whileLeading(election::holdsFreshLease, lease.writeTimeout());
+        }
+        this.controller = new HorizontalController(client, settings.options(), clock, gate);
+        controller.addListener(new ControllerMetrics(registry, controller, this::isLeader, lease == null ? "" : lease.name()));
         controller.addListener(new DecisionLog());
         controller.addListener(decisions);
     }
 
-    public void start() throws IOException {
+    /**
+     * Serves /metrics and the health probes, before the controller starts: alive, not ready (the
+     * informers have not synced), e.g. while the API server cannot be reached yet. {@link #start} calls it.
+     */
+    public synchronized void serve() throws IOException {
+        if (serving) {
+            return;
+        }
+        serving = true;
         JvmMetrics.builder().register(registry);
         if (settings.metricsAddress() != null) {
             metricsServer = HTTPServer.builder().inetAddress(settings.metricsAddress().getAddress())
@@ -73,46 +116,77 @@ public final class ControllerRuntime implements AutoCloseable {
                     .buildAndStart();
         }
         if (settings.healthAddress() != null) {
-            healthServer = new HealthServer(settings.healthAddress(), () -> !closed.get(), controller::isSynced);
+            healthServer = new HealthServer(settings.healthAddress(), () -> !closing.get(), controller::isSynced);
         }
+    }
+
+    public void start() throws IOException {
+        serve();
         controller.startInformers();
-        if (settings.election() == null) {
+        if (election == null) {
             startWorkersWhenSynced();
         } else {
-            election = new LeaderElection(client, settings.election(), () -> {
-                gate.open();
-                startWorkersWhenSynced();
-            }, () -> {
-                gate.close();
-                controller.stopWorkers(settings.shutdownTimeout());
-                controller.forgetHistories();
-            });
             election.start();
         }
     }
 
     private void startWorkersWhenSynced() {
+        CompletableFuture<Boolean> started = new CompletableFuture<>();
+        workerStart = started;
         Thread t = new Thread(() -> {
             try {
                 if (!controller.awaitSynced(SYNC_TIMEOUT)) {
                     LOG.error("informers did not sync within {}", SYNC_TIMEOUT);
+                    started.complete(false);
                     return;
                 }
-                if (gate.isOpen() && !closed.get()) {
-                    LOG.info("informers synced: {} HPAs, {} pods; starting {} workers", controller.hpaCount(),
-                            controller.podCount(), settings.options().workers());
-                    controller.startWorkers();
-                }
+                started.complete(startWorkersIfLeading());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+                started.complete(false);
             }
         }, "start-workers");
         t.setDaemon(true);
         t.start();
     }
 
+    /** Starts the workers if this instance may reconcile now; the check and the start are one step. */
+    boolean startWorkersIfLeading() {
+        synchronized (workers) {
+            if (closed || lost || (election != null && !election.holdsFreshLease())) {
+                LOG.info("not starting the workers: {}", closed ? "shutting down" : "this instance does not hold the lease");
+                return false;
+            }
+            LOG.info("informers synced: {} HPAs, {} pods; starting {} workers", controller.hpaCount(), controller.podCount(),
+                    settings.options().workers());
+            controller.startWorkers();
+            return true;
+        }
+    }
+
+    /** The lease is gone: no worker may start or keep running, and the process ends (the pod restarts as a standby). */
+    private void lostLease() {
+        synchronized (workers) {
+            lost = true;
+        }
+        controller.stopWorkers(settings.shutdownTimeout());
+        LOG.error("exiting with status {}: the lease was lost", LOST_LEASE);
+        exit.accept(LOST_LEASE);
+    }
+
+    private static void exitProcess(int status) {
+        // not on the election thread: System.exit waits for the shutdown hooks, which wait for that thread
+        Thread t = new Thread(() -> System.exit(status), "exit");
+        t.start();
+    }
+
+    /** The outcome of the latest attempt to start the workers (true when they started). */
+    CompletableFuture<Boolean> workerStart() {
+        return workerStart;
+    }
+
     public boolean isLeader() {
-        return election == null ? gate.isOpen() : election.isLeader();
+        return election == null ? gate.isOpen() : election.isLeading();
     }
 
     public HorizontalController controller() {
@@ -138,11 +212,19 @@ public final class ControllerRuntime implements AutoCloseable {
 
     @Override
     public void close() {
-        if (!closed.compareAndSet(false, true)) {
+        if (!closing.compareAndSet(false, true)) {
             return;
         }
         LOG.info("shutting down: finishing in-flight reconciles");
+        synchronized (workers) {
+            closed = true;
+        }
         controller.stopWorkers(settings.shutdownTimeout());
+        try {
+            controller.flushEvents(Duration.ofSeconds(5)); // while this instance may still write
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         gate.close();
         if (election != null) {
             election.close();

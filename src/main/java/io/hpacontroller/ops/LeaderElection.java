@@ -1,21 +1,30 @@
 package io.hpacontroller.ops;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
-import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
-import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
+import io.hpacontroller.live.KubeApi;
+import io.hpacontroller.live.Ticker;
+import io.hpacontroller.ops.LeaseStore.LeaderRecord;
+import io.hpacontroller.ops.LeaseStore.LeaseException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.time.Instant;
+import java.util.Objects;
 
 /**
- * Leader election on a coordination.k8s.io Lease with fabric8's LeaderElector. Only the leader
- * reconciles. Losing the lease calls {@code onStopLeading} at once; the instance then stands for
- * election again as a standby. Closing releases the lease so a standby takes over without waiting for
- * it to expire.
+ * Leader election on a coordination.k8s.io Lease, as client-go's {@code leaderelection} package does it
+ * for kube-controller-manager: every retry period the instance reads the Lease and, when it is free,
+ * expired or its own, writes it back (guarded by its resourceVersion) with itself as the holder. A
+ * standby considers a Lease expired one lease duration after it last saw the Lease change, on its own
+ * monotonic clock.
+ *
+ * <p>The leader keeps the time of its last successful renewal (the start of the attempt, on a monotonic
+ * clock): it {@linkplain #holdsFreshLease holds a fresh lease} while that is younger than the renew
+ * deadline, and every write is fenced on that. When it cannot renew within the renew deadline, or sees
+ * another holder, it has lost the lease for good: {@code onLostLease} runs once and the election ends
+ * (kube-controller-manager exits then, and so does {@code run}: the pod restarts as a standby).
+ * Closing releases a held lease (holder "", duration 1 s) so a standby takes over at once.
  */
 public final class LeaderElection implements AutoCloseable {
 
@@ -32,105 +41,178 @@ public final class LeaderElection implements AutoCloseable {
             if (!(renewDeadline.compareTo(retryPeriod) > 0)) {
                 throw new IllegalArgumentException("--leader-elect-renew-deadline must be greater than --leader-elect-retry-period");
             }
+            if (leaseDuration.minus(renewDeadline).compareTo(KubeApi.GRACE) <= 0) {
+                throw new IllegalArgumentException("--leader-elect-lease-duration must exceed --leader-elect-renew-deadline by more than "
+                        + KubeApi.GRACE.toSeconds() + "s: that difference is the time one write may take, so that it cannot land after "
+                        + "another instance took over");
+            }
+        }
+
+        /**
+         * The longest one write may take: a write starts only within the renew deadline after a renewal,
+         * and must be done before a standby may take over, a lease duration after it.
+         */
+        public Duration writeTimeout() {
+            return leaseDuration.minus(renewDeadline);
         }
     }
 
-    private final KubernetesClient client;
+    private final LeaseStore store;
     private final Settings settings;
-    private final Runnable onStartLeading;
-    private final Runnable onStopLeading;
-    private final AtomicBoolean leading = new AtomicBoolean();
-    private final AtomicBoolean closed = new AtomicBoolean();
-    private volatile CompletableFuture<?> current;
+    private final Clock clock;
+    private final Ticker ticker;
+    private final Runnable onStartedLeading;
+    private final Runnable onLostLease;
+
+    /** The record as last read or written, and when (ticker) it was first seen with that content. */
+    private LeaderRecord observed;
+    private long observedAt;
+    private volatile boolean leading;
+    private volatile long renewedAt;
+    private boolean over;
+    private volatile boolean closed;
     private Thread loop;
 
-    public LeaderElection(KubernetesClient client, Settings settings, Runnable onStartLeading, Runnable onStopLeading) {
-        this.client = client;
-        this.settings = settings;
-        this.onStartLeading = onStartLeading;
-        this.onStopLeading = onStopLeading;
+    /**
+     * @param clock            wall-clock time written into the Lease (acquireTime, renewTime)
+     * @param ticker           monotonic time for expiry, renewal and the write fence
+     * @param onStartedLeading called once, on the election thread, when this instance acquires the lease
+     * @param onLostLease      called once, on the election thread, when this instance lost the lease
+     */
+    LeaderElection(LeaseStore store, Settings settings, Clock clock, Ticker ticker, Runnable onStartedLeading, Runnable onLostLease) {
+        this.store = Objects.requireNonNull(store);
+        this.settings = Objects.requireNonNull(settings);
+        this.clock = Objects.requireNonNull(clock);
+        this.ticker = Objects.requireNonNull(ticker);
+        this.onStartedLeading = Objects.requireNonNull(onStartedLeading);
+        this.onLostLease = Objects.requireNonNull(onLostLease);
     }
 
+    /** Starts campaigning on a thread of its own: one {@link #step} every retry period until the election is over. */
     public void start() {
-        loop = new Thread(this::run, "leader-election");
-        loop.setDaemon(true);
-        loop.start();
-    }
-
-    private void run() {
-        while (!closed.get()) {
-            CompletableFuture<?> f = client.leaderElector().withConfig(new LeaderElectionConfigBuilder()
-                    .withName(settings.name())
-                    .withLeaseDuration(settings.leaseDuration())
-                    .withRenewDeadline(settings.renewDeadline())
-                    .withRetryPeriod(settings.retryPeriod())
-                    .withLock(new LeaseLock(settings.namespace(), settings.name(), settings.identity()))
-                    .withLeaderCallbacks(new LeaderCallbacks(this::started, this::stopped, this::newLeader))
-                    .withReleaseOnCancel(true)
-                    .build()).build().start();
-            current = f;
-            try {
-                f.join();
-            } catch (RuntimeException e) {
-                if (!closed.get()) {
-                    LOG.warn("leader election ended: {}", e.getMessage());
-                }
-            }
-            if (leading.get()) {
-                stopped();
-            }
-            if (!closed.get()) {
+        loop = new Thread(() -> {
+            while (!closed && step()) {
                 try {
                     Thread.sleep(settings.retryPeriod().toMillis());
                 } catch (InterruptedException e) {
                     return;
                 }
             }
+        }, "leader-election");
+        loop.setDaemon(true);
+        loop.start();
+    }
+
+    /**
+     * One attempt to acquire or renew the lease, then the deadline check. Returns false when the election
+     * is over (the lease was lost, or the election closed).
+     */
+    synchronized boolean step() {
+        if (over || closed) {
+            return false;
+        }
+        long attemptStart = ticker.nanos();
+        boolean held = tryAcquireOrRenew(attemptStart);
+        if (held) {
+            renewedAt = attemptStart;
+            if (!leading) {
+                leading = true;
+                LOG.info("{} became the leader (lease {}/{})", settings.identity(), settings.namespace(), settings.name());
+                onStartedLeading.run();
+            }
+            return true;
+        }
+        if (leading) {
+            boolean takenOver = observed != null && !observed.holder().isEmpty() && !observed.holder().equals(settings.identity());
+            if (takenOver || ticker.nanos() - renewedAt >= settings.renewDeadline().toNanos()) {
+                leading = false;
+                over = true;
+                LOG.error("{} lost the lease {}/{} ({}): stopping", settings.identity(), settings.namespace(), settings.name(),
+                        takenOver ? observed.holder() + " holds it" : "not renewed within " + settings.renewDeadline());
+                onLostLease.run();
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** client-go's tryAcquireOrRenew: whether this instance holds the lease after this attempt. */
+    private boolean tryAcquireOrRenew(long now) {
+        Instant wallNow = clock.instant();
+        int duration = (int) settings.leaseDuration().toSeconds();
+        try {
+            LeaderRecord current = store.get();
+            if (current == null) {
+                observe(store.create(new LeaderRecord(settings.identity(), duration, wallNow, wallNow, 0, null)), now);
+                return true;
+            }
+            if (!current.sameAs(observed)) {
+                if (observed == null || !current.holder().equals(observed.holder())) {
+                    LOG.info("the leader is now {}", current.holder().isEmpty() ? "nobody" : current.holder());
+                }
+                observe(current, now);
+            }
+            boolean mine = current.holder().equals(settings.identity());
+            long expiresAt = observedAt + Duration.ofSeconds(current.leaseDurationSeconds()).toNanos();
+            if (!current.holder().isEmpty() && !mine && expiresAt > now) {
+                return false;
+            }
+            LeaderRecord next = new LeaderRecord(settings.identity(), duration, mine ? current.acquireTime() : wallNow, wallNow,
+                    mine ? current.transitions() : current.transitions() + 1, current.resourceVersion());
+            observe(store.update(next), now);
+            return true;
+        } catch (LeaseException e) {
+            LOG.warn("{}: {}", settings.identity(), e.getMessage());
+            return false;
         }
     }
 
-    private void started() {
-        if (leading.compareAndSet(false, true)) {
-            LOG.info("{} became the leader (lease {}/{})", settings.identity(), settings.namespace(), settings.name());
-            onStartLeading.run();
-        }
+    private void observe(LeaderRecord record, long now) {
+        observed = record;
+        observedAt = now;
     }
 
-    private void stopped() {
-        if (leading.compareAndSet(true, false)) {
-            LOG.warn("{} lost the lease {}/{}: stopped writing", settings.identity(), settings.namespace(), settings.name());
-            onStopLeading.run();
-        }
+    /** Whether this instance leads (for the leader gauge). */
+    public boolean isLeading() {
+        return leading;
     }
 
-    private void newLeader(String identity) {
-        LOG.info("the leader is now {}", identity);
+    /**
+     * Whether a write may start now: this instance leads and its last successful renewal is younger than
+     * the renew deadline, on the monotonic clock. False from the renew deadline on, even while the
+     * election thread is stuck in a request.
+     */
+    public boolean holdsFreshLease() {
+        return leading && ticker.nanos() - renewedAt < settings.renewDeadline().toNanos();
     }
 
-    public boolean isLeader() {
-        return leading.get();
-    }
-
-    /** Stops campaigning and releases the lease if held. */
+    /** Stops campaigning and releases the lease if this instance holds it. */
     @Override
     public void close() {
-        if (!closed.compareAndSet(false, true)) {
-            return;
-        }
-        CompletableFuture<?> f = current;
-        if (f != null) {
-            f.cancel(true);
-        }
+        closed = true;
         if (loop != null) {
             loop.interrupt();
             try {
-                loop.join(5000);
+                loop.join(settings.renewDeadline().toMillis());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         }
-        if (leading.get()) {
-            stopped();
+        release();
+    }
+
+    private synchronized void release() {
+        if (!leading) {
+            return;
+        }
+        leading = false;
+        over = true;
+        Instant now = clock.instant();
+        try {
+            store.update(new LeaderRecord("", 1, now, now, observed.transitions(), observed.resourceVersion()));
+            LOG.info("{} released the lease {}/{}", settings.identity(), settings.namespace(), settings.name());
+        } catch (LeaseException e) {
+            LOG.warn("{} could not release the lease: {}", settings.identity(), e.getMessage());
         }
     }
 }

@@ -7,8 +7,11 @@ import io.hpacontroller.core.Quantities;
 import io.hpacontroller.core.model.ContainerInfo;
 import io.hpacontroller.core.model.ResourceAmounts;
 import io.hpacontroller.core.reconcile.ControllerConfig;
+import io.hpacontroller.input.ParseProblem;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +21,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -37,6 +41,15 @@ public final class ScenarioReader {
     static final int MAX_PODS = 5000;
 
     private final KubernetesSerialization serialization = new KubernetesSerialization();
+
+    /** A commented scenario to start from ({@code simulate --example}); every key it sets is read here. */
+    public static String example() {
+        try (InputStream in = ScenarioReader.class.getResourceAsStream("example-scenario.yaml")) {
+            return new String(Objects.requireNonNull(in, "example-scenario.yaml is not in the jar").readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 
     /** Reads and checks a scenario file. */
     public Scenario read(Path file) throws ScenarioException {
@@ -66,7 +79,7 @@ public final class ScenarioReader {
         try {
             root = serialization.unmarshal(text, JsonNode.class);
         } catch (RuntimeException e) {
-            throw new ScenarioException("not valid YAML: " + yamlProblem(e.getMessage()));
+            throw new ScenarioException("not valid YAML: " + ParseProblem.of(e));
         }
         if (root == null || !root.isObject()) {
             throw new ScenarioException("expected a mapping with the keys duration, load, workload and hpas at the top");
@@ -373,7 +386,7 @@ public final class ScenarioReader {
             try {
                 hpa = serialization.convertValue(h.raw(), HorizontalPodAutoscaler.class);
             } catch (RuntimeException e) {
-                throw h.error("not a valid HorizontalPodAutoscaler: " + firstLine(e.getMessage()));
+                throw h.error("not a valid HorizontalPodAutoscaler: " + ParseProblem.firstLine(e.getMessage()));
             }
             if (hpa.getMetadata() == null || hpa.getMetadata().getName() == null || hpa.getMetadata().getName().isEmpty()) {
                 throw h.child("metadata").child("name").error("required (it labels the HPA's line in the report)");
@@ -417,35 +430,5 @@ public final class ScenarioReader {
         n.mapping(Set.of("seed", "metricsFailure", "scaleWriteFailure", "scaleWriteConflict"));
         return new Scenario.Faults(n.child("seed").integerLong(1), n.child("metricsFailure").number(0, 0, 1),
                 n.child("scaleWriteFailure").number(0, 0, 1), n.child("scaleWriteConflict").number(0, 0, 1));
-    }
-
-    /**
-     * The parser's own words without the excerpts: "while parsing a flow sequence: expected ',' or ']', but got
-     * <stream end> (at line 2, column 1)".
-     */
-    private static String yamlProblem(String message) {
-        if (message == null) {
-            return "(no detail)";
-        }
-        List<String> words = new ArrayList<>();
-        String where = null;
-        for (String line : message.split("\n")) {
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("^ in reader, (line \\d+, column \\d+):").matcher(line);
-            if (m.find()) {
-                where = m.group(1);
-            } else if (!line.isBlank() && !Character.isWhitespace(line.charAt(0))) {
-                words.add(line.strip());
-            }
-        }
-        String text = words.isEmpty() ? firstLine(message) : String.join(": ", words);
-        return where == null ? text : text + " (at " + where + ")";
-    }
-
-    private static String firstLine(String message) {
-        if (message == null) {
-            return "(no detail)";
-        }
-        String line = message.strip().split("\n", 2)[0];
-        return line.length() > 200 ? line.substring(0, 200) + "..." : line;
     }
 }

@@ -31,11 +31,26 @@ class ConformanceCommandTest {
         CommandRun r = CommandRun.of("conformance", dir.toString());
 
         assertThat(r.exit()).isEqualTo(1);
-        assertThat(r.out()).contains("FAIL a-broken.json: cannot read case file")
+        assertThat(r.out()).contains("FAIL a-broken.json: case file " + dir.resolve("a-broken.json") + " is not valid JSON: ")
                 .contains("FAIL mind-reading: unknown case kind \"telepathy\"")
                 .contains("replicas: expected 7, got 5")
                 .doesNotContain("Exception");
         assertThat(r.lastLine()).isEqualTo("1 passed, 3 failed");
+    }
+
+    @Test
+    void aTruncatedCaseFileSaysWhereItEnds(@TempDir Path dir) throws IOException {
+        String whole = Files.readString(Path.of("src/test/resources/conformance/calc/resource-cpu-scale-up.json"));
+        Path truncated = dir.resolve("truncated.json");
+        Files.writeString(truncated, whole.substring(0, whole.indexOf("\"replicas\"")));
+        long lines = whole.substring(0, whole.indexOf("\"replicas\"")).lines().count();
+
+        CommandRun r = CommandRun.of("conformance", truncated.toString());
+
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.out()).containsPattern("FAIL truncated.json: case file " + java.util.regex.Pattern.quote(truncated.toString())
+                        + " is not valid JSON: Unexpected end-of-input.* \\(at line " + lines + ", column \\d+\\)")
+                .doesNotContain("An error has occurred").doesNotContain("Exception");
     }
 
     @Test

@@ -192,7 +192,7 @@ class ExplainCommandTest {
 
         CommandRun noKubeconfig = CommandRun.of("explain", "demo/web", "--kubeconfig=" + dir.resolve("missing"));
         assertThat(noKubeconfig.exit()).isEqualTo(2);
-        assertThat(noKubeconfig.err()).startsWith("error: cannot read kubeconfig ");
+        assertThat(noKubeconfig.err()).startsWith("error: --kubeconfig " + dir.resolve("missing") + ": no such file");
         for (CommandRun r : List.of(unknown, malformed, format, noKubeconfig)) {
             assertThat(r.err().lines().filter(l -> l.startsWith("error:")).count()).isEqualTo(1);
             assertThat(r.err()).doesNotContain("Exception");

@@ -2,11 +2,13 @@ package io.hpacontroller.cli;
 
 import io.hpacontroller.ops.ControllerRuntime;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -98,6 +100,41 @@ class RunCommandTest {
         assertThat(execute("--metrics-bind-address=:http").err()).contains("--metrics-bind-address must be HOST:PORT");
         assertThat(execute("--log-format=xml").err()).contains("--log-format must be text or json");
         assertThat(execute("--no-such-flag").exit()).isEqualTo(2);
+    }
+
+    /** A typo in --context must not connect to the current context, which may be production. */
+    @Test
+    void anUnknownContextIsExitCode2NamingTheContextsThatExist(@TempDir Path dir) throws Exception {
+        Path kubeconfig = Files.writeString(dir.resolve("config"), KubeConnectionTest.KUBECONFIG);
+
+        Result r = execute("--kubeconfig", kubeconfig.toString(), "--context", "stagign", "--metrics-bind-address=0",
+                "--health-probe-bind-address=0");
+
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).startsWith("error: --context stagign: no such context in " + kubeconfig + " (contexts: prod, staging)\n");
+    }
+
+    @Test
+    void aKubeconfigThatDoesNotParseIsExitCode2WithWhere(@TempDir Path dir) throws Exception {
+        Path kubeconfig = Files.writeString(dir.resolve("config"), KubeConnectionTest.KUBECONFIG.substring(0, 120));
+
+        Result r = execute("--kubeconfig", kubeconfig.toString(), "--metrics-bind-address=0", "--health-probe-bind-address=0");
+
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).startsWith("error: " + kubeconfig + " is not a valid kubeconfig: ").containsPattern("\\(at line \\d+, column \\d+\\)\n");
+    }
+
+    @Test
+    void aPortInUseIsExitCode2NamingTheFlags(@TempDir Path dir) throws Exception {
+        Path kubeconfig = Files.writeString(dir.resolve("config"), KubeConnectionTest.KUBECONFIG);
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            Result r = execute("--kubeconfig", kubeconfig.toString(), "--metrics-bind-address=127.0.0.1:" + taken.getLocalPort(),
+                    "--health-probe-bind-address=0");
+
+            assertThat(r.exit()).isEqualTo(2);
+            assertThat(r.err()).startsWith("error: cannot listen on --metrics-bind-address 127.0.0.1:" + taken.getLocalPort()
+                    + " or --health-probe-bind-address 0: ").contains("in use");
+        }
     }
 
     @Test

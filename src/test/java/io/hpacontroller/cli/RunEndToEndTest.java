@@ -5,10 +5,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.File;
+import java.io.IOException;
+import java.net.HttpURLConnection;
+import java.net.ServerSocket;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -50,7 +55,7 @@ class RunEndToEndTest {
             try {
                 await().atMost(Duration.ofSeconds(30)).until(() ->
                         client.apps().deployments().inNamespace("shop").withName("web").get().getSpec().getReplicas() == 4);
-                await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(Files.readString(log)).contains("{\"newReplicas\":\"4\"}"));
+                await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(Files.readString(log)).contains("{\"newReplicas\":\"4\"}"));
             } finally {
                 p.destroy(); // SIGTERM
             }
@@ -62,15 +67,120 @@ class RunEndToEndTest {
         }
     }
 
-    @Test
-    void anUnreadableKubeconfigIsAClearError(@TempDir Path dir) throws Exception {
+    /** The command line of a {@code run} process with the product's logging configuration. */
+    private static ProcessBuilder run(Path home, String... args) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(List.of(java, "-cp", System.getProperty("java.class.path"), Main.class.getName(), "run",
-                "--kubeconfig", dir.resolve("missing" + File.separator + "config").toString(), "--leader-elect=false",
-                "--metrics-bind-address=0", "--health-probe-bind-address=0")).redirectErrorStream(true).start();
+        List<String> cmd = new ArrayList<>(List.of(java, "-Dlogback.configurationFile=logback.xml", "-Duser.home=" + home,
+                "-cp", System.getProperty("java.class.path"), Main.class.getName(), "run"));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().remove("KUBECONFIG");
+        pb.environment().remove("KUBERNETES_SERVICE_HOST");
+        return pb;
+    }
+
+    private static String finish(Process p) throws Exception {
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).isNotZero();
-        assertThat(out).contains("cannot read kubeconfig");
+        return out;
+    }
+
+    @Test
+    void anUnreadableKubeconfigIsAClearError(@TempDir Path dir) throws Exception {
+        Path missing = dir.resolve("missing" + File.separator + "config");
+        Process p = run(dir, "--kubeconfig", missing.toString(), "--leader-elect=false",
+                "--metrics-bind-address=0", "--health-probe-bind-address=0").start();
+
+        String out = finish(p);
+
+        assertThat(p.exitValue()).isEqualTo(2);
+        assertThat(out).startsWith("error: --kubeconfig " + missing + ": no such file\n").doesNotContain("\tat ");
+    }
+
+    @Test
+    void outsideAClusterWithoutAKubeconfigThereIsNoClusterToConnectTo(@TempDir Path dir) throws Exception {
+        Process p = run(dir, "--leader-elect=false", "--metrics-bind-address=0", "--health-probe-bind-address=0").start();
+
+        String out = finish(p);
+
+        assertThat(p.exitValue()).isEqualTo(2);
+        assertThat(out).startsWith("error: no cluster to connect to: no --kubeconfig, $KUBECONFIG is not set, "
+                + dir.resolve(".kube").resolve("config") + " does not exist, and this is not a pod").doesNotContain("\tat ");
+    }
+
+    /** Nothing listens at the server's address: the process waits for it, alive and not ready, and stops on SIGTERM. */
+    @Test
+    void anUnreachableApiServerIsRetriedWithBackoffNotReadyUntilSigterm(@TempDir Path dir) throws Exception {
+        int apiPort = freePort();
+        int healthPort = freePort();
+        Path kubeconfig = Files.writeString(dir.resolve("kubeconfig"), """
+                apiVersion: v1
+                kind: Config
+                clusters:
+                - name: gone
+                  cluster: {server: "https://127.0.0.1:%d"}
+                contexts:
+                - name: gone
+                  context: {cluster: gone, user: u}
+                current-context: gone
+                users:
+                - name: u
+                  user: {token: t}
+                """.formatted(apiPort));
+        Path log = dir.resolve("controller.log");
+        Process p = run(dir, "--kubeconfig", kubeconfig.toString(), "--metrics-bind-address=0",
+                "--health-probe-bind-address=127.0.0.1:" + healthPort).redirectOutput(log.toFile()).start();
+        try {
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(Files.readString(log)).contains("; attempt 3, next in 4s"));
+            assertThat(p.isAlive()).isTrue();
+            assertThat(probe(healthPort, "/healthz")).isEqualTo(200);
+            assertThat(probe(healthPort, "/readyz")).isEqualTo(503);
+        } finally {
+            p.destroy(); // SIGTERM
+        }
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("stops on SIGTERM while waiting").isTrue();
+        String out = Files.readString(log);
+        assertThat(out.lines().filter(l -> l.contains("cannot reach the API server at https://127.0.0.1:" + apiPort + ": Connection refused")))
+                .as(out).hasSizeGreaterThanOrEqualTo(3)
+                .anySatisfy(l -> assertThat(l).contains("attempt 1, next in 1s"))
+                .anySatisfy(l -> assertThat(l).contains("attempt 2, next in 2s"));
+        assertThat(out).doesNotContain("\tat ").doesNotContain("Exception");
+        assertThat(p.exitValue()).as(out).isIn(0, 143);
+    }
+
+    /** The credentials are good but the controller may not list HPAs: one line naming the permission, exit 1. */
+    @Test
+    void aMissingPermissionAtStartIsNamedWithoutAStackTrace(@TempDir Path dir) throws Exception {
+        try (MockCluster cluster = MockCluster.start()) {
+            cluster.forbid("list", "horizontalpodautoscalers.autoscaling");
+            Path kubeconfig = cluster.writeKubeconfig(dir.resolve("kubeconfig"), "default");
+            Process p = run(dir, "--kubeconfig", kubeconfig.toString(), "--leader-elect=false",
+                    "--metrics-bind-address=0", "--health-probe-bind-address=0").start();
+
+            String out = finish(p);
+
+            assertThat(p.exitValue()).as(out).isEqualTo(1);
+            assertThat(out.lines().filter(l -> l.contains("ERROR"))).singleElement().asString()
+                    .contains("cannot run against " + cluster.url().replaceAll("/$", ""))
+                    .contains("(context mock of --kubeconfig " + kubeconfig + "): missing permissions: "
+                            + "cannot list horizontalpodautoscalers.autoscaling at the cluster scope");
+            assertThat(out).doesNotContain("\tat ").doesNotContain("Exception");
+            assertThat(cluster.count("GET", path -> path.contains("horizontalpodautoscalers"))).as("no informer started").isZero();
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static int probe(int port, String path) throws IOException {
+        HttpURLConnection c = (HttpURLConnection) URI.create("http://127.0.0.1:" + port + path).toURL().openConnection();
+        try {
+            return c.getResponseCode();
+        } finally {
+            c.disconnect();
+        }
     }
 }

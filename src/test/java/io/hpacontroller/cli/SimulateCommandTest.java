@@ -70,8 +70,61 @@ class SimulateCommandTest {
     }
 
     @Test
-    void simulateHasHelp() {
+    void simulateHasHelpThatDescribesTheScenarioFormat() {
         assertThat(CommandRun.of("--help").out()).contains("simulate");
-        assertThat(CommandRun.of("simulate", "--help").out()).contains("Usage: hpa-controller simulate [-hV] [--out=DIR] SCENARIO");
+        String help = CommandRun.of("simulate", "--help").out();
+        assertThat(help).contains("Usage: hpa-controller simulate [-hV] [--example] [--out=DIR] [SCENARIO]")
+                .contains("hpa-controller simulate --example > my-scenario.yaml");
+        for (String key : List.of("duration", "step", "controller", "workload", "metrics", "load", "hpas", "faults")) {
+            assertThat(help).as("the help names the scenario key %s", key).containsPattern("(?m)^  " + key + ":");
+        }
+        assertThat(help.lines()).allSatisfy(line -> assertThat(line.length()).as(line).isLessThanOrEqualTo(80));
+    }
+
+    /** The printed example is a scenario the reader accepts and the simulator runs, and it shows every key the README lists. */
+    @Test
+    void theExampleIsAScenarioThatRunsAndShowsEveryKey(@TempDir Path dir) throws IOException {
+        CommandRun example = CommandRun.of("simulate", "--example");
+        assertThat(example.exit()).isZero();
+        Path file = Files.writeString(dir.resolve("my-scenario.yaml"), example.out());
+
+        CommandRun r = CommandRun.of("simulate", file.toString(), "--out", dir.resolve("out").toString());
+
+        assertThat(r.err()).isEmpty();
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).contains("Scenario example: 30m simulated").contains("Replicas of upstream-defaults: 2 -> ")
+                .contains("Replicas of gentle-scale-down: 2 -> ").contains(", 0 violations");
+        String readme = Files.readString(Path.of("README.md"));
+        String table = readme.substring(readme.indexOf("### Scenario file"), readme.indexOf("### Examples"));
+        List<String> keys = table.lines().filter(l -> l.startsWith("| `"))
+                .flatMap(l -> java.util.regex.Pattern.compile("`([^`]+)`").matcher(l.split("\\|")[1]).results().map(m -> m.group(1)))
+                .map(k -> k.substring(k.lastIndexOf('.') + 1)).toList();
+        assertThat(keys).hasSizeGreaterThan(25);
+        for (String key : keys) {
+            assertThat(example.out()).as("the example shows %s", key).containsPattern("(?m)^[ #]*-? ?" + java.util.regex.Pattern.quote(key) + ":");
+        }
+    }
+
+    @Test
+    void anOutDirectoryThatCannotBeWrittenIsExitCode2WithTheReasonBeforeSimulating(@TempDir Path dir) throws IOException {
+        Path file = Files.writeString(dir.resolve("a-file"), "not a directory");
+
+        CommandRun onAFile = CommandRun.of("simulate", "examples/seed-004-burst.yaml", "--out", file.toString());
+        assertThat(onAFile.exit()).isEqualTo(2);
+        assertThat(onAFile.err().strip()).isEqualTo("simulate: cannot write to " + file + ": " + file + " exists and is not a directory");
+        assertThat(onAFile.out()).as("nothing simulated").isEmpty();
+
+        Path under = file.resolve("sim");
+        CommandRun underAFile = CommandRun.of("simulate", "examples/seed-004-burst.yaml", "--out", under.toString());
+        assertThat(underAFile.exit()).isEqualTo(2);
+        assertThat(underAFile.err().strip()).isEqualTo("simulate: cannot write to " + under + ": " + under + ": Not a directory");
+        assertThat(Files.readString(file)).isEqualTo("not a directory");
+    }
+
+    @Test
+    void withoutAScenarioItSaysHowToGetOne() {
+        CommandRun r = CommandRun.of("simulate");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("Missing required parameter: 'SCENARIO'").contains("simulate --example");
     }
 }

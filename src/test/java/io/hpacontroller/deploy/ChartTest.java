@@ -1,6 +1,7 @@
 package io.hpacontroller.deploy;
 
 import com.marcnuri.helm.LintResult;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -184,10 +185,74 @@ class ChartTest {
         Map<String, Object> spec = generic.get("spec");
         assertThat(spec).containsOnlyKeys("selector", "namespaceSelector", "endpoints");
         assertThat(generic.<Map<String, Object>>get("spec", "endpoints", 0))
-                .containsOnly(entry("port", "metrics"), entry("path", "/metrics"),
+                .containsOnly(entry("port", "metrics"), entry("path", "/metrics"), entry("honorLabels", true),
                         entry("interval", "30s"), entry("scrapeTimeout", "10s"));
         Map<String, String> selected = generic.get("spec", "selector", "matchLabels");
         assertThat(rendered.single(Service.class).getMetadata().getLabels()).containsAllEntriesOf(selected);
+    }
+
+    /** The monitoring values all on: helm lint --strict still passes. */
+    @Test
+    void lintStrictPassesWithTheMonitoringObjectsOn() {
+        LintResult lint = HelmChart.lintStrict(MONITORING_ON);
+
+        assertThat(lint.isFailed()).as("%s", lint.getMessages()).isFalse();
+        assertThat(lint.getMessages()).noneMatch(m -> m.contains("[WARNING]") || m.contains("[ERROR]"));
+    }
+
+    static final Map<String, Object> MONITORING_ON = Map.of(
+            "metrics.serviceMonitor.enabled", true,
+            "metrics.prometheusRule.enabled", true,
+            "metrics.grafanaDashboard.enabled", true);
+
+    @Test
+    void prometheusRuleHasTheReadmesAlertsOnTheReleasesJobOnlyWhenEnabled() {
+        assertThat(HelmChart.renderDefaults().ofKind("PrometheusRule")).isEmpty();
+
+        Manifests rendered = HelmChart.render(Map.of("metrics.prometheusRule.enabled", true,
+                "metrics.prometheusRule.labels.release", "kube-prometheus-stack"));
+
+        GenericKubernetesResource rule = (GenericKubernetesResource) rendered.ofKind("PrometheusRule").get(0);
+        assertThat(rule.getApiVersion()).isEqualTo("monitoring.coreos.com/v1");
+        assertThat(rule.getMetadata().getNamespace()).isEqualTo(HelmChart.NAMESPACE);
+        assertThat(rule.getMetadata().getLabels()).contains(entry("release", "kube-prometheus-stack"));
+        List<Map<String, Object>> rules = rule.get("spec", "groups", 0, "rules");
+        assertThat(rules).extracting(r -> r.get("alert")).containsExactly("HpaControllerNoLeader", "HpaControllerSyncErrors",
+                "HpaControllerInvalidSpecs", "HpaControllerFallingBehind", "HpaAtMaxReplicas");
+        assertThat(rules).allSatisfy(r -> assertThat(r).containsKeys("expr", "for", "labels", "annotations"));
+        assertThat(rules.get(0).get("expr")).isEqualTo(
+                "(sum(leader_election_master_status{job=\"hpa-controller-metrics\", name=\"hpa-controller\"}) or vector(0)) != 1");
+        assertThat(rules).filteredOn(r -> !r.get("alert").equals("HpaAtMaxReplicas"))
+                .allSatisfy(r -> assertThat((String) r.get("expr")).contains("job=\"hpa-controller-metrics\""));
+        // the job is the metrics Service's name, which the ServiceMonitor scrapes
+        assertThat(rendered.single(Service.class).getMetadata().getName()).isEqualTo("hpa-controller-metrics");
+
+        Manifests single = HelmChart.render(Map.of("metrics.prometheusRule.enabled", true, "leaderElection.enabled", false,
+                "replicaCount", 1, "fullnameOverride", "autoscaler"));
+        GenericKubernetesResource noElection = (GenericKubernetesResource) single.ofKind("PrometheusRule").get(0);
+        assertThat(noElection.<String>get("spec", "groups", 0, "rules", 0, "expr"))
+                .contains("leader_election_master_status{job=\"autoscaler-metrics\", name=\"\"}");
+    }
+
+    @Test
+    void grafanaDashboardIsAConfigMapTheSidecarLoadsOnlyWhenEnabled() throws Exception {
+        assertThat(HelmChart.renderDefaults().all(ConfigMap.class)).isEmpty();
+
+        Manifests rendered = HelmChart.render(Map.of("metrics.grafanaDashboard.enabled", true,
+                "metrics.grafanaDashboard.namespace", "monitoring",
+                "metrics.grafanaDashboard.annotations.grafana_folder", "Kubernetes"));
+
+        ConfigMap dashboard = rendered.single(ConfigMap.class);
+        assertThat(dashboard.getMetadata().getNamespace()).isEqualTo("monitoring");
+        assertThat(dashboard.getMetadata().getLabels()).contains(entry("grafana_dashboard", "1"));
+        assertThat(dashboard.getMetadata().getAnnotations()).containsExactly(entry("grafana_folder", "Kubernetes"));
+        assertThat(dashboard.getData()).containsOnlyKeys("hpa-controller.json");
+        String json = dashboard.getData().get("hpa-controller.json");
+        assertThat(json).isEqualTo(Files.readString(HelmChart.CHART_DIR.resolve("dashboards/hpa-controller.json")).strip());
+        Map<String, Object> parsed = Manifests.yaml(json, Map.class);
+        assertThat(parsed).containsEntry("uid", "hpa-controller").containsKeys("panels", "templating");
+        assertThat(HelmChart.render(Map.of("metrics.grafanaDashboard.enabled", true)).single(ConfigMap.class)
+                .getMetadata().getNamespace()).as("default: the release namespace").isEqualTo(HelmChart.NAMESPACE);
     }
 
     @Test

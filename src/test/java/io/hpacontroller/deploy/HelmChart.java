@@ -3,6 +3,7 @@ package io.hpacontroller.deploy;
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.LintResult;
 import com.marcnuri.helm.TemplateCommand;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -25,6 +26,44 @@ final class HelmChart {
 
     static LintResult lintStrict() {
         return new Helm(CHART_DIR).lint().strict().call();
+    }
+
+    /**
+     * {@code helm lint --strict --set ...} (helm-java's lint takes no values): lints a copy of the chart
+     * whose values.yaml carries the given values (dotted paths).
+     */
+    @SuppressWarnings("unchecked")
+    static LintResult lintStrict(Map<String, ?> values) {
+        try {
+            Path copy = Files.createTempDirectory("hpa-controller-chart");
+            try {
+                Path chart = copy.resolve(CHART_DIR.getFileName());
+                try (var files = Files.walk(CHART_DIR)) {
+                    for (Path source : files.toList()) {
+                        Files.copy(source, chart.resolve(CHART_DIR.relativize(source).toString()));
+                    }
+                }
+                Map<String, Object> all = Manifests.yaml(Files.readString(chart.resolve("values.yaml")), Map.class);
+                values.forEach((path, value) -> {
+                    String[] keys = path.split("\\.");
+                    Map<String, Object> at = all;
+                    for (int i = 0; i < keys.length - 1; i++) {
+                        at = (Map<String, Object>) at.get(keys[i]);
+                    }
+                    at.put(keys[keys.length - 1], value);
+                });
+                Files.writeString(chart.resolve("values.yaml"), new KubernetesSerialization().asYaml(all));
+                return new Helm(chart).lint().strict().call();
+            } finally {
+                try (var files = Files.walk(copy)) {
+                    for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                        Files.delete(p);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** `helm template` with --set values (Helm's --set syntax, e.g. "{a,b}" for a list). */

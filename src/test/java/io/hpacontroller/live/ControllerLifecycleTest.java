@@ -42,30 +42,32 @@ class ControllerLifecycleTest extends LiveTestBase {
         create(hpa(NS, "web", "apps/v1", "Deployment", "web", 1, 4, cpuUtilization(50)));
         startController(LiveFixtures.fastOptions());
 
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-            assertThat(events("FailedRescale")).isNotEmpty();
-            assertThat(condition(readHpa("web"), "AbleToScale")).isEqualTo("False/FailedUpdateScale");
+        // a later sync succeeds
+        await().atMost(Duration.ofSeconds(15)).until(() -> replicas("web") == 4);
+        // the failed one said so in the status it wrote (the next sync replaced it a sync period later) and in an event
+        assertThat(syncs).anySatisfy(r -> {
+            assertThat(r.outcome().rescaled()).isFalse();
+            assertThat(r.outcome().status().getConditions()).anySatisfy(c -> assertThat(c.getType() + "=" + c.getStatus() + "/" + c.getReason())
+                    .isEqualTo("AbleToScale=False/FailedUpdateScale"));
         });
-        // the retry after backoff then succeeds
-        await().atMost(Duration.ofSeconds(10)).until(() -> replicas("web") == 4);
+        await().atMost(Duration.ofSeconds(15)).until(() -> !events("FailedRescale").isEmpty());
     }
 
     @Test
     void deletingAnHpaDropsItsHistoryAndStopsItsSyncs() throws Exception {
-        client.apps().deployments().inNamespace(NS).resource(deployment(NS, "web", 2)).create();
-        create(hpa(NS, "web", "apps/v1", "Deployment", "web", 1, 4, cpuUtilization(50)));
-        List<SyncReport> reports = new CopyOnWriteArrayList<>();
-        HorizontalController c = new HorizontalController(cluster.newClient(), LiveFixtures.fastOptions(), java.time.Clock.systemUTC(), WriteGate.alwaysOpen());
-        controller = c;
-        c.addListener(reports::add);
-        c.start(Duration.ofSeconds(10));
-        await().atMost(Duration.ofSeconds(5)).until(() -> c.histories().keys().contains("demo/web"));
+        for (String name : List.of("web", "other")) {
+            client.apps().deployments().inNamespace(NS).resource(deployment(NS, name, 2)).create();
+            create(hpa(NS, name, "apps/v1", "Deployment", name, 1, 4, cpuUtilization(50)));
+        }
+        HorizontalController c = startController(LiveFixtures.fastOptions());
+        await().atMost(Duration.ofSeconds(15)).until(() -> c.histories().keys().contains("demo/web"));
 
         client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).withName("web").delete();
-        await().atMost(Duration.ofSeconds(5)).until(() -> !c.histories().keys().contains("demo/web") && !c.queue().isTracked("demo/web"));
-        int syncs = reports.size();
-        Thread.sleep(800); // three sync periods
-        assertThat(reports.stream().skip(syncs).filter(r -> r.outcome() != null)).isEmpty();
+        await().atMost(Duration.ofSeconds(15)).until(() -> !c.histories().keys().contains("demo/web") && !c.queue().isTracked("demo/web"));
+        long syncsOfWeb = syncsOf("web");
+        awaitMoreSyncs("other", 4); // the controller keeps running
+        assertThat(syncsOf("web")).as("no sync of the deleted HPA").isEqualTo(syncsOfWeb);
+        assertThat(c.histories().keys()).containsExactly("demo/other");
     }
 
     @Test
@@ -75,19 +77,21 @@ class ControllerLifecycleTest extends LiveTestBase {
             cluster.workloads().setCpuPerPod(NS, name, "100m");
             create(hpa(NS, name, "apps/v1", "Deployment", name, 1, 6, cpuUtilization(50)));
         }
-        // a slow scale subresource: one worker would read a's and b's scale at least 300 ms apart
-        cluster.delay("GET", "/scale$", Duration.ofMillis(300), 2);
+        // a slow metrics API: one worker could ask for b's metrics only after a's answer came, 3 s later
+        Duration slow = Duration.ofSeconds(3);
+        cluster.delay("GET", "^/apis/metrics\\.k8s\\.io/", slow, 2);
         startController(LiveFixtures.fastOptions().withWorkers(4));
 
-        await().atMost(Duration.ofSeconds(20)).until(() -> replicas("a") == 6 && replicas("b") == 6);
-        long firstA = firstScaleRead("a");
-        long firstB = firstScaleRead("b");
-        assertThat(Math.abs(firstA - firstB)).as("both first syncs ran at the same time on different workers")
-                .isLessThan(Duration.ofMillis(250).toNanos());
+        await().atMost(Duration.ofSeconds(30)).until(() -> replicas("a") == 6 && replicas("b") == 6);
+        long firstA = firstMetricsQuery("a");
+        long firstB = firstMetricsQuery("b");
+        assertThat(Math.abs(firstA - firstB)).as("b's metrics were asked for before a's slow answer came: two workers at once")
+                .isLessThan(slow.toNanos());
     }
 
-    private long firstScaleRead(String deployment) {
-        return cluster.requests().stream().filter(r -> r.method().equals("GET") && r.path().endsWith("/deployments/" + deployment + "/scale"))
+    private long firstMetricsQuery(String deployment) {
+        return cluster.requests().stream().filter(r -> r.method().equals("GET") && r.path().startsWith("/apis/metrics.k8s.io/")
+                        && r.path().endsWith("labelSelector=app%3D" + deployment))
                 .mapToLong(MockCluster.Request::atNanos).min().orElseThrow();
     }
 
@@ -98,7 +102,7 @@ class ControllerLifecycleTest extends LiveTestBase {
         startController(LiveFixtures.fastOptions());
         assertThat(controller.hpaCount()).isZero();
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> cluster.dropWatches() > 0);
+        await().atMost(Duration.ofSeconds(15)).until(() -> cluster.dropWatches() > 0);
         // created while the watches were down: the informer must relist or re-watch to see it
         create(hpa(NS, "web", "apps/v1", "Deployment", "web", 1, 4, cpuUtilization(50)));
         await().atMost(Duration.ofSeconds(20)).until(() -> replicas("web") == 4);
@@ -111,12 +115,10 @@ class ControllerLifecycleTest extends LiveTestBase {
         client.apps().deployments().inNamespace(NS).resource(deployment(NS, "web", 3)).create();
         cluster.workloads().setCpuPerPod(NS, "web", "50m"); // exactly the 50% target
         create(hpa(NS, "web", "apps/v1", "Deployment", "web", 1, 10, cpuUtilization(50)));
-        List<SyncReport> reports = new CopyOnWriteArrayList<>();
-        controller = new HorizontalController(cluster.newClient(), LiveFixtures.fastOptions(), java.time.Clock.systemUTC(), WriteGate.alwaysOpen());
-        controller.addListener(reports::add);
-        controller.start(Duration.ofSeconds(10));
+        startController(LiveFixtures.fastOptions());
+        List<SyncReport> reports = syncs;
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> reports.size() >= 8);
+        await().atMost(Duration.ofSeconds(15)).until(() -> reports.size() >= 8);
         long written = reports.stream().filter(r -> r.outcome() != null && r.outcome().statusWritten()).count();
         assertThat(written).as("the first sync writes the status; steady syncs write nothing").isLessThanOrEqualTo(2);
         assertThat(reports).allSatisfy(r -> assertThat(r.outcome().rescaled()).isFalse());
@@ -145,8 +147,9 @@ class ControllerLifecycleTest extends LiveTestBase {
         });
         assertThat(events("AmbiguousSelector").get(0).getMessage()).contains("controlled by multiple HPAs").contains("demo/web-1").contains("demo/web-2");
         int replicasWhileAmbiguous = replicas("web");
-        Thread.sleep(1000); // four sync periods: nothing scales while both HPAs claim the pods
-        assertThat(replicas("web")).isEqualTo(replicasWhileAmbiguous);
+        awaitMoreSyncs("web-1", 4);
+        awaitMoreSyncs("web-2", 4);
+        assertThat(replicas("web")).as("nothing scales while both HPAs claim the pods").isEqualTo(replicasWhileAmbiguous);
 
         // removing one HPA lets the other scale again
         client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).withName("web-2").delete();

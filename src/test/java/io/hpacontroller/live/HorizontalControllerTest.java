@@ -35,7 +35,7 @@ class HorizontalControllerTest extends LiveTestBase {
             assertThat(h.getStatus().getCurrentMetrics().get(0).getResource().getCurrent().getAverageUtilization()).isEqualTo(100);
             assertThat(h.getStatus().getLastScaleTime()).isNotNull();
         });
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+        await().atMost(Duration.ofSeconds(15)).untilAsserted(() ->
                 assertThat(events("SuccessfulRescale")).extracting(Event::getMessage)
                         .anyMatch(m -> m.startsWith("New size: 4; reason: cpu resource utilization (percentage of request) above target"))
                         .anyMatch(m -> m.startsWith("New size: 10;")));
@@ -43,7 +43,7 @@ class HorizontalControllerTest extends LiveTestBase {
         // load drops to 10% of the request: 10 pods * 0.2 = 2
         cluster.workloads().setCpuPerPod(NS, "web", "10m");
         await().atMost(Duration.ofSeconds(20)).until(() -> replicas("web") == 2);
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
             assertThat(events("SuccessfulRescale")).extracting(Event::getMessage)
                     .anyMatch(m -> m.equals("New size: 2; reason: All metrics below target"));
             assertThat(condition(readHpa("web"), "AbleToScale")).startsWith("True/");

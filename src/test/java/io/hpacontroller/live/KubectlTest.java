@@ -71,7 +71,7 @@ class KubectlTest extends LiveTestBase {
             assertThat(hpa.path("status").path("desiredReplicas").asInt()).isEqualTo(4);
             assertThat(hpa.path("status").path("currentMetrics").path(0).path("resource").path("current").path("averageUtilization").asInt()).isEqualTo(100);
         });
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
             String described = kubectl(dir, "describe", "hpa", "web", "-n", "demo");
             // (kubectl finds events with a field selector the mock server does not evaluate, so it lists none here)
             assertThat(described).contains("Reference:").contains("Deployment/web")

@@ -36,6 +36,11 @@ final class LiveFixtures {
                 .withNewTarget().withType("Utilization").withAverageUtilization(percent).endTarget().endResource().build();
     }
 
+    static MetricSpec externalAverage(String metric, String averageValue) {
+        return new MetricSpecBuilder().withType("External").withNewExternal().withNewMetric().withName(metric).endMetric()
+                .withNewTarget().withType("AverageValue").withAverageValue(new Quantity(averageValue)).endTarget().endExternal().build();
+    }
+
     static HorizontalPodAutoscaler hpa(String ns, String name, String apiVersion, String kind, String target, int min, int max, MetricSpec... metrics) {
         return new HorizontalPodAutoscalerBuilder()
                 .withNewMetadata().withName(name).withNamespace(ns).withGeneration(1L).endMetadata()

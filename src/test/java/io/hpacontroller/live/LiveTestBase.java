@@ -4,22 +4,42 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerCondition;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hpacontroller.core.reconcile.ControllerConfig;
+import io.hpacontroller.core.reconcile.ReconcileOutcome;
+import io.hpacontroller.testing.ManualTime;
 import io.hpacontroller.testing.MockCluster;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 
-/** A mock cluster per test, and a live controller started against it on demand. */
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A mock cluster per test, and a live controller started against it on demand: with real time and
+ * fast syncs, or at the production ratio (kube-controller-manager's 15 s sync period) on a manual clock.
+ */
 abstract class LiveTestBase {
 
     static final String NS = "demo";
+    static final Duration PRODUCTION_PERIOD = Duration.ofSeconds(15);
     MockCluster cluster;
     KubernetesClient client;
     HorizontalController controller;
+    /** Every sync the controller of {@link #startController} made, in order. */
+    final List<SyncReport> syncs = new CopyOnWriteArrayList<>();
+    final ManualTime time = new ManualTime(Instant.parse("2026-03-01T12:00:00Z"));
+
+    /** A sync as a test saw it: the second of manual time it happened at, and its outcome. */
+    record Sync(long second, ReconcileOutcome outcome) {
+    }
 
     @BeforeEach
     void startCluster() {
@@ -37,8 +57,46 @@ abstract class LiveTestBase {
 
     HorizontalController startController(ControllerOptions options) throws InterruptedException {
         controller = new HorizontalController(cluster.newClient(), options, Clock.systemUTC(), WriteGate.alwaysOpen());
+        controller.addListener(syncs::add);
         controller.start(Duration.ofSeconds(10));
         return controller;
+    }
+
+    /**
+     * Waits until the controller has synced the HPA {@code count} more times: what a test asserts did
+     * not happen meanwhile, did not happen while the controller was running.
+     */
+    void awaitMoreSyncs(String hpa, int count) {
+        long from = syncsOf(hpa);
+        await().atMost(Duration.ofSeconds(30)).until(() -> syncsOf(hpa) >= from + count);
+    }
+
+    long syncsOf(String hpa) {
+        return syncs.stream().filter(r -> r.key().equals(NS + "/" + hpa) && r.outcome() != null).count();
+    }
+
+    /** A controller with the production sync period on the manual clock, its informers synced, no workers. */
+    HorizontalController controllerAtProductionRatio() throws InterruptedException {
+        ControllerOptions options = new ControllerOptions(ControllerConfig.defaults(), PRODUCTION_PERIOD, 2, List.of(), Duration.ofSeconds(5));
+        controller = new HorizontalController(cluster.newClient(), options, time, time, WriteGate.alwaysOpen());
+        controller.startInformers();
+        assertThat(controller.awaitSynced(Duration.ofSeconds(10))).isTrue();
+        return controller;
+    }
+
+    /**
+     * Runs the controller for this many seconds of manual time, one second at a time: every second it
+     * syncs whatever is due, so a second without a sync is one in which the controller looked and found
+     * nothing to do.
+     */
+    List<Sync> run(int seconds) {
+        List<Sync> syncs = new ArrayList<>();
+        for (int s = 0; s < seconds; s++) {
+            long second = time.elapsed().toSeconds();
+            controller.syncDue().forEach(r -> syncs.add(new Sync(second, r.outcome())));
+            time.advance(Duration.ofSeconds(1));
+        }
+        return syncs;
     }
 
     int replicas(String deployment) {

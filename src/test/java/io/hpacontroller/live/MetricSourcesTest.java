@@ -29,7 +29,7 @@ class MetricSourcesTest extends LiveTestBase {
 
         // every pod keeps reporting 30 against 10 per pod: 4 (legacy cap), 8, then the max of 10
         await().atMost(Duration.ofSeconds(15)).until(() -> replicas("api") == 10);
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
             HorizontalPodAutoscaler h = readHpa("api");
             assertThat(h.getStatus().getCurrentMetrics().get(0).getPods().getCurrent().getAverageValue()).isEqualTo(new Quantity("30"));
             assertThat(condition(h, "ScalingActive")).isEqualTo("True/ValidMetricFound");
@@ -58,7 +58,7 @@ class MetricSourcesTest extends LiveTestBase {
         startController(LiveFixtures.fastOptions());
 
         await().atMost(Duration.ofSeconds(15)).until(() -> replicas("front") == 10 && replicas("worker") == 5);
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
             assertThat(readHpa("front").getStatus().getCurrentMetrics().get(0).getObject().getCurrent().getValue()).isEqualTo(new Quantity("600"));
             assertThat(readHpa("worker").getStatus().getCurrentMetrics().get(0).getExternal().getCurrent().getAverageValue()).isEqualTo(new Quantity("5"));
         });

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.live.ControllerOptions;
 import io.hpacontroller.live.SyncReport;
+import io.hpacontroller.live.Ticker;
 import io.hpacontroller.testing.MockCluster;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -20,12 +21,14 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -64,14 +67,19 @@ class ControllerRuntimeTest {
         cluster.close();
     }
 
+    private static final String METRICS = "^/apis/metrics\\.k8s\\.io/";
+    /** Exit statuses the runtimes asked for (instead of ending the test JVM). */
+    private final List<Integer> exits = new CopyOnWriteArrayList<>();
+
     private ControllerRuntime runtime(String identity, boolean leaderElection) throws IOException {
         ControllerOptions options = new ControllerOptions(ControllerConfig.defaults().withDownscaleStabilization(Duration.ZERO),
                 Duration.ofMillis(250), 2, List.of(), Duration.ofSeconds(5));
         LeaderElection.Settings election = leaderElection
-                ? new LeaderElection.Settings(NS, "hpa-controller", identity, Duration.ofSeconds(3), Duration.ofSeconds(2), Duration.ofMillis(300))
+                ? new LeaderElection.Settings(NS, "hpa-controller", identity, Duration.ofSeconds(4), Duration.ofSeconds(2), Duration.ofMillis(300))
                 : null;
         ControllerRuntime r = new ControllerRuntime(cluster.newClient(), new ControllerRuntime.Settings(options, election,
-                new InetSocketAddress("127.0.0.1", 0), new InetSocketAddress("127.0.0.1", 0), Duration.ofSeconds(5)));
+                new InetSocketAddress("127.0.0.1", 0), new InetSocketAddress("127.0.0.1", 0), Duration.ofSeconds(5)),
+                exits::add, Clock.systemUTC(), Ticker.SYSTEM);
         runtimes.add(r);
         r.start();
         return r;
@@ -79,6 +87,26 @@ class ControllerRuntimeTest {
 
     private int replicas() {
         return client.apps().deployments().inNamespace(NS).withName("web").get().getSpec().getReplicas();
+    }
+
+    private Lease lease() {
+        return client.leases().inNamespace(NS).withName("hpa-controller").get();
+    }
+
+    /** Someone else takes the lease (as after a network partition), for ten minutes. */
+    private void takeLeaseAway() {
+        await().atMost(Duration.ofSeconds(15)).ignoreExceptions().until(() -> {
+            Lease lease = lease();
+            lease.getSpec().setHolderIdentity("intruder");
+            lease.getSpec().setRenewTime(ZonedDateTime.now());
+            lease.getSpec().setLeaseDurationSeconds(600);
+            client.leases().inNamespace(NS).resource(lease).update(); // a conflict with a renewal: try again
+            return true;
+        });
+    }
+
+    private List<Event> events(String reason) {
+        return client.v1().events().inNamespace(NS).list().getItems().stream().filter(e -> reason.equals(e.getReason())).toList();
     }
 
     private static HttpResponse<String> get(int port, String path) throws Exception {
@@ -90,50 +118,92 @@ class ControllerRuntimeTest {
     void exactlyOneInstanceReconcilesAndAStandbyTakesOverWhenTheLeaderStops() throws Exception {
         ControllerRuntime a = runtime("instance-a", true);
         await().atMost(Duration.ofSeconds(10)).until(a::isLeader);
+        List<SyncReport> syncsOfA = new CopyOnWriteArrayList<>();
+        a.controller().addListener(syncsOfA::add);
         ControllerRuntime b = runtime("instance-b", true);
         List<SyncReport> syncsOfB = new CopyOnWriteArrayList<>();
         b.controller().addListener(syncsOfB::add);
 
         cluster.workloads().setCpuPerPod(NS, "web", "100m");
-        await().atMost(Duration.ofSeconds(15)).until(() -> replicas() == 8);
+        await().atMost(Duration.ofSeconds(15)).until(() -> replicas() == 8 && syncsOfA.size() >= 10);
         assertThat(b.isLeader()).isFalse();
-        assertThat(syncsOfB).as("the standby never reconciles").isEmpty();
-        assertThat(client.leases().inNamespace(NS).withName("hpa-controller").get().getSpec().getHolderIdentity()).isEqualTo("instance-a");
+        assertThat(syncsOfB).as("the standby never reconciles, while the leader synced %d times", syncsOfA.size()).isEmpty();
+        assertThat(lease().getSpec().getHolderIdentity()).isEqualTo("instance-a");
 
         a.close(); // graceful: releases the lease
         await().atMost(Duration.ofSeconds(10)).until(b::isLeader);
         cluster.workloads().setCpuPerPod(NS, "web", "10m");
         await().atMost(Duration.ofSeconds(15)).until(() -> replicas() < 8);
         assertThat(syncsOfB).isNotEmpty();
+        assertThat(exits).as("a graceful stop is not a lost lease").isEmpty();
 
         // no double scaling: every rescale event names a distinct step of one sequence
-        List<String> sizes = client.v1().events().inNamespace(NS).list().getItems().stream()
-                .filter(e -> "SuccessfulRescale".equals(e.getReason())).map(Event::getMessage).collect(Collectors.toList());
+        List<String> sizes = events("SuccessfulRescale").stream().map(Event::getMessage).collect(Collectors.toList());
         assertThat(sizes).doesNotHaveDuplicates();
     }
 
     @Test
-    void aLeaderThatLosesItsLeaseStopsWritingAtOnce() throws Exception {
-        cluster.workloads().setCpuPerPod(NS, "web", "50m"); // exactly the target: nothing to do while it leads
+    void aGracefulStopReleasesTheLease() throws Exception {
         ControllerRuntime a = runtime("instance-a", true);
         await().atMost(Duration.ofSeconds(10)).until(a::isLeader);
-        await().atMost(Duration.ofSeconds(10)).until(() -> a.controller().isWorking());
+        a.close();
+        assertThat(lease().getSpec().getHolderIdentity()).isEmpty();
+        assertThat(lease().getSpec().getLeaseDurationSeconds()).isEqualTo(1);
+    }
 
-        // someone else takes the lease (as after a network partition): the leader must notice and stop
-        Lease lease = client.leases().inNamespace(NS).withName("hpa-controller").get();
-        lease.getSpec().setHolderIdentity("intruder");
-        lease.getSpec().setRenewTime(ZonedDateTime.now().plusMinutes(1));
-        lease.getSpec().setLeaseDurationSeconds(600);
-        client.leases().inNamespace(NS).resource(lease).update();
+    @Test
+    void aLeaderThatLosesItsLeaseExitsAndItsInFlightReconcileDoesNotWrite() throws Exception {
+        cluster.workloads().setCpuPerPod(NS, "web", "100m"); // twice the target: the sync wants to scale
+        cluster.delay("GET", METRICS, Duration.ofSeconds(3), 1); // the first sync waits for its metrics
+        ControllerRuntime a = runtime("instance-a", true);
+        List<SyncReport> syncs = new CopyOnWriteArrayList<>();
+        a.controller().addListener(syncs::add);
+        await().atMost(Duration.ofSeconds(10)).until(() -> cluster.count("GET", p -> p.startsWith("/apis/metrics.k8s.io/")) == 1);
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> !a.isLeader());
+        takeLeaseAway(); // while the sync is in flight
+        long writesBefore = cluster.count("PUT", p -> p.endsWith("/scale") || p.endsWith("/status"));
+        await().atMost(Duration.ofSeconds(15)).until(() -> exits.equals(List.of(1)));
+        assertThat(a.isLeader()).isFalse();
         assertThat(a.controller().isWorking()).isFalse();
-        cluster.clearRequests();
-        cluster.workloads().setCpuPerPod(NS, "web", "100m");
-        Thread.sleep(1500); // six sync periods
-        assertThat(cluster.count("PUT", p -> p.endsWith("/scale") || p.contains("/horizontalpodautoscalers/"))).isZero();
-        assertThat(cluster.count("POST", p -> p.contains("/events"))).isZero();
+
+        assertThat(syncs).as("the in-flight sync finished").hasSize(1);
+        assertThat(syncs.get(0).outcome().rescaled()).isFalse();
+        assertThat(syncs.get(0).outcome().errorMessage()).contains("does not hold a fresh leader lease");
+        assertThat(cluster.count("PUT", p -> p.endsWith("/scale") || p.endsWith("/status"))).isEqualTo(writesBefore);
         assertThat(replicas()).isEqualTo(2);
+        assertThat(lease().getSpec().getHolderIdentity()).isEqualTo("intruder");
+    }
+
+    @Test
+    void workersNeverStartWhenTheLeaseIsLostBeforeTheInformersSynced() throws Exception {
+        cluster.fail("GET", "^/api/v1/pods$", 500, Integer.MAX_VALUE); // the pods cannot be listed yet
+        ControllerRuntime a = runtime("instance-a", true);
+        await().atMost(Duration.ofSeconds(10)).until(a::isLeader);
+        var start = a.workerStart();
+        assertThat(a.controller().isSynced()).isFalse();
+
+        takeLeaseAway();
+        await().atMost(Duration.ofSeconds(10)).until(() -> exits.equals(List.of(1)));
+        assertThat(start).isNotDone();
+        cluster.clearFaults();
+        assertThat(start.get(20, TimeUnit.SECONDS)).as("the informers synced; the workers did not start").isFalse();
+        assertThat(a.controller().isSynced()).isTrue();
+        assertThat(a.controller().isWorking()).isFalse();
+        assertThat(a.startWorkersIfLeading()).as("nor later").isFalse();
+    }
+
+    @Test
+    void shutdownPostsThePendingEventsBeforeWritesClose() throws Exception {
+        cluster.fail("GET", METRICS, 503, Integer.MAX_VALUE); // every sync records two Warning events
+        cluster.delay("POST", "/events$", Duration.ofSeconds(2), 1); // the first one is slow to post: the second waits in the queue
+        ControllerRuntime r = runtime("solo", false);
+        List<SyncReport> syncs = new CopyOnWriteArrayList<>();
+        r.controller().addListener(syncs::add);
+        await().atMost(Duration.ofSeconds(10)).until(() -> !syncs.isEmpty());
+
+        r.close();
+        assertThat(events("FailedGetResourceMetric")).hasSize(1);
+        assertThat(events("FailedComputeMetricsReplicas")).as("posted before the writes closed").hasSize(1);
     }
 
     @Test
@@ -145,7 +215,7 @@ class ControllerRuntimeTest {
         await().atMost(Duration.ofSeconds(15)).until(() -> replicas() == 8);
 
         // the listener that sets the gauges runs just after the reconcile that scaled
-        await().atMost(Duration.ofSeconds(5)).until(() -> get(r.metricsPort(), "/metrics").body()
+        await().atMost(Duration.ofSeconds(15)).until(() -> get(r.metricsPort(), "/metrics").body()
                 .contains("horizontal_pod_autoscaler_controller_desired_replicas{hpa_name=\"web\",namespace=\"demo\"} 8.0"));
         String metrics = get(r.metricsPort(), "/metrics").body();
         assertThat(metrics)

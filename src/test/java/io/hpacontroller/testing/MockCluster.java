@@ -77,7 +77,10 @@ public final class MockCluster implements AutoCloseable {
     private final List<Fault> faults = new CopyOnWriteArrayList<>();
     private final List<WebSocket> watches = new CopyOnWriteArrayList<>();
     private final AtomicInteger scaleConflicts = new AtomicInteger();
+    private final AtomicInteger interleavedScale = new AtomicInteger(-1);
     private WorkloadController workloads;
+    private volatile String gitVersion = "v1.37.0";
+    private final java.util.Set<String> forbidden = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private MockCluster() {
         dispatcher = new Dispatcher();
@@ -163,9 +166,32 @@ public final class MockCluster implements AutoCloseable {
         faults.clear();
     }
 
+    /** The version {@code GET /version} reports (default v1.37.0). */
+    public void serveVersion(String gitVersion) {
+        this.gitVersion = gitVersion;
+    }
+
+    /**
+     * SelfSubjectAccessReviews of this verb on this resource answer "not allowed", in every namespace.
+     * The resource in kubectl's spelling: "pods", "horizontalpodautoscalers.autoscaling/status". Everything
+     * else is allowed. (Only the reviews: the API itself does not enforce it.)
+     */
+    public void forbid(String verb, String resource) {
+        forbidden.add(verb + " " + resource);
+    }
+
     /** The next {@code n} scale updates answer 409 Conflict (someone else changed the target). */
     public void conflictOnNextScaleUpdates(int n) {
         scaleConflicts.set(n);
+    }
+
+    /**
+     * Someone else (kubectl scale) sets the target's spec.replicas to this count just before the next
+     * scale update arrives: that update was decided from the older scale, and its resourceVersion no
+     * longer matches.
+     */
+    public void scaleBeforeNextScaleUpdate(int replicas) {
+        interleavedScale.set(replicas);
     }
 
     /** Closes every open watch connection, as an API server restart or a network cut would. */
@@ -225,6 +251,15 @@ public final class MockCluster implements AutoCloseable {
         }
 
         private MockResponse answer(RecordedRequest request, String path, Map<String, String> query) {
+            if (path.equals("/version")) {
+                java.util.regex.Matcher v = Pattern.compile("^v(\\d+)\\.(\\d+)").matcher(gitVersion);
+                ObjectNode version = JsonNodeFactory.instance.objectNode();
+                version.put("major", v.find() ? v.group(1) : "").put("minor", v.group(2)).put("gitVersion", gitVersion);
+                return ok(version);
+            }
+            if (path.equals("/apis/authorization.k8s.io/v1/selfsubjectaccessreviews") && "POST".equals(request.getMethod())) {
+                return accessReview(request);
+            }
             MockResponse discovery = Discovery.answer(path);
             if (discovery != null) {
                 return discovery;
@@ -277,6 +312,16 @@ public final class MockCluster implements AutoCloseable {
             }
         }
 
+        private MockResponse accessReview(RecordedRequest request) {
+            ObjectNode review = (ObjectNode) json.unmarshal(request.getBody().readUtf8(), JsonNode.class);
+            JsonNode a = review.path("spec").path("resourceAttributes");
+            String resource = a.path("resource").asText() + (a.path("group").asText("").isEmpty() ? "" : "." + a.path("group").asText())
+                    + (a.path("subresource").asText("").isEmpty() ? "" : "/" + a.path("subresource").asText());
+            boolean allowed = !forbidden.contains(a.path("verb").asText() + " " + resource);
+            review.putObject("status").put("allowed", allowed);
+            return new MockResponse().setResponseCode(201).setHeader("Content-Type", "application/json").setBody(json.asJson(review));
+        }
+
         private MockResponse scale(RecordedRequest request, Matcher m) {
             String objectPath = m.group(1) + "/namespaces/" + m.group(4) + "/" + m.group(5) + "/" + m.group(6);
             MockResponse current = super.handleGet(objectPath);
@@ -291,6 +336,11 @@ public final class MockCluster implements AutoCloseable {
                 return status(405, "method not allowed on /scale");
             }
             JsonNode scale = json.unmarshal(request.getBody().readUtf8(), JsonNode.class);
+            int interleaved = interleavedScale.getAndSet(-1);
+            if (interleaved >= 0) {
+                ((ObjectNode) object.with("spec")).put("replicas", interleaved);
+                object = (ObjectNode) json.unmarshal(super.handleUpdate(update(objectPath, object)).getBody().readUtf8(), JsonNode.class);
+            }
             String rv = scale.path("metadata").path("resourceVersion").asText("");
             if (scaleConflicts.getAndUpdate(n -> Math.max(0, n - 1)) > 0
                     || (!rv.isEmpty() && !rv.equals(object.path("metadata").path("resourceVersion").asText()))) {
@@ -298,14 +348,16 @@ public final class MockCluster implements AutoCloseable {
                         + "\": the object has been modified; please apply your changes to the latest version and try again");
             }
             ((ObjectNode) object.with("spec")).put("replicas", scale.path("spec").path("replicas").asInt());
-            RecordedRequest put = new RecordedRequest("HTTP/1.1", HttpMethod.PUT, objectPath,
-                    Headers.builder().add("Content-Type", "application/json").build(),
-                    new Buffer().writeUtf8(json.asJson(object)));
-            MockResponse updated = super.handleUpdate(put);
+            MockResponse updated = super.handleUpdate(update(objectPath, object));
             if (updated.code() != 200) {
                 return updated;
             }
             return ok(scaleOf((ObjectNode) json.unmarshal(updated.getBody().readUtf8(), JsonNode.class), m.group(5)));
+        }
+
+        private RecordedRequest update(String objectPath, ObjectNode object) {
+            return new RecordedRequest("HTTP/1.1", HttpMethod.PUT, objectPath,
+                    Headers.builder().add("Content-Type", "application/json").build(), new Buffer().writeUtf8(json.asJson(object)));
         }
 
         private ObjectNode scaleOf(ObjectNode object, String resource) {
@@ -415,6 +467,8 @@ public final class MockCluster implements AutoCloseable {
 
     static MockResponse status(int code, String message) {
         String reason = switch (code) {
+            case 401 -> "Unauthorized";
+            case 403 -> "Forbidden";
             case 404 -> "NotFound";
             case 409 -> "Conflict";
             case 503 -> "ServiceUnavailable";

@@ -21,10 +21,16 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code key=value} requirements, so a pod is only tested against the selectors that require one of
  * its own labels (plus the few that require none): the check costs the pods of the target times a
  * handful of candidates, whatever the number of HPAs.
+ *
+ * <p>As upstream, the driver {@link #register registers} an HPA when its informer delivers it and
+ * {@link #forget forgets} it when it is deleted; a reconcile records the selector only of a registered
+ * HPA. A reconcile still running when its HPA is deleted therefore cannot bring it back into the index
+ * (where it would make other HPAs on the same pods ambiguous).
  */
 public final class HpaSelectorIndex implements SelectorOwnership {
 
     private final Map<String, Namespace> namespaces = new ConcurrentHashMap<>();
+    /** The registered HPAs and their namespace. */
     private final Map<String, String> namespaceOf = new ConcurrentHashMap<>();
 
     private static final class Namespace {
@@ -87,11 +93,22 @@ public final class HpaSelectorIndex implements SelectorOwnership {
         }
     }
 
+    /**
+     * The HPA exists (its informer delivered it): its selector will be recorded by its reconciles. Until
+     * the first one, it selects nothing.
+     */
+    public void register(String hpaKey, String namespace) {
+        namespaceOf.putIfAbsent(hpaKey, namespace);
+    }
+
+    /** Records the selector of a registered HPA (atomically with {@link #forget}), and finds the HPAs controlling the pods. */
     @Override
     public List<String> controllers(String hpaKey, String namespace, Selector selector, List<PodInfo> pods) {
         Namespace ns = namespaces.computeIfAbsent(namespace, n -> new Namespace());
-        ns.put(hpaKey, selector);
-        namespaceOf.put(hpaKey, namespace);
+        namespaceOf.computeIfPresent(hpaKey, (key, registeredIn) -> {
+            ns.put(key, selector);
+            return registeredIn;
+        });
         if (pods.isEmpty()) {
             return Collections.emptyList();
         }
@@ -113,7 +130,7 @@ public final class HpaSelectorIndex implements SelectorOwnership {
         }
     }
 
-    /** Number of HPAs whose selector is known. */
+    /** Number of registered HPAs. */
     public int size() {
         return namespaceOf.size();
     }

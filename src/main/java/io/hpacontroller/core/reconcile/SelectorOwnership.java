@@ -24,7 +24,7 @@ public interface SelectorOwnership {
     };
 
     /**
-     * Records the HPA's current selector and returns the keys ("namespace/name") of every HPA whose
+     * Records the HPA's current selector (when the driver still knows the HPA) and returns the keys ("namespace/name") of every HPA whose
      * selector matches at least one of these pods (the HPA itself included when it matches any).
      */
     List<String> controllers(String hpaKey, String namespace, Selector selector, List<PodInfo> pods);

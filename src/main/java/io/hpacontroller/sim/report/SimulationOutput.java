@@ -19,6 +19,15 @@ public final class SimulationOutput {
     private SimulationOutput() {
     }
 
+    /**
+     * Creates the directory and checks that a file can be written in it, before a long simulation is
+     * run for nothing.
+     */
+    public static void prepare(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        Files.delete(Files.createTempFile(dir, ".probe", ".tmp"));
+    }
+
     /** Writes the files, creating the directory; returns their paths. */
     public static List<Path> write(SimulationResult result, Path dir) throws IOException {
         Files.createDirectories(dir);

@@ -6,10 +6,23 @@ import io.hpacontroller.core.model.Labels;
 import io.hpacontroller.core.model.PodInfo;
 import io.hpacontroller.core.model.PodPhase;
 import io.hpacontroller.core.model.ReadyStatus;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.hpacontroller.core.fakes.FakeCluster;
+import io.hpacontroller.core.fakes.Pods;
+import io.hpacontroller.core.fakes.Specs;
+import io.hpacontroller.core.model.ResourceAmounts;
+import io.hpacontroller.core.normalize.HistoryStore;
 import org.junit.jupiter.api.Test;
 
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -21,8 +34,73 @@ class HpaSelectorIndexTest {
         return new PodInfo(name, Labels.of(labels), PodPhase.RUNNING, ReadyStatus.TRUE, 0, 0, false, new ContainerInfo[0], null);
     }
 
+    private void register(String... keys) {
+        for (String key : keys) {
+            index.register(key, key.substring(0, key.indexOf('/')));
+        }
+    }
+
+    @Test
+    void onlyRegisteredHpasHaveTheirSelectorRecorded() {
+        List<PodInfo> pods = List.of(pod("web-1", Map.of("app", "web")));
+        register("ns/web");
+        assertThat(index.controllers("ns/gone", "ns", Selector.parse("app=web"), pods)).as("never registered (or deleted)").isEmpty();
+        assertThat(index.controllers("ns/web", "ns", Selector.parse("app=web"), pods)).containsExactly("ns/web");
+        assertThat(index.size()).isEqualTo(1);
+    }
+
+    @Test
+    void aReconcileStillRunningWhenItsHpaIsDeletedDoesNotRegisterItAgain() throws Exception {
+        long now = Instant.parse("2026-03-01T12:00:00Z").toEpochMilli();
+        FakeCluster world = new FakeCluster();
+        world.scale = new io.hpacontroller.core.model.ScaleTarget(2, 2, "app=web", "1");
+        world.podUsage = Pods.cpuUsage(now, 500, 500);
+        List<PodInfo> pods = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            pods.add(new PodInfo("pod-" + i, Labels.of(Map.of("app", "web")), PodPhase.RUNNING, ReadyStatus.TRUE, now - Pods.AN_HOUR,
+                    now - Pods.AN_HOUR, false, new ContainerInfo[]{new ContainerInfo("app", ResourceAmounts.of(Map.of("cpu", 1000L)))}, null));
+        }
+        CountDownLatch listing = new CountDownLatch(1);
+        CountDownLatch deleted = new CountDownLatch(1);
+        PodSource podsOfOld = (namespace, selector) -> {
+            listing.countDown();
+            try {
+                assertThat(deleted.await(10, TimeUnit.SECONDS)).isTrue();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            return pods;
+        };
+        HistoryStore histories = new HistoryStore();
+        Clock clock = Clock.fixed(Instant.ofEpochMilli(now), ZoneOffset.UTC);
+        Reconciler deletedOne = new Reconciler(ControllerConfig.defaults(), world, podsOfOld, world, world, world, histories, index, clock);
+        HorizontalPodAutoscaler old = Specs.hpa(1, 10, Specs.cpuUtilization(50));
+        old.getMetadata().setName("old");
+        register("default/old", "default/new");
+
+        AtomicReference<ReconcileOutcome> outcome = new AtomicReference<>();
+        Thread sync = new Thread(() -> outcome.set(deletedOne.reconcile(old)), "reconcile-of-old");
+        sync.start();
+        assertThat(listing.await(10, TimeUnit.SECONDS)).isTrue();
+        deletedOne.forget("default/old"); // what the informer's delete handler does, while the reconcile runs
+        deleted.countDown();
+        sync.join(10_000);
+        assertThat(outcome.get()).isNotNull();
+
+        assertThat(index.size()).as("only the HPA that still exists is registered").isEqualTo(1);
+        HorizontalPodAutoscaler successor = Specs.hpa(1, 10, Specs.cpuUtilization(50));
+        successor.getMetadata().setName("new");
+        world.pods = pods;
+        ReconcileOutcome next = new Reconciler(ControllerConfig.defaults(), world, world, world, world, world, histories, index, clock)
+                .reconcile(successor);
+        assertThat(next.status().getConditions()).as("the deleted HPA no longer claims the pods")
+                .noneMatch(c -> "AmbiguousSelector".equals(c.getReason()));
+        assertThat(next.errorMessage()).isNull();
+    }
+
     @Test
     void anHpaAloneOnItsPodsControlsThem() {
+        register("ns/web", "ns/api");
         List<PodInfo> pods = List.of(pod("web-1", Map.of("app", "web")));
         assertThat(index.controllers("ns/web", "ns", Selector.parse("app=web"), pods)).containsExactly("ns/web");
         assertThat(index.controllers("ns/api", "ns", Selector.parse("app=api"), List.of(pod("api-1", Map.of("app", "api")))))
@@ -31,6 +109,7 @@ class HpaSelectorIndexTest {
 
     @Test
     void overlappingSelectorsAreAmbiguousEvenWhenTheyDiffer() {
+        register("ns/by-app", "ns/by-tier");
         List<PodInfo> pods = List.of(pod("web-1", Map.of("app", "web", "tier", "front")));
         index.controllers("ns/by-app", "ns", Selector.parse("app=web"), pods);
         List<String> controllers = index.controllers("ns/by-tier", "ns", Selector.parse("tier in (front,back)"), pods);
@@ -40,6 +119,7 @@ class HpaSelectorIndexTest {
 
     @Test
     void aSelectorWithoutEqualityRequirementsIsStillChecked() {
+        register("ns/exists", "ns/web");
         List<PodInfo> pods = List.of(pod("web-1", Map.of("app", "web")));
         index.controllers("ns/exists", "ns", Selector.parse("app"), pods);
         assertThat(index.controllers("ns/web", "ns", Selector.parse("app=web"), pods)).containsExactly("ns/exists", "ns/web");
@@ -47,6 +127,7 @@ class HpaSelectorIndexTest {
 
     @Test
     void namespacesDoNotMixAndForgettingReleasesThePods() {
+        register("a/web", "b/web", "a/web-2");
         List<PodInfo> pods = List.of(pod("web-1", Map.of("app", "web")));
         index.controllers("a/web", "a", Selector.parse("app=web"), pods);
         assertThat(index.controllers("b/web", "b", Selector.parse("app=web"), pods)).containsExactly("b/web");
@@ -58,6 +139,7 @@ class HpaSelectorIndexTest {
 
     @Test
     void aChangedSelectorReplacesTheOldOne() {
+        register("ns/h", "ns/web");
         List<PodInfo> web = List.of(pod("web-1", Map.of("app", "web")));
         index.controllers("ns/h", "ns", Selector.parse("app=web"), web);
         index.controllers("ns/h", "ns", Selector.parse("app=api"), List.of());

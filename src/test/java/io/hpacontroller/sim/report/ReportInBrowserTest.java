@@ -49,13 +49,13 @@ class ReportInBrowserTest {
 
     @Test
     void theChartRendersWithOneSeriesPerHpaSpecLabelledAxesAndTheSummaryTable(@TempDir Path dir) throws Exception {
-        assumeTrue(chromium.isPresent(), "chromium is not installed here (CI installs it)");
+        assumeTrue(chromium.isPresent(), "chromium is not installed here (apt-get install chromium; .ci/run installs it)");
         assertThat(problemsInBrowser(report, dir)).isEmpty();
     }
 
     @Test
     void aBrokenReportIsCaught(@TempDir Path dir) throws Exception {
-        assumeTrue(chromium.isPresent(), "chromium is not installed here (CI installs it)");
+        assumeTrue(chromium.isPresent(), "chromium is not installed here (apt-get install chromium; .ci/run installs it)");
         String broken = report
                 .replaceFirst("(id=\"series-replicas-1\"[^>]*\\bd=\")[^\"]*\"", "$1M0 0\"")
                 .replaceFirst("<text id=\"x-axis-label\"[^>]*>[^<]*</text>", "")

@@ -1,0 +1,264 @@
+package io.hpacontroller.cli;
+
+import io.fabric8.kubernetes.api.model.authorization.v1.ResourceAttributes;
+import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReview;
+import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReviewBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.VersionInfo;
+import io.hpacontroller.core.GoDuration;
+import io.hpacontroller.input.ParseProblem;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What {@code run} needs of the cluster, checked once before the controller starts: the API server
+ * answers, takes the credentials, is Kubernetes 1.23 or later (autoscaling/v2), and grants the
+ * permissions the controller cannot work without (asked with SelfSubjectAccessReviews, the way
+ * {@code kubectl auth can-i} asks). Permissions it works without but loses part of its job
+ * (the scale of one kind, events, a metrics API) are warnings.
+ */
+final class ClusterAccess {
+
+    /** The oldest Kubernetes minor version that serves autoscaling/v2. */
+    static final int OLDEST_MINOR = 23;
+
+    enum State {
+        /** Go ahead. */
+        READY,
+        /** Not now: the API server did not answer (or answered 5xx); try again later. */
+        UNREACHABLE,
+        /** Never with these settings: wrong credentials, missing permissions, a server that is not Kubernetes or is too old. */
+        REFUSED
+    }
+
+    /**
+     * @param state    what to do
+     * @param message  why, in one line (for READY: the server's version)
+     * @param warnings permissions the controller works without, one line each
+     */
+    record Verdict(State state, String message, List<String> warnings) {
+    }
+
+    /** One permission: a verb on a resource (group, optional subresource, optional name) in a namespace or cluster-wide. */
+    record Permission(String verb, String group, String resource, String subresource, String name, String namespace, boolean required) {
+
+        /** kubectl's spelling: "horizontalpodautoscalers.autoscaling/status", "pods", "leases.coordination.k8s.io \"x\"". */
+        String target() {
+            String r = resource + (group.isEmpty() ? "" : "." + group) + (subresource.isEmpty() ? "" : "/" + subresource);
+            return name.isEmpty() ? r : r + " \"" + name + "\"";
+        }
+
+        String scope() {
+            return namespace.isEmpty() ? "at the cluster scope" : "in namespace " + namespace;
+        }
+    }
+
+    private static final Pattern MINOR = Pattern.compile("^(\\d+)");
+
+    private final KubernetesClient client;
+    private final List<Permission> permissions;
+
+    ClusterAccess(KubernetesClient client, List<Permission> permissions) {
+        this.client = client;
+        this.permissions = List.copyOf(permissions);
+    }
+
+    /**
+     * What the controller asks for, as the chart's ClusterRole and lease Role grant it: in each watched
+     * namespace (or cluster-wide when none is given), and on the Lease when leader election is on.
+     *
+     * @param leaseNamespace the Lease's namespace, null without leader election
+     */
+    static List<Permission> needed(List<String> namespaces, String leaseNamespace, String leaseName) {
+        List<Permission> out = new ArrayList<>();
+        for (String ns : namespaces.isEmpty() ? List.of("") : namespaces) {
+            for (String verb : List.of("list", "watch")) {
+                out.add(new Permission(verb, "autoscaling", "horizontalpodautoscalers", "", "", ns, true));
+            }
+            out.add(new Permission("update", "autoscaling", "horizontalpodautoscalers", "status", "", ns, true));
+            for (String verb : List.of("list", "watch")) {
+                out.add(new Permission(verb, "", "pods", "", "", ns, true));
+            }
+            out.add(new Permission("get", "autoscaling", "horizontalpodautoscalers", "", "", ns, false));
+            for (String[] kind : List.of(new String[] {"apps", "deployments"}, new String[] {"apps", "statefulsets"},
+                    new String[] {"apps", "replicasets"}, new String[] {"", "replicationcontrollers"})) {
+                for (String verb : List.of("get", "update")) {
+                    out.add(new Permission(verb, kind[0], kind[1], "scale", "", ns, false));
+                }
+                for (String verb : List.of("list", "watch")) {
+                    out.add(new Permission(verb, kind[0], kind[1], "", "", ns, false));
+                }
+            }
+            for (String verb : List.of("create", "patch")) {
+                out.add(new Permission(verb, "", "events", "", "", ns, false));
+            }
+            out.add(new Permission("list", "metrics.k8s.io", "pods", "", "", ns, false));
+            out.add(new Permission("get", "custom.metrics.k8s.io", "*", "", "", ns, false));
+            out.add(new Permission("get", "external.metrics.k8s.io", "*", "", "", ns, false));
+        }
+        if (leaseNamespace != null) {
+            out.add(new Permission("create", "coordination.k8s.io", "leases", "", "", leaseNamespace, true));
+            for (String verb : List.of("get", "update")) {
+                out.add(new Permission(verb, "coordination.k8s.io", "leases", "", leaseName, leaseNamespace, true));
+            }
+        }
+        return out;
+    }
+
+    Verdict check() {
+        String version;
+        try {
+            VersionInfo info = client.getKubernetesVersion();
+            if (info == null || info.getMajor() == null || info.getMinor() == null) {
+                // fabric8 answers null for a 404
+                return refused("this is not a Kubernetes API server: GET /version returned no version");
+            }
+            if (tooOld(info)) {
+                return refused("Kubernetes " + info.getGitVersion() + " does not serve autoscaling/v2: hpa-controller needs Kubernetes 1."
+                        + OLDEST_MINOR + " or later");
+            }
+            version = info.getGitVersion() != null ? info.getGitVersion() : "v" + info.getMajor() + "." + info.getMinor();
+        } catch (KubernetesClientException e) {
+            if (unreachable(e)) {
+                return new Verdict(State.UNREACHABLE, reason(e), List.of());
+            }
+            if (e.getCode() == 401) {
+                return refused("the API server rejected the credentials (401 Unauthorized): " + statusMessage(e));
+            }
+            if (e.getCode() != 403) {
+                return refused("this is not a Kubernetes API server: GET /version answered " + e.getCode() + " " + statusMessage(e));
+            }
+            version = "of an unknown version (GET /version is forbidden)";
+        } catch (RuntimeException e) {
+            return refused("this is not a Kubernetes API server: GET /version returned no version (" + ParseProblem.of(e) + ")");
+        }
+        Map<String, List<String>> missing = new LinkedHashMap<>();
+        Map<String, List<String>> lacking = new LinkedHashMap<>();
+        for (Permission p : permissions) {
+            Boolean allowed;
+            try {
+                allowed = allowed(p);
+            } catch (KubernetesClientException e) {
+                if (unreachable(e)) {
+                    return new Verdict(State.UNREACHABLE, reason(e), List.of());
+                }
+                if (e.getCode() == 401) {
+                    return refused("the API server rejected the credentials (401 Unauthorized): " + statusMessage(e));
+                }
+                return new Verdict(State.READY, version, List.of("could not check the controller's permissions (creating a "
+                        + "SelfSubjectAccessReview answered " + e.getCode() + " " + statusMessage(e) + "); starting anyway"));
+            }
+            if (!Boolean.TRUE.equals(allowed)) {
+                (p.required() ? missing : lacking).computeIfAbsent(p.target() + " " + p.scope(), k -> new ArrayList<>()).add(p.verb());
+            }
+        }
+        if (!missing.isEmpty()) {
+            return refused("missing permissions: " + String.join("; ", cannot(missing))
+                    + " (the chart's ClusterRole and lease Role grant them: see deploy/clusterrole.yaml)");
+        }
+        return new Verdict(State.READY, version, cannot(lacking).stream()
+                .map(w -> w + ": HPAs that need it will fail their syncs (conditions and events say which)").toList());
+    }
+
+    private static Verdict refused(String message) {
+        return new Verdict(State.REFUSED, message, List.of());
+    }
+
+    /** "cannot list, watch pods at the cluster scope", one per resource and scope. */
+    private static List<String> cannot(Map<String, List<String>> verbsByTarget) {
+        return verbsByTarget.entrySet().stream().map(e -> "cannot " + String.join(", ", e.getValue()) + " " + e.getKey()).toList();
+    }
+
+    private Boolean allowed(Permission p) {
+        ResourceAttributes attributes = new ResourceAttributes();
+        attributes.setVerb(p.verb());
+        attributes.setGroup(p.group());
+        attributes.setResource(p.resource());
+        if (!p.subresource().isEmpty()) {
+            attributes.setSubresource(p.subresource());
+        }
+        if (!p.name().isEmpty()) {
+            attributes.setName(p.name());
+        }
+        if (!p.namespace().isEmpty()) {
+            attributes.setNamespace(p.namespace());
+        }
+        SelfSubjectAccessReview review = client.authorization().v1().selfSubjectAccessReview()
+                .create(new SelfSubjectAccessReviewBuilder().withNewSpec().withResourceAttributes(attributes).endSpec().build());
+        return review.getStatus() == null ? null : review.getStatus().getAllowed();
+    }
+
+    /** Older than 1.23, which brought autoscaling/v2 (managed clusters write the minor as "23+"). */
+    static boolean tooOld(VersionInfo info) {
+        Matcher m = MINOR.matcher(info.getMinor());
+        return "1".equals(info.getMajor()) && m.find() && Integer.parseInt(m.group(1)) < OLDEST_MINOR;
+    }
+
+    /** A place to wait between two attempts; answers true when the process is stopping instead. */
+    interface Pause {
+        boolean stopWithin(Duration wait) throws InterruptedException;
+    }
+
+    static final Duration FIRST_RETRY = Duration.ofSeconds(1);
+    static final Duration LONGEST_RETRY = Duration.ofSeconds(30);
+
+    /**
+     * Checks until the API server answers: while it cannot be reached, one log line per attempt and
+     * another attempt after 1 s, 2 s, 4 s ... at most 30 s apart, for as long as it takes. Returns the
+     * first READY or REFUSED verdict, or null when the process is stopping.
+     */
+    static Verdict untilAnswered(Supplier<Verdict> check, Pause pause, Consumer<String> log, String server) throws InterruptedException {
+        Duration wait = FIRST_RETRY;
+        for (int attempt = 1; ; attempt++) {
+            Verdict verdict = check.get();
+            if (verdict.state() != State.UNREACHABLE) {
+                return verdict;
+            }
+            log.accept("cannot reach the API server at " + server + ": " + verdict.message() + "; attempt " + attempt
+                    + ", next in " + GoDuration.format(wait));
+            if (pause.stopWithin(wait)) {
+                return null;
+            }
+            wait = wait.multipliedBy(2).compareTo(LONGEST_RETRY) > 0 ? LONGEST_RETRY : wait.multipliedBy(2);
+        }
+    }
+
+    /** The message of the API server's Status, else the client's. */
+    private static String statusMessage(KubernetesClientException e) {
+        if (e.getStatus() != null && e.getStatus().getMessage() != null) {
+            return e.getStatus().getMessage();
+        }
+        return ParseProblem.firstLine(e.getMessage());
+    }
+
+    /** No HTTP answer (fabric8's code is then 0 or -1), or a server error: try again later. */
+    private static boolean unreachable(KubernetesClientException e) {
+        return e.getCode() <= 0 || e.getCode() >= 500;
+    }
+
+    /** Why the API server could not be reached: the innermost cause ("Connection refused: /127.0.0.1:6443"). */
+    static String reason(KubernetesClientException e) {
+        if (e.getCode() >= 500) {
+            return "it answered " + e.getCode() + " " + statusMessage(e);
+        }
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = root.getMessage() == null || root.getMessage().isBlank() ? root.getClass().getSimpleName()
+                : ParseProblem.firstLine(root.getMessage());
+        if (root instanceof java.net.UnknownHostException) {
+            return "unknown host " + message;
+        }
+        return message;
+    }
+}

@@ -1,0 +1,205 @@
+package io.hpacontroller.core;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One value of a user's setting (an annotation's JSON or YAML, or a field of a custom resource) with its
+ * path, so that every complaint names its place: {@code autoscaling.hpa-controller.io/schedules[1].minReplicas:
+ * must be at least 1, got -2}. Mappings are strict: an unknown key is an error (a typo must not silently
+ * fall back to a default). Every problem is an {@link IllegalArgumentException} carrying that message.
+ */
+public final class SettingNode {
+
+    private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+    private static final Pattern WHERE = Pattern.compile("^ in reader, (line \\d+, column \\d+):");
+
+    private final JsonNode node;
+    private final String path;
+
+    private SettingNode(JsonNode node, String path) {
+        this.node = node;
+        this.path = path;
+    }
+
+    /** A value already read (e.g. a custom resource's field), at {@code path}. */
+    public static SettingNode of(JsonNode node, String path) {
+        return new SettingNode(node, path);
+    }
+
+    /**
+     * Reads JSON or YAML text (an annotation's value) named {@code name}. JSON is read as YAML flow style, so
+     * both {@code {"model": "Linear"}} and {@code {model: Linear}} work, duplicate keys are refused, and
+     * nothing may follow the value.
+     *
+     * @throws IllegalArgumentException when the text is empty or not valid YAML
+     */
+    public static SettingNode read(String text, String name) {
+        if (text == null || text.isBlank()) {
+            throw new IllegalArgumentException(name + ": empty");
+        }
+        String trimmed = text.strip();
+        // fabric8 reads text starting with { or [ as JSON (lenient: a duplicate key wins, trailing text is
+        // ignored); a document marker sends it to the YAML reader, which is strict and also takes {a: b}
+        String yaml = trimmed.startsWith("{") || trimmed.startsWith("[") ? "--- " + trimmed : trimmed;
+        JsonNode node;
+        try {
+            node = SERIALIZATION.unmarshal(yaml, JsonNode.class);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(name + ": not valid JSON or YAML: " + yamlProblem(e));
+        }
+        if (node == null) {
+            throw new IllegalArgumentException(name + ": empty");
+        }
+        return new SettingNode(node, name);
+    }
+
+    public String path() {
+        return path;
+    }
+
+    public boolean isMissing() {
+        return node == null || node.isMissingNode() || node.isNull();
+    }
+
+    /** An error about this value: {@code "<path>: <problem>"}. */
+    public IllegalArgumentException error(String problem) {
+        return new IllegalArgumentException(path + ": " + problem);
+    }
+
+    /**
+     * An error about this value from a check's message, which may name the field itself ("duration must be
+     * ..."): the name is then left to the path. A message that already starts with this path is kept as is.
+     */
+    public IllegalArgumentException errorFrom(String message) {
+        if (message.startsWith(path + ":")) {
+            return new IllegalArgumentException(message);
+        }
+        String field = path.substring(path.lastIndexOf('.') + 1);
+        return error(message.startsWith(field + " ") ? message.substring(field.length() + 1) : message);
+    }
+
+    /** This value as a mapping whose keys must all be in {@code known}. */
+    public SettingNode mapping(Set<String> known) {
+        if (isMissing() || !node.isObject()) {
+            throw error("expected a mapping with the keys " + sorted(known) + ", got " + describe());
+        }
+        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+            String key = it.next();
+            if (!known.contains(key)) {
+                throw child(key).error("unknown field (known fields: " + sorted(known) + ")");
+            }
+        }
+        return this;
+    }
+
+    public SettingNode child(String key) {
+        return new SettingNode(node == null ? null : node.path(key), path + "." + key);
+    }
+
+    /** This value as a list, each element with its index in the path. */
+    public List<SettingNode> list() {
+        if (isMissing() || !node.isArray()) {
+            throw error("expected a list, got " + describe());
+        }
+        List<SettingNode> out = new ArrayList<>();
+        for (int i = 0; i < node.size(); i++) {
+            out.add(new SettingNode(node.get(i), path + "[" + i + "]"));
+        }
+        return out;
+    }
+
+    /** A required text value. */
+    public String text(String whatItIs) {
+        requirePresent(whatItIs);
+        if (!node.isTextual()) {
+            throw error("expected " + whatItIs + ", got " + describe());
+        }
+        return node.asText();
+    }
+
+    /** A required whole number. */
+    public int integer(String whatItIs) {
+        requirePresent(whatItIs);
+        if (!node.isIntegralNumber() || !node.canConvertToInt()) {
+            throw error("expected " + whatItIs + ", got " + describe());
+        }
+        return node.asInt();
+    }
+
+    /** A required duration: Go's form plus days and weeks ("90s", "10h", "7d"). */
+    public Duration duration(String example) {
+        String what = "a duration such as " + example;
+        requirePresent(what);
+        if (!node.isTextual()) {
+            throw error("expected " + what + ", got " + describe());
+        }
+        try {
+            return GoDuration.parseWithDays(node.asText());
+        } catch (IllegalArgumentException e) {
+            throw error(e.getMessage());
+        }
+    }
+
+    private void requirePresent(String whatItIs) {
+        if (isMissing()) {
+            throw error("required (" + whatItIs + ")");
+        }
+    }
+
+    private String describe() {
+        if (isMissing()) {
+            return "nothing";
+        }
+        if (node.isObject()) {
+            return "a mapping";
+        }
+        if (node.isArray()) {
+            return "a list";
+        }
+        String t = node.asText();
+        t = t.length() > 40 ? t.substring(0, 40) + "..." : t;
+        return node.isTextual() ? "\"" + t + "\"" : t;
+    }
+
+    private static String sorted(Set<String> keys) {
+        return String.join(", ", keys.stream().sorted().toList());
+    }
+
+    /** The gist of a YAML reader's multi-line message, with where it happened. */
+    private static String yamlProblem(RuntimeException e) {
+        if (e instanceof ClassCastException) {
+            return "more than one YAML document";  // fabric8 then expects a list of Kubernetes objects
+        }
+        String message = e.getMessage();
+        if (message == null) {
+            return e.getClass().getSimpleName();
+        }
+        List<String> words = new ArrayList<>();
+        String where = null;
+        for (String line : message.split("\n")) {
+            Matcher m = WHERE.matcher(line);
+            if (m.find()) {
+                where = m.group(1);
+            } else if (!line.isBlank() && !Character.isWhitespace(line.charAt(0))) {
+                words.add(line.strip());
+            }
+        }
+        String text = words.isEmpty() ? message.strip().split("\n", 2)[0] : String.join(": ", words);
+        if (text.length() > 200) {
+            text = text.substring(0, 200) + "...";
+        }
+        if (text.contains("alias")) {
+            text += " (quote a value that starts with *, e.g. cron: \"*/5 * * * *\")";
+        }
+        return where == null ? text : text + " (at " + where + ")";
+    }
+}
