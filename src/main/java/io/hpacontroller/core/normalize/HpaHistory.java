@@ -215,28 +215,31 @@ public final class HpaHistory {
         }
     }
 
-    /** Replicas added (up) or removed (down) within the last {@code periodSeconds}. */
-    synchronized long changeInPeriod(boolean up, int periodSeconds, long now) {
-        long cutoff = now - periodSeconds * 1000L;
-        long total = 0;
-        for (StoredEvent e : up ? scaleUpEvents : scaleDownEvents) {
-            if (e.timestamp > cutoff) {
-                total += e.replicaChange;
-            }
-        }
-        return total;
+    /**
+     * The scale events within the last {@code periodSeconds}: the replicas they added and removed, and how many
+     * there were (one pass over each direction's events).
+     */
+    record InPeriod(long added, long removed, int events) {
     }
 
-    /** The number of scale events (up or down) within the last {@code periodSeconds}. */
-    synchronized int eventsInPeriod(boolean up, int periodSeconds, long now) {
+    synchronized InPeriod inPeriod(int periodSeconds, long now) {
         long cutoff = now - periodSeconds * 1000L;
-        int count = 0;
-        for (StoredEvent e : up ? scaleUpEvents : scaleDownEvents) {
+        long added = 0;
+        long removed = 0;
+        int events = 0;
+        for (StoredEvent e : scaleUpEvents) {
             if (e.timestamp > cutoff) {
-                count++;
+                added += e.replicaChange;
+                events++;
             }
         }
-        return count;
+        for (StoredEvent e : scaleDownEvents) {
+            if (e.timestamp > cutoff) {
+                removed += e.replicaChange;
+                events++;
+            }
+        }
+        return new InPeriod(added, removed, events);
     }
 
     /**

@@ -205,13 +205,11 @@ public final class Normalizer {
         long result = highest ? Integer.MIN_VALUE : Integer.MAX_VALUE;
         long proposed = 0; // an unknown policy type repeats the previous proposal, as upstream's loop does
         ScalingPolicy chosen = null;
-        long chosenAdded = 0;
-        long chosenRemoved = 0;
+        HpaHistory.InPeriod chosenEvents = null;
         for (ScalingPolicy policy : rules.policies()) {
             // the replica count at the start of the policy's period: current minus what was added, plus what was removed
-            long added = history.changeInPeriod(true, policy.periodSeconds(), now);
-            long removed = history.changeInPeriod(false, policy.periodSeconds(), now);
-            long periodStart = currentReplicas - added + removed;
+            HpaHistory.InPeriod events = history.inPeriod(policy.periodSeconds(), now);
+            long periodStart = currentReplicas - events.added() + events.removed();
             if (policy.type() == ScalingPolicy.Type.PODS) {
                 proposed = up ? periodStart + policy.value() : periodStart - policy.value();
             } else if (policy.type() == ScalingPolicy.Type.PERCENT) {
@@ -222,8 +220,7 @@ public final class Normalizer {
             if (highest ? proposed > result : proposed < result) {
                 result = proposed;
                 chosen = policy;
-                chosenAdded = added;
-                chosenRemoved = removed;
+                chosenEvents = events;
             }
         }
         int limit = clampToInt(result);
@@ -231,10 +228,9 @@ public final class Normalizer {
         if (chosen == null) {
             return new RateLimit(direction, limit, false, RateLimit.POLICY, rules.selectPolicy().text(), null, 0, 0, currentReplicas, 0, 0, 0);
         }
-        int period = chosen.periodSeconds();
         return new RateLimit(direction, limit, false, RateLimit.POLICY, rules.selectPolicy().text(), chosen.type().text(), chosen.value(),
-                period, currentReplicas - chosenAdded + chosenRemoved,
-                history.eventsInPeriod(true, period, now) + history.eventsInPeriod(false, period, now), chosenAdded, chosenRemoved);
+                chosen.periodSeconds(), currentReplicas - chosenEvents.added() + chosenEvents.removed(), chosenEvents.events(),
+                chosenEvents.added(), chosenEvents.removed());
     }
 
     private static int clampToInt(long v) {
