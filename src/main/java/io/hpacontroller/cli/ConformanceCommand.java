@@ -14,7 +14,7 @@ import java.util.concurrent.Callable;
 @Command(name = "conformance", mixinStandardHelpOptions = true,
         description = {"Runs every *.json conformance case under the given directories through the decision core.",
                 "Prints PASS <name> or FAIL <name>: <what differed> per case, then \"N passed, M failed\".",
-                "Exits 1 when any case failed."})
+                "Exits 1 when any case failed or no case file was found, 2 when a directory does not exist."})
 public final class ConformanceCommand implements Callable<Integer> {
 
     @Parameters(arity = "1..*", paramLabel = "DIR", description = "directories (or single files) holding case files")
@@ -32,6 +32,11 @@ public final class ConformanceCommand implements Callable<Integer> {
         } catch (IOException e) {
             spec.commandLine().getErr().println("conformance: " + e.getMessage());
             return 2;
+        }
+        if (cases.isEmpty()) {
+            // a run that checked nothing must not read as a pass
+            spec.commandLine().getErr().println("conformance: no case files (*.json) under " + String.join(", ", roots.stream().map(Path::toString).toList()));
+            return 1;
         }
         ConformanceRunner runner = new ConformanceRunner();
         int passed = 0;

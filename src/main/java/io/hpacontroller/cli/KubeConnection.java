@@ -26,7 +26,8 @@ import java.util.Map;
  * cluster at all is a {@link Problem}, never a silent fall-back to another cluster: a typo in
  * {@code --context} must not connect to the current context, which may be production.
  *
- * <p>The client never retries a failed request on its own: a failing metrics API must cost one sync
+ * <p>Every request carries the user agent {@code hpa-controller/VERSION} (audit logs, API priority and fairness).
+ * The client never retries a failed request on its own: a failing metrics API must cost one sync
  * (condition and event now, another try next sync), not the client's 20 s of retries; conflicts have
  * their own re-read-and-retry path in the core.
  */
@@ -183,6 +184,7 @@ public final class KubeConnection {
 
     public KubernetesClient connect(Duration requestTimeout, int concurrentRequests) {
         Config tuned = new ConfigBuilder(config)
+                .withUserAgent(ReleaseVersion.userAgent())
                 .withRequestRetryBackoffLimit(0)
                 .withRequestTimeout((int) requestTimeout.toMillis())
                 .withConnectionTimeout(5_000)

@@ -54,8 +54,7 @@ public final class Main implements Runnable {
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            String v = Main.class.getPackage().getImplementationVersion();
-            return new String[] {"hpa-controller " + (v == null ? "(development build)" : v)};
+            return new String[] {"hpa-controller " + ReleaseVersion.ofJar().orElse("(development build)")};
         }
     }
 }

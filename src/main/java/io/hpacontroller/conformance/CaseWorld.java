@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -48,7 +49,11 @@ final class CaseWorld implements ScaleClient, PodSource, MetricsSource, StatusWr
 
     final List<Integer> scaleWrites = new ArrayList<>();
     final List<HorizontalPodAutoscalerStatus> statusWrites = new ArrayList<>();
-    final List<String> eventReasons = new ArrayList<>();
+    private final List<Event> events = new ArrayList<>();
+
+    /** An event the core recorded. */
+    private record Event(String reason, String message) {
+    }
 
     CaseWorld(JsonNode c, long now) {
         this.now = now;
@@ -123,15 +128,23 @@ final class CaseWorld implements ScaleClient, PodSource, MetricsSource, StatusWr
 
     // ---- MetricsSource ----
 
-    private void failIfListed(String metric) throws ApiException {
+    /**
+     * A fetch the case lists in {@code metricErrors} fails as the REST adapters report a metrics API that is not
+     * there (HTTP 404, as client-go words it): {@code api} names the API, {@code resource} what was asked for.
+     */
+    private void failIfListed(String metric, String api, String resource) throws ApiException {
         if (metricErrors.contains(metric)) {
-            throw new ApiException("the server could not find the requested resource (fetching " + metric + ")");
+            throw notThere(api, resource);
         }
+    }
+
+    private static ApiException notThere(String api, String resource) {
+        return new ApiException("unable to fetch metrics from " + api + " metrics API: the server could not find the requested resource (get " + resource + ")");
     }
 
     @Override
     public List<PodUsage> podUsage(String namespace, Selector podSelector, String resource) throws ApiException {
-        failIfListed(resource);
+        failIfListed(resource, "resource", "pods.metrics.k8s.io");
         List<PodUsage> out = new ArrayList<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = resourceMetrics.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
@@ -149,7 +162,7 @@ final class CaseWorld implements ScaleClient, PodSource, MetricsSource, StatusWr
 
     @Override
     public Map<String, PodMetric> podsMetric(String namespace, String metricName, Selector podSelector, Selector metricSelector) throws ApiException {
-        failIfListed(metricName);
+        failIfListed(metricName, "custom", "pods.custom.metrics.k8s.io *");
         Map<String, PodMetric> out = new LinkedHashMap<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = podsMetrics.path(metricName).fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
@@ -162,21 +175,28 @@ final class CaseWorld implements ScaleClient, PodSource, MetricsSource, StatusWr
 
     @Override
     public ObjectMetricValue objectMetric(String namespace, String metricName, CrossVersionObjectReference object, Selector metricSelector) throws ApiException {
-        failIfListed(metricName);
         JsonNode m = objectMetrics.path(metricName);
-        if (m.isMissingNode() || m.isNull()) {
-            throw new ApiException("the server could not find the metric " + metricName + " for " + object.getKind() + " " + object.getName());
+        if (metricErrors.contains(metricName) || m.isMissingNode() || m.isNull()) {
+            throw notThere("custom", resourceOf(object) + ".custom.metrics.k8s.io " + object.getName());
         }
         return new ObjectMetricValue(Quantities.milliValue(m.path("value").asText()), now - m.path("timestampSecondsAgo").asLong() * 1000L);
     }
 
     @Override
     public ExternalMetricValues externalMetric(String namespace, String metricName, Selector metricSelector) throws ApiException {
-        failIfListed(metricName);
+        failIfListed(metricName, "external", metricName + ".external.metrics.k8s.io");
         JsonNode m = externalMetrics.path(metricName);
         List<Long> values = new ArrayList<>();
         m.path("values").forEach(v -> values.add(Quantities.milliValue(v.asText())));
         return new ExternalMetricValues(values, now - m.path("timestampSecondsAgo").asLong() * 1000L);
+    }
+
+    /** The resource (plural, with its group) of a described object's kind, as API discovery would name it. */
+    private static String resourceOf(CrossVersionObjectReference object) {
+        String kind = object.getKind().toLowerCase(Locale.ROOT);
+        String plural = kind.endsWith("s") ? kind + "es" : kind.endsWith("y") ? kind.substring(0, kind.length() - 1) + "ies" : kind + "s";
+        String apiVersion = object.getApiVersion() == null ? "" : object.getApiVersion();
+        return apiVersion.contains("/") ? plural + "." + apiVersion.substring(0, apiVersion.indexOf('/')) : plural;
     }
 
     // ---- StatusWriter and EventRecorder ----
@@ -188,6 +208,16 @@ final class CaseWorld implements ScaleClient, PodSource, MetricsSource, StatusWr
 
     @Override
     public void record(HorizontalPodAutoscaler hpa, Type type, String reason, String message) {
-        eventReasons.add(reason);
+        events.add(new Event(reason, message));
+    }
+
+    /** The reasons of the events recorded, in order. */
+    List<String> eventReasons() {
+        return events.stream().map(Event::reason).toList();
+    }
+
+    /** The messages of the events recorded with this reason, in order. */
+    List<String> eventMessages(String reason) {
+        return events.stream().filter(e -> e.reason().equals(reason)).map(Event::message).toList();
     }
 }

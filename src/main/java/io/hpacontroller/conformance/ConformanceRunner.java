@@ -33,6 +33,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -47,6 +48,10 @@ public final class ConformanceRunner {
     static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
 
     private final KubernetesSerialization serialization = new KubernetesSerialization();
+    private final CaseFormat format = new CaseFormat(serialization);
+
+    /** Where a reconcile case's expected status holds quantities: the current value of a metric. */
+    private static final Pattern STATUS_QUANTITY = Pattern.compile("status\\.currentMetrics\\[\\d+]\\.\\w+\\.current\\.(value|averageValue)");
 
     /**
      * The result of one case.
@@ -98,16 +103,19 @@ public final class ConformanceRunner {
         if (c == null || !c.isObject()) {
             return new Result(name, false, "case file " + file + " is not a JSON object");
         }
-        if (c.hasNonNull("name")) {
+        if (c.path("name").isTextual()) {
             name = c.get("name").asText();
         }
+        String kind = c.path("kind").asText("");
+        String problem = format.problem(kind, c);
+        if (problem != null) {
+            return new Result(name, false, format.kinds().contains(kind) ? "malformed case: " + problem : problem);
+        }
         try {
-            String kind = c.path("kind").asText("");
             String diff = switch (kind) {
                 case "calc" -> runCalc(c);
                 case "normalize" -> runNormalize(c);
-                case "reconcile" -> runReconcile(c);
-                default -> "unknown case kind \"" + kind + "\" (expected calc, normalize or reconcile)";
+                default -> runReconcile(c);
             };
             return new Result(name, diff == null, diff);
         } catch (RuntimeException e) {
@@ -179,7 +187,8 @@ public final class ConformanceRunner {
         }
         if (expect.hasNonNull("value")) {
             var q = current.getValue() != null ? current.getValue() : current.getAverageValue();
-            String d = JsonSubset.diff("value", expect.get("value"), q == null ? null : serialization.convertValue(q.toString(), JsonNode.class));
+            String d = JsonSubset.diff("value", expect.get("value"), q == null ? null : serialization.convertValue(q.toString(), JsonNode.class),
+                    new JsonSubset.Quantities("value"::equals, expect.path("exactQuantities").asBoolean(false)));
             if (d != null) {
                 diffs.add(d);
             }
@@ -192,10 +201,12 @@ public final class ConformanceRunner {
     private String runNormalize(JsonNode c) {
         ControllerConfig cfg = config(c);
         long now = NOW.toEpochMilli();
+        int current = c.path("specReplicas").asInt();
         HpaHistory history = new HpaHistory();
         seedHistory(history, c.path("history"), now);
+        // the controller's first-sync rule, from the core: without remembered recommendations, this is the first sync
+        history.recordInitialRecommendation(current, now);
         Behavior behavior = behavior(c.get("behavior"), cfg);
-        int current = c.path("specReplicas").asInt();
         int proposed = c.path("proposedReplicas").asInt();
         int min = c.path("minReplicas").asInt(1);
         int max = c.path("maxReplicas").asInt();
@@ -209,8 +220,8 @@ public final class ConformanceRunner {
         JsonNode cond = expect.path("condition");
         if (cond.isObject()) {
             ObjectNode actual = serialization.convertValue(java.util.Map.of("type", "ScalingLimited",
-                    "status", n.limited() ? "True" : "False", "reason", n.limitReason()), ObjectNode.class);
-            String d = JsonSubset.diff("condition", cond, actual);
+                    "status", n.limited() ? "True" : "False", "reason", n.limitReason(), "message", n.limitMessage()), ObjectNode.class);
+            String d = JsonSubset.diff("condition", cond, actual, JsonSubset.Quantities.NONE);
             if (d != null) {
                 diffs.add(d);
             }
@@ -256,7 +267,8 @@ public final class ConformanceRunner {
             }
         }
         if (expect.has("status")) {
-            String d = JsonSubset.diff("status", expect.get("status"), serialization.convertValue(outcome.status(), JsonNode.class));
+            String d = JsonSubset.diff("status", expect.get("status"), serialization.convertValue(outcome.status(), JsonNode.class),
+                    new JsonSubset.Quantities(p -> STATUS_QUANTITY.matcher(p).matches(), expect.path("exactQuantities").asBoolean(false)));
             if (d != null) {
                 diffs.add(d);
             }
@@ -264,13 +276,19 @@ public final class ConformanceRunner {
         if (expect.has("events")) {
             List<String> want = new ArrayList<>();
             expect.get("events").forEach(e -> want.add(e.asText()));
-            List<String> got = new ArrayList<>(world.eventReasons);
+            List<String> got = new ArrayList<>(world.eventReasons());
             Collections.sort(want);
             Collections.sort(got);
             if (!want.equals(got)) {
                 diffs.add("events: expected " + want + ", got " + got);
             }
         }
+        expect.path("eventMessages").fields().forEachRemaining(e -> {
+            List<String> messages = world.eventMessages(e.getKey());
+            if (!messages.contains(e.getValue().asText())) {
+                diffs.add("eventMessages." + e.getKey() + ": expected " + e.getValue() + ", got " + messages);
+            }
+        });
         if (expect.has("statusWritten") && expect.get("statusWritten").asBoolean() != !world.statusWrites.isEmpty()) {
             diffs.add("status written: expected " + expect.get("statusWritten").asBoolean() + ", got " + !world.statusWrites.isEmpty());
         }
@@ -285,12 +303,12 @@ public final class ConformanceRunner {
     private static JsonNode withAbsoluteTimes(JsonNode hpa, long now) {
         JsonNode status = hpa.path("status");
         if (status instanceof ObjectNode s) {
-            if (s.has("lastScaleTimeSecondsAgo")) {
-                s.put("lastScaleTime", time(now, s.remove("lastScaleTimeSecondsAgo").asLong()));
+            if (s.has(CaseFormat.LAST_SCALE_TIME_AGO)) {
+                s.put("lastScaleTime", time(now, s.remove(CaseFormat.LAST_SCALE_TIME_AGO).asLong()));
             }
             for (JsonNode cond : s.path("conditions")) {
-                if (cond instanceof ObjectNode o && o.has("lastTransitionTimeSecondsAgo")) {
-                    o.put("lastTransitionTime", time(now, o.remove("lastTransitionTimeSecondsAgo").asLong()));
+                if (cond instanceof ObjectNode o && o.has(CaseFormat.LAST_TRANSITION_TIME_AGO)) {
+                    o.put("lastTransitionTime", time(now, o.remove(CaseFormat.LAST_TRANSITION_TIME_AGO).asLong()));
                 }
             }
         }

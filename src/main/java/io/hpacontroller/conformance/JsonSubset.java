@@ -6,19 +6,27 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import java.math.BigDecimal;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * Compares an expected JSON value with an actual one: every field the expectation names must be there
  * with the same value (fields it does not name are not checked), lists must have the same length and
- * order, and quantities compare by value ("1" equals "1000m").
+ * order, and values must have the same JSON type ({@code "5"} is not {@code 5}). Quantities, at the paths
+ * the case format says hold one, compare by value ("1" equals "1000m") unless the case asks for them
+ * exactly as written.
  */
 final class JsonSubset {
+
+    /** Which paths hold a quantity, and whether quantities must match byte for byte. */
+    record Quantities(Predicate<String> at, boolean exact) {
+        static final Quantities NONE = new Quantities(p -> false, false);
+    }
 
     private JsonSubset() {
     }
 
     /** The first difference as "path: expected X, got Y", or null when the actual value satisfies the expectation. */
-    static String diff(String path, JsonNode expected, JsonNode actual) {
+    static String diff(String path, JsonNode expected, JsonNode actual, Quantities quantities) {
         if (expected == null || expected.isNull()) {
             return actual == null || actual.isNull() || actual.isMissingNode() ? null : path + ": expected null, got " + actual;
         }
@@ -31,7 +39,7 @@ final class JsonSubset {
             }
             for (Iterator<Map.Entry<String, JsonNode>> it = expected.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
-                String d = diff(path + "." + e.getKey(), e.getValue(), actual.get(e.getKey()));
+                String d = diff(path + "." + e.getKey(), e.getValue(), actual.get(e.getKey()), quantities);
                 if (d != null) {
                     return d;
                 }
@@ -43,42 +51,39 @@ final class JsonSubset {
                 return path + ": expected " + expected + ", got " + actual;
             }
             for (int i = 0; i < expected.size(); i++) {
-                String d = diff(path + "[" + i + "]", expected.get(i), actual.get(i));
+                String d = diff(path + "[" + i + "]", expected.get(i), actual.get(i), quantities);
                 if (d != null) {
                     return d;
                 }
             }
             return null;
         }
-        if (sameScalar(expected, actual)) {
+        if (sameScalar(expected, actual, quantities.at().test(path) && !quantities.exact())) {
             return null;
         }
         return path + ": expected " + expected + ", got " + actual;
     }
 
-    private static boolean sameScalar(JsonNode expected, JsonNode actual) {
-        if (expected.equals(actual)) {
-            return true;
-        }
-        if (expected.isBoolean() || actual.isBoolean()) {
+    private static boolean sameScalar(JsonNode expected, JsonNode actual, boolean byQuantityValue) {
+        if (expected.getNodeType() != actual.getNodeType()) {
             return false;
         }
-        BigDecimal e = number(expected);
-        BigDecimal a = number(actual);
-        return e != null && a != null && e.compareTo(a) == 0;
+        if (expected.isNumber()) {
+            return expected.decimalValue().compareTo(actual.decimalValue()) == 0;
+        }
+        if (byQuantityValue) {
+            BigDecimal e = quantity(expected.asText());
+            BigDecimal a = quantity(actual.asText());
+            return e != null && a != null && e.compareTo(a) == 0;
+        }
+        return expected.equals(actual);
     }
 
-    private static BigDecimal number(JsonNode n) {
-        if (n.isNumber()) {
-            return n.decimalValue();
+    private static BigDecimal quantity(String text) {
+        try {
+            return new Quantity(text).getNumericalAmount();
+        } catch (RuntimeException e) {
+            return null;
         }
-        if (n.isTextual()) {
-            try {
-                return new Quantity(n.asText()).getNumericalAmount();
-            } catch (RuntimeException e) {
-                return null;
-            }
-        }
-        return null;
     }
 }

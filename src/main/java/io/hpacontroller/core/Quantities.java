@@ -14,8 +14,8 @@ import java.util.TreeMap;
  *
  * <p>Upstream reads every target and metric with {@code Quantity.MilliValue()}, which rounds up to
  * the next milli-unit; the replica math then runs on those integers. Writing a value back into the
- * status goes through {@code NewMilliQuantity} with the DecimalSI (or, for memory, BinarySI) format,
- * whose canonical text this class reproduces ("500m", "1", "2k", "512Mi").
+ * status goes through {@code NewMilliQuantity} with the DecimalSI format (memory included), whose
+ * canonical text this class reproduces ("500m", "1", "2k", "104857600").
  */
 public final class Quantities {
 
@@ -23,7 +23,6 @@ public final class Quantities {
     private static final BigDecimal LONG_MAX = BigDecimal.valueOf(Long.MAX_VALUE);
     private static final BigDecimal LONG_MIN = BigDecimal.valueOf(Long.MIN_VALUE);
     private static final String[] DECIMAL_SUFFIXES = {"", "k", "M", "G", "T", "P", "E"};
-    private static final String[] BINARY_SUFFIXES = {"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
 
     private Quantities() {
     }
@@ -71,11 +70,6 @@ public final class Quantities {
         return new Quantity(formatDecimal(milli));
     }
 
-    /** A quantity in the BinarySI format from a milli-value, as {@code resource.NewMilliQuantity(v, BinarySI)}. */
-    public static Quantity binary(long milli) {
-        return new Quantity(formatBinary(milli));
-    }
-
     /** The canonical DecimalSI text of a milli-value. */
     public static String formatDecimal(long milli) {
         if (milli == 0) {
@@ -91,20 +85,6 @@ public final class Quantities {
             exponent++;
         }
         return whole + DECIMAL_SUFFIXES[exponent];
-    }
-
-    /** The canonical BinarySI text of a milli-value (falls back to DecimalSI like upstream does). */
-    public static String formatBinary(long milli) {
-        if (milli % 1000 != 0 || (milli > -1024_000L && milli < 1024_000L)) {
-            return formatDecimal(milli);
-        }
-        long whole = milli / 1000;
-        int exponent = 0;
-        while (whole % 1024 == 0 && exponent < BINARY_SUFFIXES.length - 1) {
-            whole /= 1024;
-            exponent++;
-        }
-        return whole + BINARY_SUFFIXES[exponent];
     }
 
     /**

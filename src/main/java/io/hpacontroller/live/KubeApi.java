@@ -21,7 +21,8 @@ import java.util.concurrent.TimeoutException;
  * of any kind, the three metrics APIs, and status writes whose conflicts we want to see.
  *
  * <p>Failures map to {@link ApiException}: 404 is {@link ApiException.NotFound}, 409 is
- * {@link ApiException.Conflict}; the message is the API server's own when it sent one.
+ * {@link ApiException.Conflict}; the message reads as client-go's ({@link ApiErrorText}): the API server's own
+ * when it sent one, else client-go's text for the code and the resource.
  * Every call is counted and timed in {@link ApiCallStats} for the calling thread.
  */
 public final class KubeApi {
@@ -84,7 +85,7 @@ public final class KubeApi {
             if (code >= 200 && code < 300) {
                 return body == null ? "" : body;
             }
-            String message = statusMessage(body, code, verb, path);
+            String message = ApiErrorText.of(code, verb, path, response.header("Content-Type"), body, serialization);
             if (code == 404) {
                 throw new ApiException.NotFound(message);
             }
@@ -97,25 +98,14 @@ public final class KubeApi {
             throw new ApiException(verb + " " + path + ": interrupted");
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
-            throw new ApiException(verb + " " + path + ": " + cause.getMessage(), cause);
+            if (cause instanceof java.net.http.HttpTimeoutException || cause instanceof TimeoutException) {
+                throw new ApiException(ApiErrorText.timeout(verb, base + path), cause);
+            }
+            throw new ApiException(ApiErrorText.transport(verb, base + path, cause), cause);
         } catch (TimeoutException e) {
-            throw new ApiException(verb + " " + path + ": timed out after " + timeout.toMillis() + " ms");
+            throw new ApiException(ApiErrorText.timeout(verb, base + path));
         } finally {
             ApiCallStats.record(System.nanoTime() - start);
         }
-    }
-
-    private String statusMessage(String body, int code, String verb, String path) {
-        if (body != null && !body.isEmpty()) {
-            try {
-                JsonNode status = serialization.unmarshal(body, JsonNode.class);
-                if (status != null && status.hasNonNull("message")) {
-                    return status.get("message").asText();
-                }
-            } catch (RuntimeException ignored) {
-                // not a Status object
-            }
-        }
-        return verb + " " + path + ": HTTP " + code;
     }
 }

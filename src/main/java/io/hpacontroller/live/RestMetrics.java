@@ -115,10 +115,13 @@ public final class RestMetrics implements MetricsSource {
         } catch (ApiException e) {
             throw new ApiException("unable to fetch metrics from custom metrics API: " + e.getMessage(), e);
         }
-        JsonNode item = list.path("items").path(0);
-        if (item.isMissingNode()) {
-            throw new ApiException("unable to fetch metrics from custom metrics API: no metric returned for " + object.getKind() + " " + object.getName());
+        JsonNode items = list.path("items");
+        if (items.size() != 1) {
+            // client-go's custom metrics client asks for one object's metric and takes nothing else
+            throw new ApiException("unable to fetch metrics from custom metrics API: the custom metrics API server returned "
+                    + items.size() + " results when we asked for exactly one");
         }
+        JsonNode item = items.get(0);
         return new ObjectMetricValue(milli(item.path("value")), KubeTime.parse(item.path("timestamp").asText(null), 0));
     }
 

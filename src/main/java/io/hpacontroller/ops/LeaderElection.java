@@ -209,7 +209,16 @@ public final class LeaderElection implements AutoCloseable {
         over = true;
         Instant now = clock.instant();
         try {
-            store.update(new LeaderRecord("", 1, now, now, observed.transitions(), observed.resourceVersion()));
+            try {
+                store.update(new LeaderRecord("", 1, now, now, observed.transitions(), observed.resourceVersion()));
+            } catch (LeaseException conflict) {
+                // a renewal cut short by close()'s interrupt may have landed after all: release what is still ours
+                LeaderRecord current = store.get();
+                if (current == null || !current.holder().equals(settings.identity())) {
+                    return;
+                }
+                store.update(new LeaderRecord("", 1, now, now, current.transitions(), current.resourceVersion()));
+            }
             LOG.info("{} released the lease {}/{}", settings.identity(), settings.namespace(), settings.name());
         } catch (LeaseException e) {
             LOG.warn("{} could not release the lease: {}", settings.identity(), e.getMessage());

@@ -54,6 +54,15 @@ class ConformanceCommandTest {
     }
 
     @Test
+    void aDirectoryWithoutCasesIsAFailureNotAPass(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("notes.txt"), "no cases here");
+        CommandRun r = CommandRun.of("conformance", dir.toString());
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.err()).isEqualTo("conformance: no case files (*.json) under " + dir + System.lineSeparator());
+        assertThat(r.out()).doesNotContain("passed");
+    }
+
+    @Test
     void aMissingDirectoryIsAUsageError() {
         CommandRun r = CommandRun.of("conformance", "no/such/dir");
         assertThat(r.exit()).isEqualTo(2);

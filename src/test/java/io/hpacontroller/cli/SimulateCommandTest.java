@@ -22,8 +22,8 @@ class SimulateCommandTest {
         assertThat(r.err()).isEmpty();
         assertThat(r.out()).contains("Scenario seed-004-burst: 8m simulated in")
                 .contains("Load first increases at 30s.")
-                .contains("Replicas of nginx-deployment: 2 -> 4 (56s) -> 8 (1m11s) -> 10 (1m26s) -> 2 (6m11s)")
-                .containsPattern("nginx-deployment +26s +11s +11s +3360 +4 +10 +2 +0 of 32")
+                .contains("Replicas of nginx-deployment: 2 -> 4 (56s) -> 8 (1m11s) -> 10 (1m26s) -> 2 (5m56s)")
+                .containsPattern("nginx-deployment +26s +11s +11s +3240 +4 +10 +2 +0 of 32")
                 .contains("Invariants: ").contains(", 0 violations");
         List<String> timeline = Files.readAllLines(out.resolve("timeline.csv"));
         assertThat(timeline.get(0)).startsWith("time_seconds,hpa,demand,ready_pods,replicas,desired_replicas,metric_value,reason").isEqualTo(TimelineCsv.HEADER);

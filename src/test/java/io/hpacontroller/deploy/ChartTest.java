@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.hpacontroller.conformance.UnknownFields;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;

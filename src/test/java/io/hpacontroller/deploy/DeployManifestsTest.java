@@ -3,6 +3,7 @@ package io.hpacontroller.deploy;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.hpacontroller.conformance.UnknownFields;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 

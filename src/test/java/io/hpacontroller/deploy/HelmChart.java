@@ -9,10 +9,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /** charts/hpa-controller, linted and rendered by a real Helm (helm-java), installed as the README says. */
-final class HelmChart {
+public final class HelmChart {
 
     static final Path CHART_DIR = Path.of("charts", "hpa-controller");
     /** `helm install hpa-controller charts/hpa-controller -n hpa-controller`: the README's release. */
@@ -80,12 +81,17 @@ final class HelmChart {
 
     /** `helm template -f values.yaml`, for lists and nested values that --set spells badly. */
     static Manifests render(String valuesYaml) {
+        return render(RELEASE, NAMESPACE, valuesYaml);
+    }
+
+    /** `helm template RELEASE charts/hpa-controller -n NAMESPACE -f values.yaml`. */
+    static Manifests render(String release, String namespace, String valuesYaml) {
         try {
             Path file = Files.createTempFile("hpa-controller-values", ".yaml");
             try {
                 Files.writeString(file, valuesYaml);
                 return Manifests.parse(new Helm(CHART_DIR).template()
-                        .withName(RELEASE).withNamespace(NAMESPACE).withKubeVersion(KUBE_VERSION)
+                        .withName(release).withNamespace(namespace).withKubeVersion(KUBE_VERSION)
                         .withValuesFile(file).call());
             } finally {
                 Files.delete(file);
@@ -93,6 +99,11 @@ final class HelmChart {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The objects of {@code helm template RELEASE charts/hpa-controller -n NAMESPACE -f values.yaml}. */
+    public static List<io.fabric8.kubernetes.api.model.HasMetadata> objects(String release, String namespace, String valuesYaml) {
+        return render(release, namespace, valuesYaml).all();
     }
 
     static Manifests renderDefaults() {

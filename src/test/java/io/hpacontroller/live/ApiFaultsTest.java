@@ -61,7 +61,7 @@ class ApiFaultsTest extends LiveTestBase {
 
         await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
             assertThat(events("FailedGetResourceMetric")).isNotEmpty();
-            assertThat(events("FailedGetResourceMetric").get(0).getMessage()).contains("timeout");
+            assertThat(events("FailedGetResourceMetric").get(0).getMessage()).contains("context deadline exceeded (Client.Timeout exceeded while awaiting headers)");
         });
         // once the API answers in time again, it scales
         await().atMost(Duration.ofSeconds(15)).until(() -> replicas("web") > 2);

@@ -8,7 +8,6 @@ import io.hpacontroller.core.model.ScaleTarget;
 import io.hpacontroller.core.reconcile.ApiException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import java.time.Clock;
@@ -114,7 +113,6 @@ class ScaleSubresourceTest extends LiveTestBase {
      * refused (409) and the sync fails; the next sync decides from 12, under the scale-down policy.
      */
     @Test
-    @Disabled("needs the Reconciler of branch core-correct (0c7d7a7: a conflict fails the sync); until then the core re-reads and writes 6")
     void aDecisionMadeFromThreeIsNotWrittenOverTwelve() throws Exception {
         cluster.metrics().setExternalMetric(NS, "queue_messages_ready", "60"); // 60 / 10 per pod: 6
         HorizontalPodAutoscaler hpa = hpa(NS, "web", "apps/v1", "Deployment", "web", 1, 30, externalAverage("queue_messages_ready", "10"));

@@ -23,6 +23,8 @@ class LeaderElectionTest {
         LeaderRecord stored;
         int version;
         boolean unreachable;
+        /** The next update is applied but its answer is lost (a request cut short by an interrupt). */
+        boolean loseNextAnswer;
 
         @Override
         public synchronized LeaderRecord get() throws LeaseException {
@@ -45,7 +47,12 @@ class LeaderElectionTest {
             if (unreachable || stored == null || !stored.resourceVersion().equals(r.resourceVersion())) {
                 throw new LeaseException("the object has been modified");
             }
-            return store(r);
+            LeaderRecord stored = store(r);
+            if (loseNextAnswer) {
+                loseNextAnswer = false;
+                throw new LeaseException("interrupted");
+            }
+            return stored;
         }
 
         private LeaderRecord store(LeaderRecord r) {
@@ -180,6 +187,18 @@ class LeaderElectionTest {
         time.advance(RETRY);
         b.step();
         assertThat(b.isLeading()).isTrue();
+    }
+
+    @Test
+    void aRenewalThatLandedUnseenDoesNotKeepTheLeaseFromBeingReleased() {
+        LeaderElection a = election("a");
+        a.step();
+        lease.loseNextAnswer = true;
+        time.advance(RETRY);
+        a.step(); // renewed on the server, but this instance never saw the new resourceVersion
+        a.close();
+        assertThat(lease.stored.holder()).isEmpty();
+        assertThat(lease.stored.leaseDurationSeconds()).isEqualTo(1);
     }
 
     @Test

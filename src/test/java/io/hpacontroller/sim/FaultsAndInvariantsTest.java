@@ -61,7 +61,7 @@ class FaultsAndInvariantsTest {
     }
 
     @Test
-    void conflictsAreRetriedByTheCoreAndTheScaleStillHappens() throws ScenarioException {
+    void aConflictFailsTheSyncAndALaterSyncStillScales() throws ScenarioException {
         SimulationResult r = Simulation.run(withFaults("faults: {scaleWriteConflict: 0.8, seed: 3}\n"));
 
         assertThat(r.faultsInjected()).isPositive();

@@ -178,8 +178,18 @@ public final class ReplicaCalculator {
         if (!verdict.within()) {
             replicas = raw;
         }
-        long average = (double) total >= (double) Long.MAX_VALUE ? Long.MAX_VALUE : Arith.ceilToLong((double) total / (double) statusReplicas);
-        return new Proposal(replicas, usageRatio, raw, null, null, verdict, average, -1);
+        return new Proposal(replicas, usageRatio, raw, null, null, verdict, averagePerReplica(total, statusReplicas), -1);
+    }
+
+    /**
+     * The per-pod average an AverageValue status reports: the total over status.replicas, rounded up. With no
+     * replica there is no average: 0, as upstream reports (not a division by zero).
+     */
+    private static long averagePerReplica(long total, int statusReplicas) {
+        if (statusReplicas == 0) {
+            return 0;
+        }
+        return (double) total >= (double) Long.MAX_VALUE ? Long.MAX_VALUE : Arith.ceilToLong((double) total / (double) statusReplicas);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.hpacontroller.core.labels;
 
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
+import io.hpacontroller.core.GoText;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -12,7 +13,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 
 /**
  * A Kubernetes label selector: the parsed form of the text in a scale subresource's
@@ -63,10 +63,6 @@ public final class Selector {
         }
     }
 
-    // compiled once: every sync parses its target's selector
-    private static final Pattern LABEL_KEY = Pattern.compile("([A-Za-z0-9.-]+/)?[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?");
-    private static final Pattern LABEL_VALUE = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?");
-
     private static final Selector EVERYTHING = new Selector(List.of(), false);
     private static final Selector NOTHING = new Selector(List.of(), true);
 
@@ -99,9 +95,11 @@ public final class Selector {
 
     /**
      * Converts a {@code metav1.LabelSelector} like {@code LabelSelectorAsSelector}: null selects
-     * nothing, an empty selector selects everything.
+     * nothing, an empty selector selects everything. Keys and values are validated as upstream's
+     * {@code NewRequirement} does, with its messages; matchLabels are checked in key order (upstream's map
+     * order is random).
      *
-     * @throws IllegalArgumentException on an unknown operator or a malformed requirement
+     * @throws IllegalArgumentException on an unknown operator or an invalid requirement, with upstream's message
      */
     public static Selector fromLabelSelector(LabelSelector selector) {
         if (selector == null) {
@@ -109,35 +107,54 @@ public final class Selector {
         }
         List<Requirement> reqs = new ArrayList<>();
         if (selector.getMatchLabels() != null) {
-            new TreeMap<>(selector.getMatchLabels()).forEach((k, v) -> {
-                validateKey(k);
-                reqs.add(new Requirement(k, Operator.EQUALS, Set.of(v == null ? "" : v)));
-            });
+            for (Map.Entry<String, String> e : new TreeMap<>(selector.getMatchLabels()).entrySet()) {
+                String value = e.getValue() == null ? "" : e.getValue();
+                reqs.add(checked(e.getKey(), Operator.EQUALS, List.of(value), null));
+            }
         }
         if (selector.getMatchExpressions() != null) {
             for (LabelSelectorRequirement expr : selector.getMatchExpressions()) {
-                String key = expr.getKey();
-                validateKey(key);
                 List<String> values = expr.getValues() == null ? List.of() : expr.getValues();
                 String op = String.valueOf(expr.getOperator());
-                switch (op) {
-                    case "In", "NotIn" -> {
-                        if (values.isEmpty()) {
-                            throw new IllegalArgumentException("values: Invalid value: []: for 'in', 'notin' operators, values set can't be empty");
-                        }
-                        reqs.add(new Requirement(key, op.equals("In") ? Operator.IN : Operator.NOT_IN, new TreeSet<>(values)));
-                    }
-                    case "Exists", "DoesNotExist" -> {
-                        if (!values.isEmpty()) {
-                            throw new IllegalArgumentException("values: Invalid value: " + values + ": values set must be empty for exists and does not exist");
-                        }
-                        reqs.add(new Requirement(key, op.equals("Exists") ? Operator.EXISTS : Operator.DOES_NOT_EXIST, Set.of()));
-                    }
+                Operator operator = switch (op) {
+                    case "In" -> Operator.IN;
+                    case "NotIn" -> Operator.NOT_IN;
+                    case "Exists" -> Operator.EXISTS;
+                    case "DoesNotExist" -> Operator.DOES_NOT_EXIST;
                     default -> throw new IllegalArgumentException("\"" + op + "\" is not a valid label selector operator");
-                }
+                };
+                String countError = switch (operator) {
+                    case IN, NOT_IN -> values.isEmpty() ? "for 'in', 'notin' operators, values set can't be empty" : null;
+                    default -> values.isEmpty() ? null : "values set must be empty for exists and does not exist";
+                };
+                reqs.add(checked(expr.getKey(), operator, values, countError));
             }
         }
         return new Selector(reqs, false);
+    }
+
+    /** Upstream {@code NewRequirement}: every error of the key, the number of values and each value, aggregated. */
+    private static Requirement checked(String key, Operator operator, List<String> values, String countError) {
+        String k = key == null ? "" : key;
+        List<String> errors = new ArrayList<>();
+        String keyError = LabelSyntax.keyError(k);
+        if (keyError != null) {
+            errors.add(keyError);
+        }
+        if (countError != null) {
+            errors.add("values: Invalid value: " + GoText.stringSlice(values) + ": " + countError);
+        }
+        for (int i = 0; i < values.size(); i++) {
+            String valueError = LabelSyntax.valueError(k, i, values.get(i) == null ? "" : values.get(i));
+            if (valueError != null) {
+                errors.add(valueError);
+            }
+        }
+        if (!errors.isEmpty()) {
+            // upstream's utilerrors aggregate: one error alone, several in brackets
+            throw new IllegalArgumentException(errors.size() == 1 ? errors.get(0) : "[" + String.join(", ", errors) + "]");
+        }
+        return new Requirement(k, operator, operator == Operator.EQUALS ? Set.of(values.get(0)) : new TreeSet<>(values));
     }
 
     /**
@@ -221,17 +238,16 @@ public final class Selector {
     }
 
     private static void validateKey(String key) {
-        if (key == null || key.isEmpty()) {
-            throw new IllegalArgumentException("label key must not be empty");
-        }
-        if (key.length() > 317 || !LABEL_KEY.matcher(key).matches()) {
-            throw new IllegalArgumentException("invalid label key \"" + key + "\"");
+        String error = LabelSyntax.keyError(key);
+        if (error != null) {
+            throw new IllegalArgumentException(error);
         }
     }
 
-    private static void validateValue(String value) {
-        if (value.length() > 63 || !(value.isEmpty() || LABEL_VALUE.matcher(value).matches())) {
-            throw new IllegalArgumentException("invalid label value: \"" + value + "\"");
+    private static void validateValue(String key, String value) {
+        String error = LabelSyntax.valueError(key, 0, value);
+        if (error != null) {
+            throw new IllegalArgumentException(error);
         }
     }
 
@@ -314,7 +330,7 @@ public final class Selector {
             while (true) {
                 skipSpace();
                 String v = value();
-                validateValue(v);
+                validateValue(key, v);
                 values.add(v);
                 skipSpace();
                 if (peek() == ')') {
@@ -329,7 +345,7 @@ public final class Selector {
         private Requirement single(String key, Operator op) {
             skipSpace();
             String v = value();
-            validateValue(v);
+            validateValue(key, v);
             return new Requirement(key, op, Set.of(v));
         }
 

@@ -128,8 +128,13 @@ public final class HpaHistory {
     }
 
     /**
-     * Legacy stabilization (upstream {@code stabilizeRecommendation}): the highest recommendation not older
+     * Legacy stabilization (upstream {@code stabilizeRecommendation}): the highest recommendation younger
      * than the window (the new one included), then the new recommendation is recorded.
+     *
+     * <p>An entry exactly {@code window} old is outside the window, in both stabilizations. Upstream reads
+     * {@code time.Now()} for its cutoff after the entry was recorded, so its entries are always strictly
+     * older than the same instant on our clock: on the first sync the initial recommendation (recorded
+     * "now") is already outside a window of 0, and a recommendation made exactly one window ago is out.
      */
     synchronized Stabilized stabilizeDownscale(int recommendation, long now, long windowMillis) {
         List<Recommendation> recs = recs(now, windowMillis);
@@ -138,7 +143,7 @@ public final class HpaHistory {
         long cutoff = now - windowMillis;
         for (int i = 0; i < recs.size(); i++) {
             Recommendation r = recs.get(i);
-            if (r.timestamp() < cutoff) {
+            if (r.timestamp() <= cutoff) {
                 oldIndex = i;
             } else if (r.replicas() > recommendation && newestOfHighest(r, highest)) {
                 highest = r;
@@ -152,8 +157,9 @@ public final class HpaHistory {
      * Stabilization with behavior (upstream {@code stabilizeRecommendationWithBehaviors}): the lowest
      * recommendation inside the scale-up window and the highest inside the scale-down window (the new one
      * included in both); the current replica count is brought between them. The new recommendation is
-     * recorded. The recommendation that set the count is the lowest of the scale-up window when the new
-     * one is above the current count, else the highest of the scale-down window.
+     * recorded, in the place of one outside both windows. The recommendation that set the count is the
+     * lowest of the scale-up window when the new one is above the current count, else the highest of the
+     * scale-down window.
      */
     synchronized Stabilized stabilizeWithinWindows(int recommendation, int currentReplicas, long now, long upWindowMillis, long downWindowMillis) {
         List<Recommendation> recs = recs(now, Math.max(upWindowMillis, downWindowMillis));
@@ -170,7 +176,7 @@ public final class HpaHistory {
             if (r.timestamp() > downCutoff && r.replicas() > recommendation && newestOfHighest(r, highest)) {
                 highest = r;
             }
-            if (r.timestamp() < upCutoff && r.timestamp() < downCutoff) {
+            if (r.timestamp() <= upCutoff && r.timestamp() <= downCutoff) {
                 oldIndex = i;
             }
         }
@@ -259,7 +265,7 @@ public final class HpaHistory {
         int oldIndex = -1;
         for (int i = 0; i < events.size(); i++) {
             StoredEvent e = events.get(i);
-            if (e.timestamp < cutoff) {
+            if (e.timestamp <= cutoff) {
                 e.outdated = true;
             }
             if (e.outdated) {

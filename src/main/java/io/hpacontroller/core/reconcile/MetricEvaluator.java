@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.ContainerResourceMetricSource;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.ContainerResourceMetricStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.CrossVersionObjectReference;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.CrossVersionObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.ExternalMetricSource;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.ExternalMetricStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricIdentifier;
@@ -182,7 +183,7 @@ public final class MetricEvaluator {
             } catch (CalculationException e) {
                 throw MetricError.failed(outer, failed + e.getMessage());
             }
-            MetricValueStatus value = new MetricValueStatus(null, quantityFor(resource, p.usage()), null);
+            MetricValueStatus value = new MetricValueStatus(null, Quantities.decimal(p.usage()), null);
             return new Evaluated(proposal(type, resource, resource + " resource", "AverageValue", targetUsage / 1000.0, p.usage() / 1000.0,
                     timestampOf(fetched), p), resourceStatus(type, resource, container, value));
         }
@@ -202,7 +203,7 @@ public final class MetricEvaluator {
         } catch (CalculationException e) {
             throw MetricError.failed(outer, failed + e.getMessage());
         }
-        MetricValueStatus value = new MetricValueStatus(p.utilization(), quantityFor(resource, p.usage()), null);
+        MetricValueStatus value = new MetricValueStatus(p.utilization(), Quantities.decimal(p.usage()), null);
         String metric = resource + (containerMetric ? " container" : "") + " resource utilization (percentage of request)";
         return new Evaluated(proposal(type, resource, metric, "Utilization", targetUtilization, p.utilization(), timestampOf(fetched), p),
                 resourceStatus(type, resource, container, value));
@@ -236,11 +237,6 @@ public final class MetricEvaluator {
         } catch (CalculationException e) {
             throw MetricError.failed(outer, failed + e.getMessage());
         }
-    }
-
-    /** Resource values are reported in the format metrics-server uses: BinarySI for memory, DecimalSI otherwise. */
-    private static Quantity quantityFor(String resource, long milli) {
-        return "memory".equals(resource) ? Quantities.binary(milli) : Quantities.decimal(milli);
     }
 
     // ---- Pods ----
@@ -281,78 +277,86 @@ public final class MetricEvaluator {
     // ---- Object ----
 
     private Evaluated object(Context ctx, ObjectMetricSource source) throws MetricError {
-        final String specOuter = "failed to get object metric value: ";
+        final String outer = "failed to get object metric value: ";
         if (source == null || source.getMetric() == null || isBlank(source.getMetric().getName())) {
-            throw MetricError.spec(specOuter, "invalid object metric source: the metric name is not set");
+            throw MetricError.spec(outer, "invalid object metric source: the metric name is not set");
         }
+        Selector metricSelector = metricSelector(source.getMetric(), outer);
         CrossVersionObjectReference ref = source.getDescribedObject();
         if (ref == null || isBlank(ref.getKind()) || isBlank(ref.getName())) {
-            throw MetricError.spec(specOuter, "invalid object metric source: describedObject must name a kind and an object");
+            throw MetricError.spec(outer, "invalid object metric source: describedObject must name a kind and an object");
         }
         MetricTarget target = source.getTarget();
         boolean value = target != null && "Value".equals(target.getType()) && target.getValue() != null;
         boolean average = target != null && "AverageValue".equals(target.getType()) && target.getAverageValue() != null;
         if (!value && !average) {
-            throw MetricError.spec(specOuter, "invalid object metric source: neither a value target nor an average value target was set");
+            throw MetricError.spec(outer, "invalid object metric source: neither a value target nor an average value target was set");
         }
-        long targetMilli = positiveMilli(value ? target.getValue() : target.getAverageValue(), value ? "value" : "averageValue", specOuter);
-        Selector metricSelector = metricSelector(source.getMetric(), specOuter);
+        long targetMilli = positiveMilli(value ? target.getValue() : target.getAverageValue(), value ? "value" : "averageValue", outer);
         String name = source.getMetric().getName();
-        String outer = value ? specOuter : "failed to get " + name + " object metric: ";
+        // upstream wraps an AverageValue failure once more than a Value one
+        String wrap = outer + (value ? "" : "failed to get " + name + " object metric: ");
         MetricsSource.ObjectMetricValue sample;
         try {
             sample = metrics.objectMetric(ctx.namespace(), name, ref, metricSelector);
         } catch (ApiException e) {
-            throw MetricError.failed(outer, "unable to get metric " + name + ": " + e.getMessage() + " on " + ref.getKind() + " "
-                    + ctx.namespace() + "/" + ref.getName());
+            // upstream's format string, its argument order included: the kind lands after the metric name
+            // and the error after the object ("unable to get metric rps: Ingress on shop web/<error>")
+            throw MetricError.failed(wrap, "unable to get metric " + name + ": " + ref.getKind() + " on " + ctx.namespace() + " "
+                    + ref.getName() + "/" + e.getMessage());
         }
-        Proposal p = totalProposal(ctx, !value, targetMilli, sample.value(), outer);
+        Proposal p = totalProposal(ctx, !value, targetMilli, sample.value(), wrap);
         MetricStatus status = new MetricStatus();
         status.setType("Object");
-        status.setObject(new ObjectMetricStatus(totalStatus(!value, p.usage()), ref, identifier(source.getMetric())));
-        return new Evaluated(proposal("Object", name, ref.getKind() + " metric " + name, value ? "Value" : "AverageValue",
+        // as upstream: an AverageValue entry names no described object (Go's zero reference, {"kind":"","name":""})
+        CrossVersionObjectReference described = value ? ref : new CrossVersionObjectReferenceBuilder().withKind("").withName("").build();
+        status.setObject(new ObjectMetricStatus(totalStatus(!value, p.usage()), described, identifier(source.getMetric())));
+        // as upstream, an AverageValue Object metric is described as an external one
+        String description = value ? ref.getKind() + " metric " + name : "external metric " + name + "(" + selectorText(source.getMetric()) + ")";
+        return new Evaluated(proposal("Object", name, description, value ? "Value" : "AverageValue",
                 targetMilli / 1000.0, p.usage() / 1000.0, sample.timestamp(), p), status);
     }
 
     // ---- External ----
 
     private Evaluated external(Context ctx, ExternalMetricSource source) throws MetricError {
-        final String specOuter = "failed to get external metric value: ";
-        if (source == null || source.getMetric() == null || isBlank(source.getMetric().getName())) {
-            throw MetricError.spec(specOuter, "invalid external metric source: the metric name is not set");
+        String name = source == null || source.getMetric() == null || source.getMetric().getName() == null ? "" : source.getMetric().getName();
+        final String outer = "failed to get " + name + " external metric value: ";
+        if (name.isEmpty()) {
+            throw MetricError.spec(outer, "invalid external metric source: the metric name is not set");
         }
         MetricTarget target = source.getTarget();
         boolean average = target != null && target.getAverageValue() != null;
         boolean value = target != null && !average && target.getValue() != null;
         if (!value && !average) {
-            throw MetricError.spec(specOuter, "invalid external metric source: neither a value target nor an average value target was set");
+            throw MetricError.spec(outer, "invalid external metric source: neither a value target nor an average value target was set");
         }
-        long targetMilli = positiveMilli(average ? target.getAverageValue() : target.getValue(), average ? "averageValue" : "value", specOuter);
-        Selector metricSelector = metricSelector(source.getMetric(), specOuter);
-        String name = source.getMetric().getName();
-        String outer = average ? "failed to get " + name + " external metric: " : "failed to get external metric " + name + ": ";
+        long targetMilli = positiveMilli(average ? target.getAverageValue() : target.getValue(), average ? "averageValue" : "value", outer);
+        // upstream's calculator converts the selector and fetches, and its caller wraps what failed there twice
+        String wrap = outer + (average ? "failed to get " + name + " external metric: " : "failed to get external metric " + name + ": ");
+        Selector metricSelector = metricSelector(source.getMetric(), wrap);
+        String fetching = "unable to get external metric " + ctx.namespace() + "/" + name + "/" + selectorText(source.getMetric()) + ": ";
         MetricsSource.ExternalMetricValues sample;
         try {
             sample = metrics.externalMetric(ctx.namespace(), name, metricSelector);
         } catch (ApiException e) {
-            throw MetricError.failed(outer, "unable to get external metric " + ctx.namespace() + "/" + name + "/" + metricSelector + ": " + e.getMessage());
+            throw MetricError.failed(wrap, fetching + e.getMessage());
         }
         if (sample.values().isEmpty()) {
-            throw MetricError.failed(outer, "unable to get external metric " + ctx.namespace() + "/" + name + "/" + metricSelector
-                    + ": no metrics returned from external metrics API");
+            throw MetricError.failed(wrap, fetching + "no metrics returned from external metrics API");
         }
         long total;
         try {
             total = ReplicaCalculator.sum(sample.values());
         } catch (CalculationException e) {
-            throw MetricError.failed(outer, e.getMessage());
+            throw MetricError.failed(wrap, e.getMessage());
         }
-        Proposal p = totalProposal(ctx, average, targetMilli, total, outer);
+        Proposal p = totalProposal(ctx, average, targetMilli, total, wrap);
         MetricStatus status = new MetricStatus();
         status.setType("External");
         status.setExternal(new ExternalMetricStatus(totalStatus(average, p.usage()), identifier(source.getMetric())));
-        return new Evaluated(proposal("External", name, "external metric " + name + "(" + metricSelector + ")", average ? "AverageValue" : "Value",
-                targetMilli / 1000.0, p.usage() / 1000.0, sample.timestamp(), p), status);
+        return new Evaluated(proposal("External", name, "external metric " + name + "(" + selectorText(source.getMetric()) + ")",
+                average ? "AverageValue" : "Value", targetMilli / 1000.0, p.usage() / 1000.0, sample.timestamp(), p), status);
     }
 
     // ---- helpers ----
@@ -400,7 +404,23 @@ public final class MetricEvaluator {
         try {
             return Selector.fromLabelSelector(metric.getSelector());
         } catch (IllegalArgumentException e) {
-            throw MetricError.spec(outer, "invalid metric selector: " + e.getMessage());
+            throw MetricError.spec(outer, e.getMessage());  // upstream's LabelSelectorAsSelector error, as it is
+        }
+    }
+
+    /**
+     * A metric's selector in messages. Upstream prints the Go struct ({@code &LabelSelector{MatchLabels:...}}); we
+     * print its label-selector text ({@code queue=jobs}), "nil" when there is none, as upstream. An invalid selector
+     * never reaches a message: its metric failed before.
+     */
+    private static String selectorText(MetricIdentifier metric) {
+        if (metric.getSelector() == null) {
+            return "nil";
+        }
+        try {
+            return Selector.fromLabelSelector(metric.getSelector()).toString();
+        } catch (IllegalArgumentException e) {
+            return String.valueOf(metric.getSelector());
         }
     }
 

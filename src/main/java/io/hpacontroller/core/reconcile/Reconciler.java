@@ -41,9 +41,6 @@ import java.util.Objects;
  */
 public final class Reconciler {
 
-    /** Attempts at writing the scale when it keeps changing under us (upstream's retry.DefaultRetry). */
-    static final int SCALE_UPDATE_ATTEMPTS = 5;
-
     private final ControllerConfig config;
     private final ScaleClient scales;
     private final PodSource pods;
@@ -403,26 +400,20 @@ public final class Reconciler {
         return new SelectorCheck(selector, null, null);
     }
 
-    /** Writes spec.replicas, re-reading and retrying on conflicts. Returns the error, or null on success. */
+    /**
+     * Writes spec.replicas once, guarded by the resourceVersion of the scale the decision was made from
+     * (upstream: one {@code Update}). Returns the error, or null on success. A conflict is not retried: the
+     * count was computed from the scale that was read, so writing it over a newer scale would apply an old
+     * decision (a 12 -> 6 scale-down nobody stabilized or limited). The sync fails and the next one decides
+     * from the fresh scale.
+     */
     private String writeScale(String namespace, CrossVersionObjectReference ref, ScaleTarget scale, int replicas) {
-        ScaleTarget current = scale;
-        ApiException last = null;
-        for (int attempt = 0; attempt < SCALE_UPDATE_ATTEMPTS; attempt++) {
-            try {
-                scales.update(namespace, ref, current, replicas);
-                return null;
-            } catch (ApiException.Conflict e) {
-                last = e;
-                try {
-                    current = scales.get(namespace, ref);
-                } catch (ApiException ignored) {
-                    // keep the old resourceVersion; the next attempt fails the same way or succeeds
-                }
-            } catch (ApiException e) {
-                return e.getMessage();
-            }
+        try {
+            scales.update(namespace, ref, scale, replicas);
+            return null;
+        } catch (ApiException e) {
+            return e.getMessage();
         }
-        return last.getMessage();
     }
 
     /**

@@ -25,6 +25,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -49,8 +50,10 @@ public final class FakeCluster implements ScaleClient, PodSource, MetricsSource,
     // ---- faults ----
     /** Thrown by every scale read. */
     public ApiException scaleReadError;
-    /** Scale writes answer 409 this many times before one succeeds. */
+    /** Someone else writes the scale this many times, each just before the core's next write (which then conflicts). */
     public int scaleConflicts;
+    /** Just before the core's next scale write, someone else scales the target to this count ({@code kubectl scale}). */
+    public Integer scaledByOthersBeforeNextWrite;
     /** Thrown by every scale write (after the conflicts). */
     public ApiException scaleWriteError;
     /** Thrown by every status write. */
@@ -91,19 +94,28 @@ public final class FakeCluster implements ScaleClient, PodSource, MetricsSource,
 
     @Override
     public void update(String namespace, CrossVersionObjectReference target, ScaleTarget current, int replicas) throws ApiException {
-        if (scaleConflicts > 0) {
+        if (scaledByOthersBeforeNextWrite != null) {
+            scale = new ScaleTarget(scaledByOthersBeforeNextWrite, scale.statusReplicas(), scale.selector(), nextVersion());
+            scaledByOthersBeforeNextWrite = null;
+        } else if (scaleConflicts > 0) {
             scaleConflicts--;
-            // someone else wrote the scale: a new resourceVersion
-            scale = new ScaleTarget(scale.specReplicas(), scale.statusReplicas(), scale.selector(),
-                    String.valueOf(Integer.parseInt(scale.resourceVersion()) + 1));
-            throw new ApiException.Conflict("the object has been modified; please apply your changes to the latest version and try again");
+            scale = new ScaleTarget(scale.specReplicas(), scale.statusReplicas(), scale.selector(), nextVersion());
+        }
+        // optimistic concurrency, as the API server: the write carries the resourceVersion it was computed from
+        if (!Objects.equals(current.resourceVersion(), scale.resourceVersion())) {
+            throw new ApiException.Conflict("Operation cannot be fulfilled on deployments.apps \"" + target.getName()
+                    + "\": the object has been modified; please apply your changes to the latest version and try again");
         }
         if (scaleWriteError != null) {
             throw scaleWriteError;
         }
         resourceVersionsWritten.add(current.resourceVersion());
         scaleWrites.add(replicas);
-        scale = new ScaleTarget(replicas, scale.statusReplicas(), scale.selector(), scale.resourceVersion());
+        scale = new ScaleTarget(replicas, scale.statusReplicas(), scale.selector(), nextVersion());
+    }
+
+    private String nextVersion() {
+        return String.valueOf(Integer.parseInt(scale.resourceVersion()) + 1);
     }
 
     @Override

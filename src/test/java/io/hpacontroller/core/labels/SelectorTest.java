@@ -133,9 +133,40 @@ class SelectorTest {
         assertThatThrownBy(() -> Selector.fromLabelSelector(expression("tier", "Exists", "a")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("values set must be empty");
         assertThatThrownBy(() -> Selector.fromLabelSelector(expression("", "Exists")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("label key must not be empty");
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("key: Invalid value: \"\": name part must be non-empty");
         assertThatThrownBy(() -> Selector.fromLabelSelector(new LabelSelector(List.of(), Map.of("bad key", "x"))))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("invalid label key");
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("key: Invalid value: \"bad key\": name part must consist of");
+    }
+
+    private static final String LABEL_VALUE_RULE = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.',"
+            + " and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345',"
+            + " regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+
+    /** Values are checked as upstream's LabelSelectorAsSelector checks them, with its field errors. */
+    @Test
+    void anInvalidLabelValueIsRefusedWithUpstreamsMessage() {
+        assertThatThrownBy(() -> Selector.fromLabelSelector(new LabelSelector(List.of(), Map.of("path", "/api"))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("values[0][path]: Invalid value: \"/api\": " + LABEL_VALUE_RULE);
+        assertThatThrownBy(() -> Selector.fromLabelSelector(expression("queue", "In", "jobs", "worker/1")))
+                .hasMessage("values[1][queue]: Invalid value: \"worker/1\": " + LABEL_VALUE_RULE);
+        assertThatThrownBy(() -> Selector.fromLabelSelector(expression("queue", "NotIn", "x".repeat(64))))
+                .hasMessage("values[0][queue]: Invalid value: \"" + "x".repeat(64) + "\": must be no more than 63 characters");
+        assertThatThrownBy(() -> Selector.fromLabelSelector(expression("tier", "In")))
+                .hasMessage("values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty");
+        assertThatThrownBy(() -> Selector.fromLabelSelector(expression("tier", "Exists", "a")))
+                .hasMessage("values: Invalid value: []string{\"a\"}: values set must be empty for exists and does not exist");
+        assertThatThrownBy(() -> Selector.fromLabelSelector(expression("Example.com/tier", "In", "-a")))
+                .as("several errors of one requirement are aggregated in brackets")
+                .hasMessageStartingWith("[key: Invalid value: \"Example.com/tier\": prefix part a lowercase RFC 1123 subdomain")
+                .hasMessageContaining(", values[0][Example.com/tier]: Invalid value: \"-a\": a valid label");
+        assertThat(Selector.fromLabelSelector(new LabelSelector(List.of(), Map.of("path", "api.v1_x-2", "empty", ""))).matches(
+                Map.of("path", "api.v1_x-2", "empty", ""))).isTrue();
+    }
+
+    @Test
+    void theTextFormChecksValuesToo() {
+        assertThatThrownBy(() -> Selector.parse("app=-web")).hasMessage("values[0][app]: Invalid value: \"-web\": " + LABEL_VALUE_RULE);
     }
 
     @Test

@@ -194,7 +194,7 @@ final class RandomWorld {
         } else if (cluster.podUsage.isEmpty()) {
             cluster.podUsage = resourceUsage();
         }
-        return Specs.resourceAverage("memory", Quantities.formatBinary(target));
+        return Specs.resourceAverage("memory", target / 1000 / 1024 / 1024 + "Mi");
     }
 
     private final Map<String, Long> calmUsage = new HashMap<>();

@@ -146,7 +146,7 @@ class BadSpecTest {
                 bad("negative External average", metrics(Specs.externalAverage("queue", "-500m")), ACTIVE, "FailedGetExternalMetric",
                         "averageValue must be positive, got -500m", "FailedGetExternalMetric", "FailedComputeMetricsReplicas"),
                 bad("metric selector with an unknown operator", metrics(podsWithSelector()), ACTIVE, "FailedGetPodsMetric",
-                        "invalid metric selector: \"Near\" is not a valid label selector operator", "FailedGetPodsMetric", "FailedComputeMetricsReplicas"),
+                        "\"Near\" is not a valid label selector operator", "FailedGetPodsMetric", "FailedComputeMetricsReplicas"),
                 // ---- behavior ----
                 bad("unknown policy type", behavior(policy("Replicas", 4, 60)), ACTIVE, "InvalidBehavior",
                         "invalid behavior: scaleUp.policies: type \"Replicas\" is not one of Pods, Percent", "InvalidBehavior"),

@@ -1,8 +1,13 @@
 package io.hpacontroller.core.reconcile;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBehaviorBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerCondition;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricStatus;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.hpacontroller.core.fakes.FakeCluster;
 import io.hpacontroller.core.fakes.Pods;
 import io.hpacontroller.core.fakes.Specs;
@@ -18,6 +23,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -74,41 +80,58 @@ class ReconcilerTest {
         assertThat(second.status().getCurrentMetrics().get(0).getResource().getCurrent().getAverageUtilization()).isEqualTo(52);
     }
 
+    /**
+     * The issue's reproduction: the scale reads 3, an External metric proposes 6, and someone runs
+     * {@code kubectl scale --replicas=12} before the PUT. The 6 was computed from 3: writing it over 12 would be
+     * a scale-down nobody stabilized or limited. One write, no retry (upstream: one Update); the sync fails and
+     * the next one decides from 12.
+     */
     @Test
-    void aScaleWriteConflictIsReReadAndRetried() {
-        cluster.podUsage = Pods.cpuUsage(NOW_MILLIS, 1000, 1000, 1000);  // 100 % of a 50 % target
-        cluster.scaleConflicts = 2;
-        ReconcileOutcome o = sync(Specs.hpa(1, 10, Specs.cpuUtilization(50)));
-        assertThat(cluster.scaleWrites).containsExactly(6);
-        assertThat(cluster.scaleReads).as("one read, and one after each conflict").isEqualTo(3);
-        assertThat(cluster.resourceVersionsWritten).as("the write carries the re-read version").containsExactly("3");
-        assertThat(o.rescaled()).isTrue();
-        assertThat(o.action()).isEqualTo(Action.SCALE_UP);
-        assertThat(cluster.eventReasons()).containsExactly("SuccessfulRescale");
-    }
+    void aConflictingScaleWriteFailsTheSyncAndTheNextSyncDecidesFromTheFreshScale() {
+        HorizontalPodAutoscaler hpa = Specs.hpa(1, 20, Specs.externalAverage("queue", "2"));
+        hpa.getSpec().setBehavior(new HorizontalPodAutoscalerBehaviorBuilder()
+                .withNewScaleDown().withStabilizationWindowSeconds(0)
+                .addNewPolicy().withType("Pods").withValue(1).withPeriodSeconds(60).endPolicy().endScaleDown()
+                .build());
+        cluster.externalMetrics.put("queue", List.of(12_000L));  // 12 in total at 2 per pod: 6
+        cluster.scaledByOthersBeforeNextWrite = 12;
 
-    @Test
-    void fiveConflictsInARowAreAFailedRescale() {
-        cluster.podUsage = Pods.cpuUsage(NOW_MILLIS, 1000, 1000, 1000);
-        cluster.scaleConflicts = Reconciler.SCALE_UPDATE_ATTEMPTS;
-        ReconcileOutcome o = sync(Specs.hpa(1, 10, Specs.cpuUtilization(50)));
-        assertThat(cluster.scaleWrites).isEmpty();
-        assertThat(o.rescaled()).isFalse();
-        assertThat(o.error()).isEqualTo(ErrorKind.INTERNAL);
+        ReconcileOutcome first = sync(hpa);
+
+        assertThat(cluster.scaleWrites).as("no write over the newer scale").isEmpty();
+        assertThat(cluster.scale.specReplicas()).isEqualTo(12);
+        assertThat(first.rescaled()).isFalse();
+        assertThat(first.error()).isEqualTo(ErrorKind.INTERNAL);
+        assertThat(first.errorMessage()).startsWith("failed to rescale Deployment/default/web: Operation cannot be fulfilled");
         assertThat(cluster.eventReasons()).containsExactly("FailedRescale");
-        assertThat(cluster.events.get(0).message()).startsWith("New size: 6; reason: cpu resource utilization (percentage of request) above target; error: ");
-        HorizontalPodAutoscalerCondition able = condition(o.status(), "AbleToScale");
+        assertThat(cluster.events.get(0).message()).startsWith("New size: 6; reason: external metric queue(nil) above target; error: Operation cannot be fulfilled");
+        HorizontalPodAutoscalerCondition able = condition(first.status(), "AbleToScale");
         assertThat(able.getStatus()).isEqualTo("False");
         assertThat(able.getReason()).isEqualTo("FailedUpdateScale");
-        assertThat(o.status().getDesiredReplicas()).as("desired stays as it was (unset: 0)").isZero();
+        assertThat(first.status().getCurrentReplicas()).isEqualTo(3);
+        assertThat(first.status().getDesiredReplicas()).as("desired stays as it was (unset: 0)").isZero();
+        assertThat(first.status().getLastScaleTime()).isNull();
+        assertThat(histories.of("default/web").scaleUpEvents()).as("no scale event for a write that did not happen").isEmpty();
+
+        hpa.setStatus(first.status());
+        ReconcileOutcome second = sync(hpa, NOW.plusSeconds(15));
+
+        assertThat(second.currentReplicas()).isEqualTo(12);
+        assertThat(cluster.scaleWrites).as("6 is proposed again, from 12 the scale-down policy allows one pod").containsExactly(11);
+        assertThat(cluster.resourceVersionsWritten).as("guarded by the fresh read").containsExactly("2");
+        assertThat(cluster.events.get(1).message()).isEqualTo("New size: 11; reason: All metrics below target");
     }
 
     @Test
-    void fourConflictsAndThenSuccessIsARescale() {
-        cluster.podUsage = Pods.cpuUsage(NOW_MILLIS, 1000, 1000, 1000);
-        cluster.scaleConflicts = Reconciler.SCALE_UPDATE_ATTEMPTS - 1;
-        assertThat(sync(Specs.hpa(1, 10, Specs.cpuUtilization(50))).rescaled()).isTrue();
-        assertThat(cluster.scaleWrites).containsExactly(6);
+    void aConflictIsNotRetriedWithinTheSync() {
+        cluster.podUsage = Pods.cpuUsage(NOW_MILLIS, 1000, 1000, 1000);  // 100 % of a 50 % target
+        cluster.scaleConflicts = 1;
+        ReconcileOutcome o = sync(Specs.hpa(1, 10, Specs.cpuUtilization(50)));
+        assertThat(cluster.scaleReads).as("the scale is read once per sync").isEqualTo(1);
+        assertThat(cluster.scaleWrites).isEmpty();
+        assertThat(o.rescaled()).isFalse();
+        assertThat(o.action()).isEqualTo(Action.NONE);
+        assertThat(cluster.eventReasons()).containsExactly("FailedRescale");
     }
 
     @Test
@@ -261,6 +284,63 @@ class ReconcilerTest {
         assertThat(cluster.eventReasons()).containsExactly("FailedGetResourceMetric", "FailedComputeMetricsReplicas");
         assertThat(condition(o.status(), "ScalingActive").getReason()).isEqualTo("FailedGetResourceMetric");
         assertThat(o.computations()).extracting(ReconcileOutcome.MetricComputation::error).containsExactly(ErrorKind.INTERNAL);
+    }
+
+    /**
+     * A failed metric's entry in status.currentMetrics is upstream's zero MetricStatus; the API server stores
+     * and returns it as {"type":""}. Read back, the status must equal what the next sync would write, or every
+     * sync of a failing HPA rewrites an unchanged status.
+     */
+    @Test
+    void aFailingMetricDoesNotRewriteAnUnchangedStatus() {
+        HorizontalPodAutoscaler hpa = Specs.hpa(1, 10, Specs.cpuUtilization(50), Specs.podsAverage("qps", "10"));
+        cluster.failingMetrics.add("cpu");
+        cluster.failingMetrics.add("qps");
+        ReconcileOutcome first = sync(hpa);
+        assertThat(first.statusWritten()).isTrue();
+        assertThat(first.status().getCurrentMetrics()).hasSize(2);
+
+        hpa.setStatus(asTheApiServerReturnsIt(first.status()));
+        assertThat(hpa.getStatus().getCurrentMetrics()).extracting(MetricStatus::getType).containsExactly("", "");
+        ReconcileOutcome second = sync(hpa, NOW.plusSeconds(15));
+
+        assertThat(second.error()).isEqualTo(ErrorKind.INTERNAL);
+        assertThat(second.statusWritten()).isFalse();
+        assertThat(cluster.statusWrites).hasSize(1);
+    }
+
+    /** currentReplicas is omitempty: at 0 replicas the API server returns no currentReplicas at all. */
+    @Test
+    void aTargetAtZeroDoesNotRewriteAnUnchangedStatus() {
+        cluster.scale = new ScaleTarget(0, 0, "app=web", "1");
+        HorizontalPodAutoscaler hpa = Specs.hpa(1, 10, Specs.cpuUtilization(50));
+        ReconcileOutcome first = sync(hpa);
+        assertThat(condition(first.status(), "ScalingActive").getReason()).isEqualTo("ScalingDisabled");
+
+        hpa.setStatus(asTheApiServerReturnsIt(first.status()));
+        assertThat(hpa.getStatus().getCurrentReplicas()).isNull();
+        ReconcileOutcome second = sync(hpa, NOW.plusSeconds(15));
+
+        assertThat(second.statusWritten()).isFalse();
+        assertThat(cluster.statusWrites).hasSize(1);
+    }
+
+    /**
+     * The status as the API server stores and returns it (Go's JSON of autoscaling/v2): {@code type} of a metric
+     * entry is always present, {@code currentReplicas} is omitted when 0.
+     */
+    private static HorizontalPodAutoscalerStatus asTheApiServerReturnsIt(HorizontalPodAutoscalerStatus status) {
+        KubernetesSerialization json = new KubernetesSerialization();
+        ObjectNode tree = json.convertValue(status, ObjectNode.class);
+        if (tree.path("currentReplicas").asInt(-1) == 0) {
+            tree.remove("currentReplicas");
+        }
+        for (JsonNode m : tree.path("currentMetrics")) {
+            if (!m.has("type")) {
+                ((ObjectNode) m).put("type", "");
+            }
+        }
+        return json.unmarshal(json.asJson(tree), HorizontalPodAutoscalerStatus.class);
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.hpacontroller.deploy;
+package io.hpacontroller.conformance;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 
@@ -12,16 +12,16 @@ import java.util.Map;
 
 /**
  * Fields a fabric8 model class does not know: the parser keeps them in additionalProperties.
- * A typo in a manifest (runAsNonroot, readinessprobe) lands there instead of failing, so tests
- * assert that this list is empty.
+ * A typo in a manifest or a case file (runAsNonroot, readinessprobe, averageUtilisation) lands there
+ * instead of failing, so the conformance runner and the deployment tests refuse a non-empty list.
  */
-final class UnknownFields {
+public final class UnknownFields {
 
     private UnknownFields() {
     }
 
     /** Paths of every unknown field in the object graph, e.g. "spec.template.spec.containers[0].foo". */
-    static List<String> in(Object object) {
+    public static List<String> in(Object object) {
         List<String> found = new ArrayList<>();
         walk(object, "", found);
         return found;

@@ -1,0 +1,60 @@
+package io.hpacontroller.testing.kube;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hpacontroller.live.ControllerOptions;
+import io.hpacontroller.live.SyncReport;
+import io.hpacontroller.ops.ControllerRuntime;
+import io.hpacontroller.ops.LeaderElection;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * Our controller in this JVM, as {@code run} assembles it ({@link ControllerRuntime}: informers, workers,
+ * optional leader election; no HTTP servers), with the given client (e.g. a {@link ChartRelease}'s
+ * ServiceAccount). Records every sync, so a test that asserts that nothing happened can also show that
+ * the controller was running. Closing stops the controller and closes the client.
+ */
+public final class InProcessController implements AutoCloseable {
+
+    private final KubernetesClient client;
+    private final ControllerRuntime runtime;
+    private final List<SyncReport> syncs = new CopyOnWriteArrayList<>();
+
+    private InProcessController(KubernetesClient client, ControllerRuntime runtime) {
+        this.client = client;
+        this.runtime = runtime;
+    }
+
+    /** Starts the controller; {@code election} null runs it without leader election. */
+    public static InProcessController start(KubernetesClient client, ControllerOptions options, LeaderElection.Settings election) {
+        ControllerRuntime runtime = new ControllerRuntime(client, new ControllerRuntime.Settings(options, election, null, null, Duration.ofSeconds(5)));
+        InProcessController c = new InProcessController(client, runtime);
+        runtime.controller().addListener(c.syncs::add);
+        try {
+            runtime.start();
+        } catch (IOException e) {
+            c.close();
+            throw new UncheckedIOException(e);
+        }
+        return c;
+    }
+
+    public ControllerRuntime runtime() {
+        return runtime;
+    }
+
+    /** Reconciles of one HPA ("namespace/name") so far. */
+    public long syncsOf(String key) {
+        return syncs.stream().filter(r -> key.equals(r.key()) && r.outcome() != null).count();
+    }
+
+    @Override
+    public void close() {
+        runtime.close();
+        client.close();
+    }
+}

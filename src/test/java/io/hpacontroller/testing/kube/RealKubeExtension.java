@@ -1,0 +1,55 @@
+package io.hpacontroller.testing.kube;
+
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolutionException;
+import org.junit.jupiter.api.extension.ParameterResolver;
+
+/**
+ * Starts the shared control plane ({@link KubeControlPlane.Options#workloads}) the first time a test
+ * asks for it, keeps it in the root store for every later test class of the JVM, and closes it when the
+ * JUnit run ends (or a shutdown hook does, or the watchdog if the JVM is killed). Resolves
+ * {@link KubeControlPlane} and {@link TestNamespace} parameters. A start-up failure (etcd or the
+ * binaries missing) fails every test that needs the control plane, with what to install.
+ */
+public final class RealKubeExtension implements ParameterResolver {
+
+    /** The resource lock of the shared control plane (READ: uses it; READ_WRITE: restarts parts of it). */
+    public static final String SHARED_PLANE = "io.hpacontroller.testing.kube.shared-control-plane";
+    private static final ExtensionContext.Namespace STORE = ExtensionContext.Namespace.create(RealKubeExtension.class);
+
+    /** Closes the control plane when the root store is closed (the end of the run). */
+    private record Holder(KubeControlPlane plane) implements ExtensionContext.Store.CloseableResource, AutoCloseable {
+        @Override
+        public void close() {
+            plane.close();
+        }
+    }
+
+    /** The shared control plane, started on first use. */
+    public static KubeControlPlane shared(ExtensionContext context) {
+        return context.getRoot().getStore(STORE)
+                .getOrComputeIfAbsent("shared", k -> new Holder(KubeControlPlane.start(KubeControlPlane.Options.workloads("shared"))), Holder.class)
+                .plane();
+    }
+
+    @Override
+    public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+        Class<?> type = parameter.getParameter().getType();
+        return type == KubeControlPlane.class || type == TestNamespace.class;
+    }
+
+    @Override
+    public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+        KubeControlPlane plane = shared(context);
+        if (parameter.getParameter().getType() == KubeControlPlane.class) {
+            return plane;
+        }
+        String test = context.getTestMethod().map(m -> m.getName()).orElse(context.getRequiredTestClass().getSimpleName());
+        try {
+            return plane.newNamespace(test);
+        } catch (RuntimeException e) {
+            throw new ParameterResolutionException("cannot create a namespace for " + test, e);
+        }
+    }
+}
