@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hpacontroller.core.reconcile.ControllerConfig;
+import io.hpacontroller.deploy.ChartReleases;
 import io.hpacontroller.live.ControllerOptions;
 import io.hpacontroller.ops.ControllerRuntime;
 import io.hpacontroller.testing.kube.KubeControlPlane;
@@ -94,7 +95,7 @@ class ExplainIT {
         assertThat(replicas(ns)).isEqualTo(2);
 
         ControllerOptions options = new ControllerOptions(ControllerConfig.defaults(), SYNC_PERIOD, 2, List.of(ns.name()), Duration.ofSeconds(5));
-        KubernetesClient client = kube.adminClient();
+        KubernetesClient client = ChartReleases.shipped(kube).client(); // the controller as the chart's ServiceAccount
         ControllerRuntime controller = new ControllerRuntime(client, new ControllerRuntime.Settings(options, null,
                 new InetSocketAddress("127.0.0.1", 0), null, Duration.ofSeconds(5)));
         try {
