@@ -94,6 +94,9 @@ public final class ControllerRuntime implements AutoCloseable {
         this.controller = new HorizontalController(client, settings.options(), clock, gate);
         controller.addListener(new ControllerMetrics(registry, controller, this::isLeader, lease == null ? "" : lease.name()));
         controller.addListener(new DecisionLog());
+        if (controller.shadow() != null) {
+            controller.shadow().addListener(new ShadowComparisons(registry));
+        }
     }
 
     /**

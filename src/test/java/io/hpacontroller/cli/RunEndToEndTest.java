@@ -49,7 +49,7 @@ class RunEndToEndTest {
             // the product's logging configuration, not the tests' (which keeps INFO quiet)
             Process p = new ProcessBuilder(List.of(java, "-Dlogback.configurationFile=logback.xml", "-cp", System.getProperty("java.class.path"),
                     Main.class.getName(), "run", "--kubeconfig", kubeconfig.toString(), "--context", "mock", "--namespace", "shop",
-                    "--leader-elect=false", "--horizontal-pod-autoscaler-sync-period=1s",
+                    "--hpa-apis=autoscaling/v2", "--leader-elect=false", "--horizontal-pod-autoscaler-sync-period=1s",
                     "--metrics-bind-address=127.0.0.1:0", "--health-probe-bind-address=127.0.0.1:0", "--log-format=json"))
                     .redirectErrorStream(true).redirectOutput(log.toFile()).start();
             try {

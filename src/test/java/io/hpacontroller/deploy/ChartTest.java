@@ -37,6 +37,8 @@ class ChartTest {
     /** The controller's command-line contract with the chart's defaults (kube-controller-manager's). */
     private static final List<String> DEFAULT_ARGS = List.of(
             "run",
+            "--hpa-apis=autoscaling.hpa-controller.io/v1",
+            "--shadow=false",
             "--horizontal-pod-autoscaler-sync-period=15s",
             "--horizontal-pod-autoscaler-tolerance=0.1",
             "--horizontal-pod-autoscaler-downscale-stabilization=5m",
