@@ -50,8 +50,10 @@ import java.util.concurrent.TimeUnit;
  * (metrics-server's samples do not change within the fraction of a second between them), and the shadow's
  * is compared with the {@code status.desiredReplicas} just written. The shadow starts from the replica count
  * the built-in controller started from ({@code status.currentReplicas}), not from the target's, which the
- * built-in controller may have just changed. A sync whose status the built-in controller did not change is
- * not seen; it decided what it decided before.
+ * built-in controller may have just changed; after a scale-up it leaves out the pods that scale-up started
+ * (pods not yet started, or started in the second of {@code lastScaleTime} or later): counted as unready
+ * pods, they would pull the shadow's proposal back into the tolerance band. A sync whose status the
+ * built-in controller did not change is not seen; it decided what it decided before.
  *
  * <p><b>History.</b> The behavior policies count the scale changes made within their periods, and those were
  * made by the built-in controller, not by the shadow: the shadow's history of scale changes is the built-in's,
@@ -157,6 +159,7 @@ public final class Shadow implements AutoCloseable {
     private final int threads;
     private final HistoryStore histories = new HistoryStore();
     private final ReadOnlyScales scales;
+    private final PodsAsDecided pods;
     private final Reconciler reconciler;
     private final Map<String, Deque<Observation>> pending = new ConcurrentHashMap<>();
     private final Set<String> running = ConcurrentHashMap.newKeySet();
@@ -164,6 +167,7 @@ public final class Shadow implements AutoCloseable {
     private final Map<String, Long> firstSeen = new ConcurrentHashMap<>();
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
     private volatile ExecutorService executor;
+    private final long startedAt;
 
     /**
      * @param scales  reads the targets' scale (never written through here)
@@ -174,16 +178,25 @@ public final class Shadow implements AutoCloseable {
         this.clock = clock;
         this.threads = threads;
         this.scales = new ReadOnlyScales(scales);
-        this.reconciler = new Reconciler(config, this.scales, pods, metrics, NO_STATUS, NO_EVENTS, histories, builtinOnly(index), clock);
+        this.pods = new PodsAsDecided(pods);
+        this.reconciler = new Reconciler(config, this.scales, this.pods, metrics, NO_STATUS, NO_EVENTS, histories, builtinOnly(index), clock);
+        this.startedAt = clock.millis();
     }
 
     public void addListener(Listener listener) {
         listeners.add(listener);
     }
 
-    /** The built-in controller's HPA was seen for the first time (the shadow's history starts now). */
+    /**
+     * The built-in controller's HPA was seen for the first time: the shadow's history of it starts now, or
+     * at its creation when that was after the shadow started (then the shadow saw everything it did).
+     */
     void added(HorizontalPodAutoscaler hpa) {
-        firstSeen.putIfAbsent(Reconciler.keyOf(hpa), clock.millis());
+        long now = clock.millis();
+        long created = KubeTime.parse(hpa.getMetadata().getCreationTimestamp(), Long.MIN_VALUE);
+        // created after the shadow started (creation times are in whole seconds): it saw every change, its
+        // history is complete, as if it had been watching forever
+        firstSeen.putIfAbsent(Reconciler.keyOf(hpa), created >= startedAt / 1000 * 1000 ? 0L : now);
     }
 
     /** The informer delivered an update: a changed status is a sync of the built-in controller to compare with. */
@@ -259,10 +272,14 @@ public final class Shadow implements AutoCloseable {
         useBuiltinScaleHistory(key);
         ReconcileOutcome outcome;
         scales.startFrom(current);
+        if (o.rescaled() && status.getDesiredReplicas() > current) {
+            pods.beforeRescale(KubeTime.parse(status.getLastScaleTime(), Long.MAX_VALUE));
+        }
         try {
             outcome = reconciler.reconcile(o.hpa());
         } finally {
             scales.startFrom(null);
+            pods.beforeRescale(null);
         }
         if (o.rescaled()) {
             recordBuiltinScale(key, current, status.getDesiredReplicas(), o.observedAt());
@@ -381,6 +398,48 @@ public final class Shadow implements AutoCloseable {
                 // the index belongs to the controller's informers
             }
         };
+    }
+
+    /**
+     * The pods of a target as the built-in controller saw them when it decided a rescale: the pods its
+     * scale-up started (a start time in the second of {@code lastScaleTime} or later, or none yet) are not
+     * counted. The pods a scale-down removes cannot be brought back (their metrics may be gone with them):
+     * they are ignored as being deleted, as the built-in controller will ignore them at its next sync.
+     */
+    private static final class PodsAsDecided implements PodSource {
+        private record Rescale(long at) {
+        }
+
+        private final PodSource pods;
+        private final ThreadLocal<Rescale> rescale = new ThreadLocal<>();
+
+        PodsAsDecided(PodSource pods) {
+            this.pods = pods;
+        }
+
+        void beforeRescale(Long lastScaleTime) {
+            if (lastScaleTime == null) {
+                rescale.remove();
+            } else {
+                rescale.set(new Rescale(lastScaleTime));
+            }
+        }
+
+        @Override
+        public List<PodInfo> list(String namespace, Selector selector) {
+            List<PodInfo> now = pods.list(namespace, selector);
+            Rescale r = rescale.get();
+            if (r == null) {
+                return now;
+            }
+            List<PodInfo> then = new ArrayList<>(now.size());
+            for (PodInfo p : now) {
+                if (p.startTime() != PodInfo.NO_TIME && p.startTime() < r.at()) {
+                    then.add(p);
+                }
+            }
+            return then;
+        }
     }
 
     /** Reads the target's scale, starting from the built-in's replica count; writes nothing. */

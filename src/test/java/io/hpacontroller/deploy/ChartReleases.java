@@ -40,6 +40,11 @@ public final class ChartReleases {
         return SHIPPED.computeIfAbsent(plane, p -> install(p, HelmChart.RELEASE, HelmChart.NAMESPACE, FULL_REPLACEMENT));
     }
 
+    /** The chart's crds/ on a control plane, as {@code helm install} creates them (once per control plane). */
+    public static void installCrds(KubeControlPlane plane) {
+        MirrorCrd.install(plane);
+    }
+
     /** The shipped chart with its default values (the mirror API only; its CRD installed too), once per control plane. */
     public static ChartRelease mirror(KubeControlPlane plane) {
         return MIRROR.computeIfAbsent(plane, p -> {
