@@ -85,6 +85,23 @@ class RunEndToEndTest {
         return out;
     }
 
+    /** The default --hpa-apis on a cluster without the mirror API's CRD: exit 2, one line, what to do. */
+    @Test
+    void theMirrorApiWithoutItsCrdIsExitCode2(@TempDir Path dir) throws Exception {
+        try (MockCluster cluster = MockCluster.start()) {
+            cluster.fail("GET", "^/apis/autoscaling\\.hpa-controller\\.io/v1$", 404, 100);
+            Path kubeconfig = cluster.writeKubeconfig(dir.resolve("kubeconfig"), "shop");
+            Process p = run(dir, "--kubeconfig", kubeconfig.toString(), "--leader-elect=false",
+                    "--metrics-bind-address=0", "--health-probe-bind-address=0").start();
+
+            String out = finish(p);
+
+            assertThat(p.exitValue()).isEqualTo(2);
+            assertThat(out).contains("error: --hpa-apis includes autoscaling.hpa-controller.io/v1 but the API server does not serve it: install its CRD")
+                    .doesNotContain("\tat ");
+        }
+    }
+
     @Test
     void anUnreadableKubeconfigIsAClearError(@TempDir Path dir) throws Exception {
         Path missing = dir.resolve("missing" + File.separator + "config");
