@@ -27,7 +27,8 @@ public final class MirrorHpaStatus extends HorizontalPodAutoscalerStatus {
     static MirrorHpaStatus of(HorizontalPodAutoscaler hpa, HorizontalPodAutoscalerStatus status) {
         MirrorHpaStatus s = new MirrorHpaStatus();
         s.setCurrentReplicas(status.getCurrentReplicas());
-        s.setDesiredReplicas(status.getDesiredReplicas());
+        // required by the schema; autoscaling/v2 stores Go's zero when a status is written before any decision
+        s.setDesiredReplicas(status.getDesiredReplicas() == null ? Integer.valueOf(0) : status.getDesiredReplicas());
         s.setLastScaleTime(status.getLastScaleTime());
         s.setCurrentMetrics(status.getCurrentMetrics());
         s.setConditions(status.getConditions());

@@ -165,7 +165,7 @@ class RbacIT {
     })
     void withoutOneRuleOfTheClusterRoleTheControllerIsRefused(String group, String resource, String verb, String auditedResource,
                                                               String release, KubeControlPlane kube, TestNamespace ns) {
-        List<HasMetadata> rendered = HelmChart.objects(release, release, "");
+        List<HasMetadata> rendered = HelmChart.objects(release, release, "takeOverBuiltinHpas: true\n");
         ClusterRole role = single(rendered, ClusterRole.class);
         assertThat(role.getRules().removeIf(r -> r.getApiGroups().contains(group) && r.getResources().contains(resource)))
                 .as("the rule on %s %s", group, resource).isTrue();

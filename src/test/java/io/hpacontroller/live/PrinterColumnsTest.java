@@ -43,6 +43,16 @@ class PrinterColumnsTest {
     }
 
     @Test
+    void aMirrorStatusWrittenBeforeAnyDecisionHasTheDesiredReplicasItsSchemaRequires() {
+        var hpa = hpa("shop", "web", "apps/v1", "Deployment", "web", 1, 4, cpuUtilization(50));
+        MirrorHpaStatus status = MirrorHpaStatus.of(hpa, new io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus());
+
+        assertThat(status.getDesiredReplicas()).isZero();
+        assertThat(status.getReference()).isEqualTo("Deployment/web");
+        assertThat(status.getTargets()).isEqualTo("cpu: <unknown>/50%");
+    }
+
+    @Test
     void theKeysOfAnHpaAndItsMirrorTwinDiffer() {
         var builtin = hpa("shop", "web", "apps/v1", "Deployment", "web", 1, 4);
         var mirror = new MirrorHpa();
