@@ -96,6 +96,9 @@ class ShadowIT {
             ns.create(web());
             // 2 -> 4 -> 6: two steps of 2 pods, the second one policy period after the first
             await().atMost(SCALED).until(() -> replicas(ns) == 6 && desired(ns) == 6);
+            // settled: the built-in controller's next syncs write nothing, so no status it writes from here on was
+            // decided from the metrics before the change below (a comparison would straddle it)
+            await().atMost(SCALED).until(() -> settledAtMax(ns));
             ns.metrics().podUsage("app=web", "1m", "64Mi"); // 1% of the request: the minimum
             await().atMost(SCALED).until(() -> replicas(ns) == 1 && desired(ns) == 1);
             await().atMost(Duration.ofSeconds(10)).until(() -> comparisons.stream().anyMatch(c -> c.builtinDesired() == 1));
@@ -118,6 +121,13 @@ class ShadowIT {
         assertThat(writes).as("the shadow writes nothing but its Lease").isNotEmpty()
                 .allSatisfy(e -> assertThat(e.resource()).isEqualTo("leases"));
         assertThat(upstream.audit().events(AuditEvent.Filter.all().user(release.user()).since(start).code(403))).isEmpty();
+    }
+
+    private static boolean settledAtMax(TestNamespace ns) {
+        HorizontalPodAutoscaler h = ns.admin().autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns.name()).withName("web").get();
+        return h.getStatus() != null && Integer.valueOf(6).equals(h.getStatus().getCurrentReplicas()) && h.getStatus().getConditions() != null
+                && h.getStatus().getConditions().stream().anyMatch(c -> c.getType().equals("AbleToScale") && c.getReason().equals("ReadyForNewScale"))
+                && h.getStatus().getConditions().stream().anyMatch(c -> c.getType().equals("ScalingLimited") && c.getReason().equals("TooManyReplicas"));
     }
 
     private static int replicas(TestNamespace ns) {
