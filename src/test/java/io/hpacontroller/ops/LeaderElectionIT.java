@@ -42,7 +42,7 @@ class LeaderElectionIT {
 
     @Test
     void theStandbyTakesOverAfterTheLeaderIsKilledWithoutAWriteFromTheOldLeaderOrADoubleScale(KubeControlPlane kube, TestNamespace ns) throws Exception {
-        ChartRelease release = ChartReleases.install(kube, RELEASE, RELEASE, "");
+        ChartRelease release = ChartReleases.install(kube, RELEASE, RELEASE, "takeOverBuiltinHpas: true\n");
         KubernetesClient admin = ns.admin();
         ns.create(Workloads.deployment("web", 2));
         ns.metrics().podUsage("app=web", "100m", "64Mi");
@@ -55,7 +55,7 @@ class LeaderElectionIT {
         try {
             for (String pod : List.of(RELEASE + "-a", RELEASE + "-b")) {
                 replicas.put(pod, ControllerProcess.start(pod, release.kubeconfigForPod(pod), kube.directory().resolve("logs/" + ns.name() + "-" + pod + ".log"),
-                        "--namespace=" + ns.name(), "--leader-elect=true", "--leader-elect-resource-namespace=" + RELEASE,
+                        "--namespace=" + ns.name(), "--hpa-apis=autoscaling/v2", "--leader-elect=true", "--leader-elect-resource-namespace=" + RELEASE,
                         "--leader-elect-lease-duration=" + LEASE.toMillis() + "ms", "--leader-elect-renew-deadline=" + RENEW_DEADLINE.toMillis() + "ms",
                         "--leader-elect-retry-period=" + RETRY.toMillis() + "ms", "--horizontal-pod-autoscaler-sync-period=1s",
                         "--horizontal-pod-autoscaler-downscale-stabilization=0s"));
