@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.live.ControllerOptions;
 import io.hpacontroller.live.HorizontalController;
+import io.hpacontroller.live.ModelKinds;
 import io.hpacontroller.live.SyncReport;
 import io.hpacontroller.live.WriteGate;
 
@@ -109,7 +110,7 @@ public final class Bench {
                     .withRequestRetryBackoffLimit(0).withRequestTimeout(30_000).withConnectionTimeout(5_000)
                     .withMaxConcurrentRequests(Math.max(64, 4 * workers)).withMaxConcurrentRequestsPerHost(Math.max(8, 2 * workers))
                     .build();
-            try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
+            try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).withKubernetesSerialization(ModelKinds.serialization()).build()) {
                 f.putAll(measure(client, stub));
                 return new Result(f);
             }
