@@ -1,6 +1,5 @@
 package io.hpacontroller.live;
 
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -60,7 +59,7 @@ public final class HorizontalController implements AutoCloseable {
     private final WorkloadScales workloads;
     private final WriteGate gate;
     private final List<SharedIndexInformer<HorizontalPodAutoscaler>> hpaInformers = new ArrayList<>();
-    private final List<SharedIndexInformer<Pod>> podInformers = new ArrayList<>();
+    private final List<SharedIndexInformer<PodFields>> podInformers = new ArrayList<>();
     private final List<SyncListener> listeners = new CopyOnWriteArrayList<>();
     private final List<Thread> workers = new ArrayList<>();
     private final AtomicBoolean running = new AtomicBoolean();
@@ -147,8 +146,9 @@ public final class HorizontalController implements AutoCloseable {
     /** Starts the Pod informers only. */
     public void startPodInformers() {
         for (Map.Entry<String, PodIndex> e : podIndexes.entrySet()) {
-            var pods = e.getKey().equals(PodCache.ALL) ? client.pods().inAnyNamespace() : client.pods().inNamespace(e.getKey());
-            SharedIndexInformer<Pod> informer = pods.withLimit(500L).runnableInformer(0);
+            var pods = e.getKey().equals(PodCache.ALL) ? client.resources(PodFields.class, PodFields.Items.class).inAnyNamespace()
+                    : client.resources(PodFields.class, PodFields.Items.class).inNamespace(e.getKey());
+            SharedIndexInformer<PodFields> informer = pods.withLimit(500L).runnableInformer(0);
             // a failed first list is tried again (with the client's backoff), as client-go's reflector does;
             // otherwise the cache would never sync and the workers never start
             informer.exceptionHandler((started, error) -> true);

@@ -140,7 +140,7 @@ class RunEndToEndTest {
         }
         assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("stops on SIGTERM while waiting").isTrue();
         String out = Files.readString(log);
-        assertThat(out.lines().filter(l -> l.contains("cannot reach the API server at https://127.0.0.1:" + apiPort + ": Connection refused")))
+        assertThat(out.lines().filter(l -> l.contains("cannot reach the API server at https://127.0.0.1:" + apiPort + ": dial tcp 127.0.0.1:" + apiPort + ": connect: connection refused")))
                 .as(out).hasSizeGreaterThanOrEqualTo(3)
                 .anySatisfy(l -> assertThat(l).contains("attempt 1, next in 1s"))
                 .anySatisfy(l -> assertThat(l).contains("attempt 2, next in 2s"));
