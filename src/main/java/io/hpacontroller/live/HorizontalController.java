@@ -15,6 +15,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,11 +34,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * keys, read the HPA from the informer's cache and hand it to the core's {@link Reconciler}, whose
  * ports are the REST adapters of this package.
  *
- * <p>Each HPA is synced at most once per sync period, counted from the start of its last sync, whatever
+ * <p>Each HPA is synced once per sync period at a phase of its own ({@link PhasedCadence}), whatever
  * the outcome: a sync that failed on the cluster's side waits for the next period like any other, as
- * upstream. An HPA is synced at once when it is first seen and when its spec changes (its generation
- * moves); status writes of our own do not requeue. A sweep every sync period re-adds any HPA the queue
- * does not track (never earlier than its next due time), so no HPA can be lost.
+ * upstream. The HPAs that existed when the process started are first synced at their phases within
+ * one period of the start; an HPA created later is synced at once, and so is one whose spec changes
+ * (its generation moves); status writes of our own do not requeue. A sweep every sync period re-adds
+ * any HPA the queue does not track (never earlier than its next due time), so no HPA can be lost.
  */
 public final class HorizontalController implements AutoCloseable {
 
@@ -49,6 +51,8 @@ public final class HorizontalController implements AutoCloseable {
     private final KubernetesClient client;
     private final ControllerOptions options;
     private final Clock clock;
+    /** When this process started: an HPA created after it is new, and synced at once. */
+    private final Instant processStart;
     private final WorkQueue queue;
     private final Reconciler reconciler;
     private final EventPublisher events;
@@ -84,7 +88,9 @@ public final class HorizontalController implements AutoCloseable {
         this.options = Objects.requireNonNull(options);
         this.clock = Objects.requireNonNull(clock);
         this.gate = Objects.requireNonNull(gate);
-        this.queue = new WorkQueue(ticker, WorkQueue.Cadence.every(options.syncPeriod()));
+        this.processStart = ProcessHandle.current().info().startInstant().orElseGet(clock::instant);
+        long sinceStart = Math.max(0, Duration.between(processStart, clock.instant()).toNanos());
+        this.queue = new WorkQueue(ticker, new PhasedCadence(options.syncPeriod(), clock, ticker), ticker.nanos() - sinceStart);
         KubeApi api = new KubeApi(client, options.apiTimeout());
         KubeApi writes = new KubeApi(client, gate.requestTimeout(options.apiTimeout()));
         ApiDiscovery discovery = new ApiDiscovery(api, clock);
@@ -115,8 +121,13 @@ public final class HorizontalController implements AutoCloseable {
         ResourceEventHandler<HorizontalPodAutoscaler> handler = new ResourceEventHandler<>() {
             @Override
             public void onAdd(HorizontalPodAutoscaler hpa) {
-                selectors.register(Reconciler.keyOf(hpa), hpa.getMetadata().getNamespace());
-                queue.add(Reconciler.keyOf(hpa));
+                String key = Reconciler.keyOf(hpa);
+                selectors.register(key, hpa.getMetadata().getNamespace());
+                if (createdSinceStart(hpa)) {
+                    queue.addNow(key);
+                } else {
+                    queue.add(key);
+                }
             }
 
             @Override
@@ -141,6 +152,13 @@ public final class HorizontalController implements AutoCloseable {
                 hpaInformers.add(client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns).inform(handler, 0));
             }
         }
+    }
+
+    /** Whether the HPA was created after this process started (the API server's clock, to the second). */
+    private boolean createdSinceStart(HorizontalPodAutoscaler hpa) {
+        String created = hpa.getMetadata().getCreationTimestamp();
+        long at = KubeTime.parse(created, Long.MIN_VALUE);
+        return at != Long.MIN_VALUE && at >= processStart.toEpochMilli();
     }
 
     /** Starts the Pod informers only. */
