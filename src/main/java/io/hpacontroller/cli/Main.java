@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "A drop-in replacement for the Kubernetes Horizontal Pod Autoscaler controller.",
-        subcommands = {RunCommand.class, SimulateCommand.class, ConformanceCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {RunCommand.class, ExplainCommand.class, SimulateCommand.class, ConformanceCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec

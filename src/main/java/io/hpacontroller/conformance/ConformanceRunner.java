@@ -17,7 +17,7 @@ import io.hpacontroller.core.normalize.Normalizer;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.core.reconcile.MetricEvaluator;
 import io.hpacontroller.core.reconcile.MetricStatuses;
-import io.hpacontroller.core.reconcile.MetricResult;
+import io.hpacontroller.core.reconcile.MetricTrace;
 import io.hpacontroller.core.reconcile.ReconcileOutcome;
 import io.hpacontroller.core.reconcile.Reconciler;
 import io.hpacontroller.core.reconcile.SelectorOwnership;
@@ -39,7 +39,8 @@ import java.util.stream.Stream;
 /**
  * Runs conformance cases (format: {@code shared/conformance/SCHEMA.md}) through the decision core, the
  * same {@link Reconciler}, {@link MetricEvaluator} and {@link Normalizer} the controller uses, with the
- * case's world behind the ports.
+ * case's world behind the ports. Every case's decision trace is checked against the decision
+ * ({@link TraceConsistency}).
  */
 public final class ConformanceRunner {
 
@@ -161,21 +162,23 @@ public final class ConformanceRunner {
         MetricEvaluator.Context ctx = new MetricEvaluator.Context("test-namespace", Selector.everything(),
                 c.path("specReplicas").asInt(), c.path("statusReplicas").asInt(),
                 Behavior.tolerances(behavior(c.get("behavior"), cfg), cfg.tolerance()), now);
-        MetricResult result = evaluator.evaluate(ctx, convert(c.path("metric"), MetricSpec.class));
+        MetricEvaluator.Evaluated result = evaluator.evaluate(ctx, convert(c.path("metric"), MetricSpec.class));
+        MetricTrace p = result.trace();
+        List<String> diffs = new ArrayList<>(TraceConsistency.ofMetric(p, ctx.specReplicas(), world.pods().size()));
         JsonNode expect = c.path("expect");
         if (expect.path("error").asBoolean(false)) {
-            return result instanceof MetricResult.Failure ? null
-                    : "expected the computation to fail, got a proposal of " + ((MetricResult.Proposal) result).replicas() + " replicas";
+            if (!p.failed()) {
+                diffs.add(0, "expected the computation to fail, got a proposal of " + p.replicas() + " replicas");
+            }
+            return diffs.isEmpty() ? null : String.join("; ", diffs);
         }
-        if (result instanceof MetricResult.Failure f) {
-            return "expected a proposal, the computation failed: " + f.message();
+        if (p.failed()) {
+            return "expected a proposal, the computation failed: " + p.errorMessage();
         }
-        MetricResult.Proposal p = (MetricResult.Proposal) result;
-        List<String> diffs = new ArrayList<>();
         if (expect.has("replicas") && expect.get("replicas").asInt() != p.replicas()) {
             diffs.add("replicas: expected " + expect.get("replicas").asInt() + ", got " + p.replicas());
         }
-        MetricValueStatus current = MetricStatuses.current(p.status());
+        MetricValueStatus current = MetricStatuses.current(result.status());
         if (expect.hasNonNull("utilization")) {
             Integer u = current.getAverageUtilization();
             if (u == null || u != expect.get("utilization").asInt()) {
@@ -207,9 +210,8 @@ public final class ConformanceRunner {
         int proposed = c.path("proposedReplicas").asInt();
         int min = c.path("minReplicas").asInt(1);
         int max = c.path("maxReplicas").asInt();
-        Normalization n = behavior == null
-                ? Normalizer.legacy(history, now, cfg.downscaleStabilization().toMillis(), current, proposed, min, max)
-                : Normalizer.withBehavior(history, now, behavior, current, proposed, min, max);
+        Normalization n = Normalizer.normalizeDesiredReplicas(history, now, behavior, cfg.downscaleStabilization().toMillis(),
+                current, proposed, min, max);
         JsonNode expect = c.path("expect");
         List<String> diffs = new ArrayList<>();
         if (expect.has("replicas") && expect.get("replicas").asInt() != n.replicas()) {
@@ -224,6 +226,7 @@ public final class ConformanceRunner {
                 diffs.add(d);
             }
         }
+        diffs.addAll(TraceConsistency.ofNormalization(n, current, min, max));
         return diffs.isEmpty() ? null : String.join("; ", diffs);
     }
 
@@ -289,6 +292,7 @@ public final class ConformanceRunner {
         if (expect.has("statusWritten") && expect.get("statusWritten").asBoolean() != !world.statusWrites.isEmpty()) {
             diffs.add("status written: expected " + expect.get("statusWritten").asBoolean() + ", got " + !world.statusWrites.isEmpty());
         }
+        diffs.addAll(TraceConsistency.ofSync(outcome, world.scaleWrites, world.pods().size()));
         if (!diffs.isEmpty() && outcome.errorMessage() != null) {
             diffs.add("(sync error: " + outcome.errorMessage() + ")");
         }

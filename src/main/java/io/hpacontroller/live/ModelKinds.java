@@ -25,7 +25,7 @@ public final class ModelKinds {
 
     public static KubernetesSerialization serialization() {
         KubernetesSerialization serialization = new KubernetesSerialization(new ObjectMapper(), false);
-        for (Class<? extends KubernetesResource> kind : List.of(HorizontalPodAutoscaler.class,
+        for (Class<? extends KubernetesResource> kind : List.of(HorizontalPodAutoscaler.class, MirrorHpa.class,
                 PodFields.class, WorkloadFields.Deployment.class, WorkloadFields.StatefulSet.class, WorkloadFields.ReplicaSet.class,
                 WorkloadFields.ReplicationController.class, Lease.class, Event.class)) {
             serialization.registerKubernetesResource(kind);

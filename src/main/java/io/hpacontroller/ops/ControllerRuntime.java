@@ -23,7 +23,8 @@ import java.util.function.IntConsumer;
 
 /**
  * The controller as it runs in a cluster: the live {@link HorizontalController}, its Prometheus
- * metrics and health endpoints, and (optionally) leader election gating its workers and writes.
+ * metrics, decisions ({@code /decisions/NAMESPACE/NAME}) and health endpoints, and (optionally) leader
+ * election gating its workers and writes.
  *
  * <p>With leader election, the workers start only while this instance holds a fresh lease (checked
  * together with starting them, so a lease lost meanwhile cannot start workers on a standby), and every
@@ -59,6 +60,7 @@ public final class ControllerRuntime implements AutoCloseable {
     private final LeaderElection election;
     private final IntConsumer exit;
     private final PrometheusRegistry registry = new PrometheusRegistry();
+    private final RecentDecisions decisions = new RecentDecisions();
     /** Guards starting and stopping the workers against leadership changes and shutdown. */
     private final Object workers = new Object();
     private boolean closed;
@@ -94,6 +96,10 @@ public final class ControllerRuntime implements AutoCloseable {
         this.controller = new HorizontalController(client, settings.options(), clock, gate);
         controller.addListener(new ControllerMetrics(registry, controller, this::isLeader, lease == null ? "" : lease.name()));
         controller.addListener(new DecisionLog());
+        controller.addListener(decisions);
+        if (controller.shadow() != null) {
+            controller.shadow().addListener(new ShadowComparisons(registry));
+        }
     }
 
     /**
@@ -108,7 +114,9 @@ public final class ControllerRuntime implements AutoCloseable {
         JvmMetrics.builder().register(registry);
         if (settings.metricsAddress() != null) {
             metricsServer = HTTPServer.builder().inetAddress(settings.metricsAddress().getAddress())
-                    .port(settings.metricsAddress().getPort()).registry(registry).buildAndStart();
+                    .port(settings.metricsAddress().getPort()).registry(registry)
+                    .defaultHandler(new DecisionsEndpoint(decisions, controller.histories(), settings.options(), this::isLeader))
+                    .buildAndStart();
         }
         if (settings.healthAddress() != null) {
             healthServer = new HealthServer(settings.healthAddress(), () -> !closing.get(), controller::isSynced);

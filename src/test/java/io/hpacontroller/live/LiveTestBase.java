@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 
@@ -93,7 +94,13 @@ abstract class LiveTestBase {
         List<Sync> syncs = new ArrayList<>();
         for (int s = 0; s < seconds; s++) {
             long second = time.elapsed().toSeconds();
-            controller.syncDue().forEach(r -> syncs.add(new Sync(second, r.outcome())));
+            List<SyncReport> due = controller.syncDue();
+            due.forEach(r -> syncs.add(new Sync(second, r.outcome())));
+            if (due.stream().anyMatch(r -> r.outcome() != null && r.outcome().rescaled())) {
+                // manual time runs far faster than the fake workload controller: let it finish the rescale, as it
+                // would long before the next sync a period later, so that its status write cannot race that sync
+                awaitWorkloadsSettled();
+            }
             time.advance(Duration.ofSeconds(1));
         }
         return syncs;
@@ -107,6 +114,11 @@ abstract class LiveTestBase {
         PhasedCadence cadence = new PhasedCadence(PRODUCTION_PERIOD, time, time);
         long slot = cadence.slotAtOrBefore(NS + "/" + hpaName, 0) + PRODUCTION_PERIOD.toNanos();
         return (slot + 999_999_999L) / 1_000_000_000L;
+    }
+
+    private void awaitWorkloadsSettled() {
+        await().atMost(Duration.ofSeconds(10)).until(() -> client.apps().deployments().inNamespace(NS).list()
+                .getItems().stream().allMatch(d -> d.getStatus() != null && Objects.equals(d.getStatus().getReplicas(), d.getSpec().getReplicas())));
     }
 
     int replicas(String deployment) {

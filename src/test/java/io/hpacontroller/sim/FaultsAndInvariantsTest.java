@@ -3,6 +3,7 @@ package io.hpacontroller.sim;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatusBuilder;
+import io.hpacontroller.core.reconcile.DecisionTrace;
 import io.hpacontroller.core.reconcile.ReconcileOutcome;
 import org.junit.jupiter.api.Test;
 
@@ -84,9 +85,10 @@ class FaultsAndInvariantsTest {
     }
 
     private static ReconcileOutcome outcome(int current, int desired, boolean rescaled) {
-        return new ReconcileOutcome("default/web", current, desired, desired, rescaled,
-                rescaled ? ReconcileOutcome.Action.SCALE_UP : ReconcileOutcome.Action.NONE, ReconcileOutcome.ErrorKind.NONE, null,
-                "cpu", "", null, List.of(), null, false);
+        DecisionTrace trace = new DecisionTrace("default/web", 0, current, 2, 10, List.of(), -1, null, desired, null, null, List.of(),
+                null, desired, rescaled ? ReconcileOutcome.Action.SCALE_UP : ReconcileOutcome.Action.NONE, rescaled, "",
+                ReconcileOutcome.ErrorKind.NONE, null, null);
+        return new ReconcileOutcome(trace, null, false, List.of());
     }
 
     @Test

@@ -39,8 +39,8 @@ import java.util.regex.Pattern;
  * A Kubernetes API for tests: the fabric8 mock server in CRUD mode, completed with what it lacks and
  * an HPA controller needs: API discovery documents, the {@code /scale} subresource (with resourceVersion
  * conflicts) for Deployments, StatefulSets, ReplicaSets, ReplicationControllers and a custom resource
- * (example.com/v1 Widget), the three metrics APIs ({@link MetricsBackend}), injected faults, dropped
- * watch connections, and a record of every request.
+ * (example.com/v1 Widget), the three metrics APIs ({@link MetricsBackend}), the pod proxy (to servers on
+ * this machine), injected faults, dropped watch connections, and a record of every request.
  */
 public final class MockCluster implements AutoCloseable {
 
@@ -48,6 +48,11 @@ public final class MockCluster implements AutoCloseable {
             .withGroup("example.com").withVersion("v1").withKind("Widget").withPlural("widgets").withScope("Namespaced").build();
 
     /** A request the cluster received, and when (System.nanoTime) it arrived. */
+    /** The mirror API's HPAs, stored like any custom resource. */
+    public static final CustomResourceDefinitionContext MIRROR_HPAS = new CustomResourceDefinitionContext.Builder()
+            .withGroup("autoscaling.hpa-controller.io").withVersion("v1").withKind("HorizontalPodAutoscaler")
+            .withPlural("horizontalpodautoscalers").withScope("Namespaced").withStatusSubresource(true).build();
+
     public record Request(String method, String path, long atNanos) {
     }
 
@@ -221,11 +226,12 @@ public final class MockCluster implements AutoCloseable {
     private static final Pattern CUSTOM_OBJECT = Pattern.compile("^/apis/custom\\.metrics\\.k8s\\.io/v1beta2/namespaces/([^/]+)/([^/]+)/([^/]+)/([^/]+)$");
     private static final Pattern EXTERNAL = Pattern.compile("^/apis/external\\.metrics\\.k8s\\.io/v1beta1/namespaces/([^/]+)/([^/]+)$");
     private static final Pattern POD_METRICS = Pattern.compile("^/apis/metrics\\.k8s\\.io/v1beta1/namespaces/([^/]+)/pods$");
+    private static final Pattern POD_PROXY = Pattern.compile("^/api/v1/namespaces/([^/]+)/pods/([^/:]+):(\\d+)/proxy(/.*)$");
 
     private final class Dispatcher extends KubernetesCrudDispatcher {
 
         Dispatcher() {
-            super(List.of(WIDGETS));
+            super(List.of(WIDGETS, MIRROR_HPAS));
         }
 
         @Override
@@ -267,6 +273,10 @@ public final class MockCluster implements AutoCloseable {
             if (m.matches()) {
                 return scale(request, m);
             }
+            m = POD_PROXY.matcher(path);
+            if (m.matches()) {
+                return podProxy(request, m);
+            }
             if (path.startsWith("/apis/metrics.k8s.io/") || path.startsWith("/apis/custom.metrics.k8s.io/")
                     || path.startsWith("/apis/external.metrics.k8s.io/")) {
                 return metricsApi(path, query);
@@ -280,6 +290,31 @@ public final class MockCluster implements AutoCloseable {
                 response.setHeader("Content-Type", "application/json");
             }
             return response;
+        }
+
+        /**
+         * The API server's pod proxy, for pods that are processes on this machine: a GET to an existing pod's
+         * port is forwarded to 127.0.0.1 on that port (the test runs the pod's server there).
+         */
+        private MockResponse podProxy(RecordedRequest request, Matcher m) {
+            if (super.handleGet("/api/v1/namespaces/" + m.group(1) + "/pods/" + m.group(2)).code() != 200) {
+                return status(404, "pods \"" + m.group(2) + "\" not found");
+            }
+            String full = request.getPath();
+            String query = full.contains("?") ? full.substring(full.indexOf('?')) : "";
+            try {
+                java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create("http://127.0.0.1:" + m.group(3) + m.group(4) + query)).timeout(Duration.ofSeconds(5)).build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
+                MockResponse response = new MockResponse().setResponseCode(r.statusCode()).setBody(r.body());
+                r.headers().firstValue("Content-Type").ifPresent(t -> response.setHeader("Content-Type", t));
+                return response;
+            } catch (java.io.IOException e) {
+                return status(503, "error trying to reach service: " + e.getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return status(503, "interrupted");
+            }
         }
 
         private MockResponse accessReview(RecordedRequest request) {

@@ -111,6 +111,11 @@ final class PodSamples {
         return (name.hashCode() * 0x9E3779B9) >>> shift;
     }
 
+    /** The number of pods in each group. */
+    PodCounts counts() {
+        return new PodCounts(ready, unready, missing, group.length - ready - unready - missing, strangers);
+    }
+
     /** Saturated sum of the samples of the ready pods. */
     long readySum() {
         long sum = 0;

@@ -29,14 +29,6 @@ public final class ReplicaCalculator {
         this.initialReadinessDelayMillis = initialReadinessDelayMillis;
     }
 
-    /** A Utilization proposal: the replicas, the utilization in percent of request and the average raw value. */
-    public record UtilizationProposal(int replicas, int utilization, long rawAverage) {
-    }
-
-    /** A proposal for a value metric: the replicas and the usage to report in the status. */
-    public record UsageProposal(int replicas, long usage) {
-    }
-
     /**
      * Resource or ContainerResource metric with a Utilization target (upstream {@code GetResourceReplicas}).
      *
@@ -47,7 +39,7 @@ public final class ReplicaCalculator {
      * @param pods              the pods the scale target's selector matches (distinct names)
      * @param fetched           the metric samples per pod, as fetched
      */
-    public UtilizationProposal utilization(int currentReplicas, int targetUtilization, String resource, String container,
+    public Proposal utilization(int currentReplicas, int targetUtilization, String resource, String container,
                                            Tolerances tolerances, List<PodInfo> pods, Map<String, PodMetric> fetched,
                                            long now) throws CalculationException {
         if (pods.isEmpty()) {
@@ -79,7 +71,7 @@ public final class ReplicaCalculator {
         long readyUsage = usage;
         long readyRequested = requested;
         double usageRatio = (double) utilization / (double) targetUtilization;
-        int replicas = propose(currentReplicas, tolerances, s, usageRatio, (countMissing, missingAtFallback, countUnready) -> {
+        return propose(currentReplicas, tolerances, s, usageRatio, rawAverage, utilization, (countMissing, missingAtFallback, countUnready) -> {
             // pods without metrics count as using 100% of their request (or the target, when the target is
             // above 100%) on a scale-down, nothing on a scale-up; unready pods count as using nothing
             long fallback = Math.max(100, targetUtilization);
@@ -98,7 +90,6 @@ public final class ReplicaCalculator {
             }
             return new Rebalanced((double) utilizationPercent(u, r) / (double) targetUtilization, counted);
         });
-        return new UtilizationProposal(replicas, utilization, rawAverage);
     }
 
     /**
@@ -108,7 +99,7 @@ public final class ReplicaCalculator {
      * @param resource the resource name for Resource metrics (only "cpu" changes the pod grouping), "" for Pods metrics
      * @param pods     the pods the scale target's selector matches (distinct names)
      */
-    public UsageProposal averageValue(int currentReplicas, long targetUsage, String resource, Tolerances tolerances,
+    public Proposal averageValue(int currentReplicas, long targetUsage, String resource, Tolerances tolerances,
                                       List<PodInfo> pods, Map<String, PodMetric> fetched, long now) throws CalculationException {
         if (pods.isEmpty()) {
             throw new CalculationException("no pods returned by selector while calculating replica count");
@@ -124,7 +115,7 @@ public final class ReplicaCalculator {
         long readyTotal = Arith.saturatedAdd(s.readySum(), s.strangerSum);
         long usage = readyTotal / counted;
         double usageRatio = (double) usage / (double) targetUsage;
-        int replicas = propose(currentReplicas, tolerances, s, usageRatio, (countMissing, missingAtFallback, countUnready) -> {
+        return propose(currentReplicas, tolerances, s, usageRatio, usage, -1, (countMissing, missingAtFallback, countUnready) -> {
             // pods without metrics count as using exactly the target on a scale-down, nothing on a
             // scale-up; unready pods count as using nothing
             long total = readyTotal;
@@ -142,7 +133,6 @@ public final class ReplicaCalculator {
             }
             return new Rebalanced((double) (total / n) / (double) targetUsage, n);
         });
-        return new UsageProposal(replicas, usage);
     }
 
     /**
@@ -152,22 +142,25 @@ public final class ReplicaCalculator {
      *
      * @param readyPods supplies the pods, only asked for when the ready pod count is needed
      */
-    public UsageProposal value(int currentReplicas, long targetUsage, long usage, Tolerances tolerances,
-                               Supplier<List<PodInfo>> readyPods) throws CalculationException {
+    public Proposal value(int currentReplicas, long targetUsage, long usage, Tolerances tolerances,
+                          Supplier<List<PodInfo>> readyPods) throws CalculationException {
         Samples.requireNonNegative(usage, "the metric value");
         double usageRatio = (double) usage / (double) targetUsage;
         if (currentReplicas == 0) {
-            return new UsageProposal(Arith.ceilToReplicas(usageRatio), usage);
+            int replicas = Arith.ceilToReplicas(usageRatio);
+            return new Proposal(replicas, usageRatio, replicas, null, null, null, usage, -1);
         }
-        if (tolerances.isWithin(usageRatio)) {
-            return new UsageProposal(currentReplicas, usage);
+        ToleranceVerdict verdict = tolerances.verdict(usageRatio);
+        if (verdict.within()) {
+            return new Proposal(currentReplicas, usageRatio, -1, null, null, verdict, usage, -1);
         }
         List<PodInfo> pods = readyPods.get();
         if (pods.isEmpty()) {
             throw new CalculationException("unable to calculate ready pods: no pods returned by selector while calculating replica count");
         }
         long ready = pods.stream().filter(PodInfo::isRunningAndReady).count();
-        return new UsageProposal(Arith.ceilToReplicas(usageRatio * ready), usage);
+        int replicas = Arith.ceilToReplicas(usageRatio * ready);
+        return new Proposal(replicas, usageRatio, replicas, null, null, verdict, usage, -1);
     }
 
     /**
@@ -175,15 +168,17 @@ public final class ReplicaCalculator {
      * {@code status.replicas} (upstream {@code GetObjectPerPodMetricReplicas} and
      * {@code GetExternalPerPodMetricReplicas}).
      */
-    public UsageProposal averageOverReplicas(int statusReplicas, long targetAveragePerPod, long total, Tolerances tolerances)
+    public Proposal averageOverReplicas(int statusReplicas, long targetAveragePerPod, long total, Tolerances tolerances)
             throws CalculationException {
         Samples.requireNonNegative(total, "the metric value");
         int replicas = statusReplicas;
         double usageRatio = (double) total / ((double) targetAveragePerPod * statusReplicas);
-        if (!tolerances.isWithin(usageRatio)) {
-            replicas = Arith.ceilToReplicas((double) total / (double) targetAveragePerPod);
+        int raw = Arith.ceilToReplicas((double) total / (double) targetAveragePerPod);
+        ToleranceVerdict verdict = tolerances.verdict(usageRatio);
+        if (!verdict.within()) {
+            replicas = raw;
         }
-        return new UsageProposal(replicas, averagePerReplica(total, statusReplicas));
+        return new Proposal(replicas, usageRatio, raw, null, null, verdict, averagePerReplica(total, statusReplicas), -1);
     }
 
     /**
@@ -227,24 +222,28 @@ public final class ReplicaCalculator {
      * fallback on a scale-down, at zero on a scale-up) and, on a scale-up, the unready pods (at zero);
      * no change when the new ratio is within the tolerance, flips the direction, or the new count does.
      */
-    private static int propose(int currentReplicas, Tolerances tolerances, PodSamples s, double usageRatio, Rebalance rebalance)
-            throws CalculationException {
+    private static Proposal propose(int currentReplicas, Tolerances tolerances, PodSamples s, double usageRatio, long usage,
+                                    int utilization, Rebalance rebalance) throws CalculationException {
+        PodCounts pods = s.counts();
+        int raw = Arith.ceilToReplicas(usageRatio * s.ready);
         boolean scaleUpWithUnready = s.unready > 0 && usageRatio > 1.0;
         if (!scaleUpWithUnready && s.missing == 0) {
-            if (tolerances.isWithin(usageRatio)) {
-                return currentReplicas;
-            }
-            return Arith.ceilToReplicas(usageRatio * s.ready);
+            ToleranceVerdict verdict = tolerances.verdict(usageRatio);
+            return new Proposal(verdict.within() ? currentReplicas : raw, usageRatio, raw, pods, null, verdict, usage, utilization);
         }
         Rebalanced r = rebalance.apply(s.missing > 0 && usageRatio != 1.0, usageRatio < 1.0, scaleUpWithUnready);
-        if (tolerances.isWithin(r.ratio()) || changesDirection(usageRatio, r.ratio())) {
-            return currentReplicas;
-        }
+        ToleranceVerdict verdict = tolerances.verdict(r.ratio());
         int newReplicas = Arith.ceilToReplicas(r.ratio() * r.counted());
-        if ((r.ratio() < 1.0 && newReplicas > currentReplicas) || (r.ratio() > 1.0 && newReplicas < currentReplicas)) {
-            return currentReplicas;
+        String held = null;
+        if (verdict.within()) {
+            held = Rebalancing.WITHIN_TOLERANCE;
+        } else if (changesDirection(usageRatio, r.ratio())) {
+            held = Rebalancing.DIRECTION_CHANGED;
+        } else if ((r.ratio() < 1.0 && newReplicas > currentReplicas) || (r.ratio() > 1.0 && newReplicas < currentReplicas)) {
+            held = Rebalancing.AGAINST_RATIO;
         }
-        return newReplicas;
+        return new Proposal(held == null ? newReplicas : currentReplicas, usageRatio, raw, pods,
+                new Rebalancing(r.ratio(), r.counted(), newReplicas, held), verdict, usage, utilization);
     }
 
     private static boolean changesDirection(double before, double after) {

@@ -50,17 +50,13 @@ public record Behavior(ScalingRules scaleUp, ScalingRules scaleDown) {
      * @param behavior the defaulted behavior, null when the HPA has none
      */
     public static Tolerances tolerances(Behavior behavior, double flag) {
-        double down = flag;
-        double up = flag;
-        if (behavior != null) {
-            if (behavior.scaleDown().tolerance() != null) {
-                down = behavior.scaleDown().tolerance();
-            }
-            if (behavior.scaleUp().tolerance() != null) {
-                up = behavior.scaleUp().tolerance();
-            }
+        if (behavior == null || (behavior.scaleDown().tolerance() == null && behavior.scaleUp().tolerance() == null)) {
+            return Tolerances.of(flag);
         }
-        return new Tolerances(down, up);
+        Double down = behavior.scaleDown().tolerance();
+        Double up = behavior.scaleUp().tolerance();
+        return new Tolerances(down == null ? flag : down, up == null ? flag : up,
+                down == null ? Tolerances.Source.FLAG : Tolerances.Source.BEHAVIOR, up == null ? Tolerances.Source.FLAG : Tolerances.Source.BEHAVIOR);
     }
 
     private static ScalingRules rules(HPAScalingRules given, int defaultWindow, List<ScalingPolicy> defaultPolicies, String direction) {

@@ -14,6 +14,17 @@ public final class HistoryStore {
         return histories.computeIfAbsent(key, k -> new HpaHistory());
     }
 
+    /** What is remembered about an HPA, without creating a history for it. */
+    public HpaHistory.Snapshot snapshot(String key) {
+        HpaHistory h = histories.get(key);
+        return h == null ? HpaHistory.Snapshot.NEVER_SEEN : h.snapshot();
+    }
+
+    /** Replaces an HPA's history with what a snapshot holds (e.g. the running controller's, for explain). */
+    public void restore(String key, HpaHistory.Snapshot snapshot) {
+        histories.put(key, HpaHistory.restore(snapshot));
+    }
+
     /** Forgets an HPA. */
     public void forget(String key) {
         histories.remove(key);

@@ -22,6 +22,27 @@ public final class HpaHistory {
     public record ScaleEvent(int replicaChange, long timestamp) {
     }
 
+    /**
+     * Everything the history holds, as plain values: what the decisions endpoint serves, what {@code explain}
+     * restores, what a store of histories would keep.
+     *
+     * @param seen            whether the HPA was ever synced (false: its first sync records the current count)
+     * @param recommendations the remembered recommendations
+     * @param scaleUpEvents   the remembered scale-ups
+     * @param scaleDownEvents the remembered scale-downs
+     */
+    public record Snapshot(boolean seen, List<Recommendation> recommendations, List<ScaleEvent> scaleUpEvents,
+                           List<ScaleEvent> scaleDownEvents) {
+        public Snapshot {
+            recommendations = recommendations == null ? List.of() : List.copyOf(recommendations);
+            scaleUpEvents = scaleUpEvents == null ? List.of() : List.copyOf(scaleUpEvents);
+            scaleDownEvents = scaleDownEvents == null ? List.of() : List.copyOf(scaleDownEvents);
+        }
+
+        /** The history of an HPA that was never synced. */
+        public static final Snapshot NEVER_SEEN = new Snapshot(false, List.of(), List.of(), List.of());
+    }
+
     /** Longest stabilization window (and policy period) the API accepts: older entries are never used. */
     static final long MAX_WINDOW_MILLIS = Behavior.MAX_STABILIZATION_WINDOW_SECONDS * 1000L;
 
@@ -63,6 +84,22 @@ public final class HpaHistory {
         (up ? scaleUpEvents : scaleDownEvents).add(new StoredEvent(replicaChange, timestamp));
     }
 
+    /** A copy of everything remembered. */
+    public synchronized Snapshot snapshot() {
+        return new Snapshot(seen(), recommendations(), scaleUpEvents(), scaleDownEvents());
+    }
+
+    /** A history holding what the snapshot holds. */
+    public static HpaHistory restore(Snapshot snapshot) {
+        HpaHistory h = new HpaHistory();
+        if (snapshot.seen()) {
+            h.setRecommendations(snapshot.recommendations());
+        }
+        snapshot.scaleUpEvents().forEach(e -> h.addScaleEvent(true, e.replicaChange(), e.timestamp()));
+        snapshot.scaleDownEvents().forEach(e -> h.addScaleEvent(false, e.replicaChange(), e.timestamp()));
+        return h;
+    }
+
     public synchronized List<Recommendation> recommendations() {
         return recommendations == null ? List.of() : List.copyOf(recommendations);
     }
@@ -84,55 +121,67 @@ public final class HpaHistory {
     }
 
     /**
-     * Legacy stabilization: the highest recommendation younger than the window (the new one included),
-     * then the new recommendation is recorded.
+     * What a stabilization window gave: the stabilized count, and the remembered recommendation that set it
+     * when it differs from the new one (null otherwise).
+     */
+    record Stabilized(int replicas, Recommendation by) {
+    }
+
+    /**
+     * Legacy stabilization (upstream {@code stabilizeRecommendation}): the highest recommendation younger
+     * than the window (the new one included), then the new recommendation is recorded.
      *
      * <p>An entry exactly {@code window} old is outside the window, in both stabilizations. Upstream reads
      * {@code time.Now()} for its cutoff after the entry was recorded, so its entries are always strictly
      * older than the same instant on our clock: on the first sync the initial recommendation (recorded
      * "now") is already outside a window of 0, and a recommendation made exactly one window ago is out.
      */
-    synchronized int stabilizeDownscale(int recommendation, long now, long windowMillis) {
+    synchronized Stabilized stabilizeDownscale(int recommendation, long now, long windowMillis) {
         List<Recommendation> recs = recs(now, windowMillis);
-        int max = recommendation;
+        Recommendation highest = null;
         int oldIndex = -1;
         long cutoff = now - windowMillis;
         for (int i = 0; i < recs.size(); i++) {
             Recommendation r = recs.get(i);
             if (r.timestamp() <= cutoff) {
                 oldIndex = i;
-            } else if (r.replicas() > max) {
-                max = r.replicas();
+            } else if (r.replicas() > recommendation && newestOfHighest(r, highest)) {
+                highest = r;
             }
         }
         record(recs, oldIndex, new Recommendation(recommendation, now));
-        return max;
+        return new Stabilized(highest == null ? recommendation : highest.replicas(), highest);
     }
 
     /**
-     * Stabilization with behavior: the lowest recommendation inside the scale-up window and the highest
-     * inside the scale-down window (the new one included in both); the current replica count is brought
-     * between them. The new recommendation is recorded, in the place of one outside both windows.
+     * Stabilization with behavior (upstream {@code stabilizeRecommendationWithBehaviors}): the lowest
+     * recommendation inside the scale-up window and the highest inside the scale-down window (the new one
+     * included in both); the current replica count is brought between them. The new recommendation is
+     * recorded, in the place of one outside both windows. The recommendation that set the count is the
+     * lowest of the scale-up window when the new one is above the current count, else the highest of the
+     * scale-down window.
      */
-    synchronized int stabilizeWithinWindows(int recommendation, int currentReplicas, long now, long upWindowMillis, long downWindowMillis) {
+    synchronized Stabilized stabilizeWithinWindows(int recommendation, int currentReplicas, long now, long upWindowMillis, long downWindowMillis) {
         List<Recommendation> recs = recs(now, Math.max(upWindowMillis, downWindowMillis));
         long upCutoff = now - upWindowMillis;
         long downCutoff = now - downWindowMillis;
-        int up = recommendation;
-        int down = recommendation;
+        Recommendation lowest = null;
+        Recommendation highest = null;
         int oldIndex = -1;
         for (int i = 0; i < recs.size(); i++) {
             Recommendation r = recs.get(i);
-            if (r.timestamp() > upCutoff) {
-                up = Math.min(up, r.replicas());
+            if (r.timestamp() > upCutoff && r.replicas() < recommendation && newestOfLowest(r, lowest)) {
+                lowest = r;
             }
-            if (r.timestamp() > downCutoff) {
-                down = Math.max(down, r.replicas());
+            if (r.timestamp() > downCutoff && r.replicas() > recommendation && newestOfHighest(r, highest)) {
+                highest = r;
             }
             if (r.timestamp() <= upCutoff && r.timestamp() <= downCutoff) {
                 oldIndex = i;
             }
         }
+        int up = lowest == null ? recommendation : lowest.replicas();
+        int down = highest == null ? recommendation : highest.replicas();
         int stabilized = currentReplicas;
         if (stabilized < up) {
             stabilized = up;
@@ -141,7 +190,18 @@ public final class HpaHistory {
             stabilized = down;
         }
         record(recs, oldIndex, new Recommendation(recommendation, now));
-        return stabilized;
+        if (stabilized == recommendation) {
+            return new Stabilized(stabilized, null);
+        }
+        return new Stabilized(stabilized, recommendation > currentReplicas ? lowest : highest);
+    }
+
+    private static boolean newestOfHighest(Recommendation r, Recommendation highest) {
+        return highest == null || r.replicas() > highest.replicas() || (r.replicas() == highest.replicas() && r.timestamp() > highest.timestamp());
+    }
+
+    private static boolean newestOfLowest(Recommendation r, Recommendation lowest) {
+        return lowest == null || r.replicas() < lowest.replicas() || (r.replicas() == lowest.replicas() && r.timestamp() > lowest.timestamp());
     }
 
     private List<Recommendation> recs(long now, long windowMillis) {
@@ -161,16 +221,31 @@ public final class HpaHistory {
         }
     }
 
-    /** Replicas added (up) or removed (down) within the last {@code periodSeconds}. */
-    synchronized long changeInPeriod(boolean up, int periodSeconds, long now) {
+    /**
+     * The scale events within the last {@code periodSeconds}: the replicas they added and removed, and how many
+     * there were (one pass over each direction's events).
+     */
+    record InPeriod(long added, long removed, int events) {
+    }
+
+    synchronized InPeriod inPeriod(int periodSeconds, long now) {
         long cutoff = now - periodSeconds * 1000L;
-        long total = 0;
-        for (StoredEvent e : up ? scaleUpEvents : scaleDownEvents) {
+        long added = 0;
+        long removed = 0;
+        int events = 0;
+        for (StoredEvent e : scaleUpEvents) {
             if (e.timestamp > cutoff) {
-                total += e.replicaChange;
+                added += e.replicaChange;
+                events++;
             }
         }
-        return total;
+        for (StoredEvent e : scaleDownEvents) {
+            if (e.timestamp > cutoff) {
+                removed += e.replicaChange;
+                events++;
+            }
+        }
+        return new InPeriod(added, removed, events);
     }
 
     /**

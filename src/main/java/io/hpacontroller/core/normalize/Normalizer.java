@@ -1,9 +1,12 @@
 package io.hpacontroller.core.normalize;
 
+import java.util.List;
+
 /**
- * Turns a proposal into the replica count to write (upstream {@code normalizeDesiredReplicas} and
- * {@code normalizeDesiredReplicasWithBehaviors}): stabilization over the remembered recommendations,
- * then the rate limits, then [minReplicas, maxReplicas].
+ * Turns the metrics' recommendation into the replica count to write (upstream {@code normalizeDesiredReplicas}
+ * and {@code normalizeDesiredReplicasWithBehaviors}): stabilization over the remembered recommendations, then
+ * the rate limits, then [minReplicas, maxReplicas]. {@link #normalizeDesiredReplicas} is the one entry point;
+ * it picks the legacy rules or the behavior's.
  */
 public final class Normalizer {
 
@@ -20,12 +23,31 @@ public final class Normalizer {
     }
 
     /**
+     * The count to write for a recommendation: with {@code behavior}, its stabilization windows and policies;
+     * without, the legacy rules (the downscale stabilization window and {@code max(2 x current, 4)}). A
+     * target at 0 replicas (syncs reach the normalizer there only after the HPA scaled it to zero itself)
+     * goes at least to minReplicas: raising minReplicas wakes it.
+     *
+     * @param behavior                     the defaulted behavior, null when the HPA has none
+     * @param downscaleStabilizationMillis {@code --horizontal-pod-autoscaler-downscale-stabilization} (legacy rules only)
+     */
+    public static Normalization normalizeDesiredReplicas(HpaHistory history, long now, Behavior behavior, long downscaleStabilizationMillis,
+                                                         int currentReplicas, int recommendation, int minReplicas, int maxReplicas) {
+        return behavior == null
+                ? legacy(history, now, downscaleStabilizationMillis, currentReplicas, recommendation, minReplicas, maxReplicas)
+                : withBehavior(history, now, behavior, currentReplicas, recommendation, minReplicas, maxReplicas);
+    }
+
+    /**
      * Without {@code behavior}: hold scale-downs for the downscale stabilization window, never more than
      * double (at least 4) in one step, then clamp to [min, max].
      */
-    public static Normalization legacy(HpaHistory history, long now, long downscaleStabilizationMillis,
-                                       int currentReplicas, int proposed, int minReplicas, int maxReplicas) {
-        int stabilized = history.stabilizeDownscale(proposed, now, downscaleStabilizationMillis);
+    static Normalization legacy(HpaHistory history, long now, long downscaleStabilizationMillis,
+                                int currentReplicas, int proposed, int minReplicas, int maxReplicas) {
+        HpaHistory.Stabilized s = history.stabilizeDownscale(proposed, now, downscaleStabilizationMillis);
+        int stabilized = s.replicas();
+        Stabilization stabilization = s.by() == null ? null
+                : stabilization(Stabilization.SCALE_DOWN, downscaleStabilizationMillis / 1000, s.by(), now);
         String ableReason = stabilized != proposed ? "ScaleDownStabilized" : "ReadyForNewScale";
         String ableMessage = stabilized != proposed ? SCALE_DOWN_STABILIZED : READY_FOR_NEW_SCALE;
 
@@ -54,23 +76,34 @@ public final class Normalizer {
             reason = "DesiredWithinRange";
             message = WITHIN_RANGE;
         }
-        return new Normalization(desired, stabilized, ableReason, ableMessage, desired != stabilized, reason, message);
+        RateLimit rateLimit = stabilized > currentReplicas
+                ? new RateLimit(RateLimit.UP, scaleUpLimit, desired != stabilized && reason.equals("ScaleUpLimit"), RateLimit.LEGACY,
+                        null, null, 0, 0, currentReplicas, 0, 0, 0)
+                : null;
+        return finish(proposed, stabilized, desired, currentReplicas, minReplicas, stabilization, rateLimit, ableReason, ableMessage, reason, message);
     }
 
     /**
      * With {@code behavior}: stabilize within each direction's window, then limit the change by the
      * direction's policies over the remembered scale events, then clamp to [min, max].
      */
-    public static Normalization withBehavior(HpaHistory history, long now, Behavior behavior,
-                                             int currentReplicas, int proposed, int minReplicas, int maxReplicas) {
-        int stabilized = history.stabilizeWithinWindows(proposed, currentReplicas, now,
-                behavior.scaleUp().stabilizationWindowSeconds() * 1000L, behavior.scaleDown().stabilizationWindowSeconds() * 1000L);
+    static Normalization withBehavior(HpaHistory history, long now, Behavior behavior,
+                                      int currentReplicas, int proposed, int minReplicas, int maxReplicas) {
+        int upWindow = behavior.scaleUp().stabilizationWindowSeconds();
+        int downWindow = behavior.scaleDown().stabilizationWindowSeconds();
+        HpaHistory.Stabilized s = history.stabilizeWithinWindows(proposed, currentReplicas, now, upWindow * 1000L, downWindow * 1000L);
+        int stabilized = s.replicas();
         String ableReason;
         String ableMessage;
+        Stabilization stabilization = null;
         if (stabilized != proposed) {
             boolean up = proposed >= currentReplicas;
             ableReason = up ? "ScaleUpStabilized" : "ScaleDownStabilized";
             ableMessage = up ? SCALE_UP_STABILIZED : SCALE_DOWN_STABILIZED;
+            if (s.by() != null) {
+                stabilization = up ? stabilization(Stabilization.SCALE_UP, upWindow, s.by(), now)
+                        : stabilization(Stabilization.SCALE_DOWN, downWindow, s.by(), now);
+            }
         } else {
             ableReason = "ReadyForNewScale";
             ableMessage = READY_FOR_NEW_SCALE;
@@ -79,11 +112,12 @@ public final class Normalizer {
         int desired = stabilized;
         String reason = "DesiredWithinRange";
         String message = WITHIN_RANGE;
+        RateLimit rateLimit = null;
         if (stabilized > currentReplicas) {
-            int scaleUpLimit = Math.max(currentReplicas, scaleUpLimit(history, now, currentReplicas, behavior.scaleUp()));
+            rateLimit = policyLimit(history, now, currentReplicas, behavior.scaleUp(), true);
             int maximumAllowed;
-            if (maxReplicas > scaleUpLimit) {
-                maximumAllowed = scaleUpLimit;
+            if (maxReplicas > rateLimit.limit()) {
+                maximumAllowed = rateLimit.limit();
                 reason = "ScaleUpLimit";
                 message = UP_LIMIT;
             } else {
@@ -93,15 +127,16 @@ public final class Normalizer {
             }
             if (stabilized > maximumAllowed) {
                 desired = maximumAllowed;
+                rateLimit = rateLimit.bound(reason.equals("ScaleUpLimit"));
             } else {
                 reason = "DesiredWithinRange";
                 message = WITHIN_RANGE;
             }
         } else if (stabilized < currentReplicas) {
-            int scaleDownLimit = Math.min(currentReplicas, scaleDownLimit(history, now, currentReplicas, behavior.scaleDown()));
+            rateLimit = policyLimit(history, now, currentReplicas, behavior.scaleDown(), false);
             int minimumAllowed;
-            if (minReplicas < scaleDownLimit) {
-                minimumAllowed = scaleDownLimit;
+            if (minReplicas < rateLimit.limit()) {
+                minimumAllowed = rateLimit.limit();
                 reason = "ScaleDownLimit";
                 message = DOWN_LIMIT;
             } else {
@@ -111,39 +146,70 @@ public final class Normalizer {
             }
             if (stabilized < minimumAllowed) {
                 desired = minimumAllowed;
+                rateLimit = rateLimit.bound(reason.equals("ScaleDownLimit"));
             } else {
                 reason = "DesiredWithinRange";
                 message = WITHIN_RANGE;
             }
         }
-        return new Normalization(desired, stabilized, ableReason, ableMessage, desired != stabilized, reason, message);
+        return finish(proposed, stabilized, desired, currentReplicas, minReplicas, stabilization, rateLimit, ableReason, ableMessage, reason, message);
     }
 
-    /** The most replicas the scale-up policies allow now (upstream {@code calculateScaleUpLimitWithScalingRules}). */
-    static int scaleUpLimit(HpaHistory history, long now, int currentReplicas, ScalingRules rules) {
-        return policyLimit(history, now, currentReplicas, rules, true);
+    /**
+     * The normalization as a value: the limits' verdict, then the wake-from-zero rule (a target at 0 with
+     * minReplicas above 0 goes to minReplicas; the conditions keep what the limits said, as upstream's do).
+     */
+    private static Normalization finish(int recommendation, int stabilized, int desired, int currentReplicas, int minReplicas,
+                                        Stabilization stabilization, RateLimit rateLimit, String ableReason, String ableMessage,
+                                        String limitReason, String limitMessage) {
+        boolean limited = desired != stabilized;
+        boolean woke = currentReplicas == 0 && minReplicas > 0 && desired < minReplicas;
+        String limit = !limited ? null : switch (limitReason) {
+            case "TooManyReplicas" -> Normalization.MAX_REPLICAS;
+            case "TooFewReplicas" -> Normalization.MIN_REPLICAS;
+            default -> limitReason; // ScaleUpLimit, ScaleDownLimit
+        };
+        List<String> constraints = present(stabilization == null ? null : Normalization.STABILIZATION_WINDOW, limit,
+                woke && !Normalization.MIN_REPLICAS.equals(limit) ? Normalization.MIN_REPLICAS : null);
+        return new Normalization(recommendation, stabilized, woke ? minReplicas : desired, stabilization, rateLimit, constraints, woke,
+                ableReason, ableMessage, limited, limitReason, limitMessage);
     }
 
-    /** The fewest replicas the scale-down policies allow now (upstream {@code calculateScaleDownLimitWithBehaviors}). */
-    static int scaleDownLimit(HpaHistory history, long now, int currentReplicas, ScalingRules rules) {
-        return policyLimit(history, now, currentReplicas, rules, false);
+    /** The names that are not null, in order (no list is built when none is). */
+    private static List<String> present(String a, String b, String c) {
+        if (a == null) {
+            return b == null ? (c == null ? List.of() : List.of(c)) : (c == null ? List.of(b) : List.of(b, c));
+        }
+        return b == null ? (c == null ? List.of(a) : List.of(a, c)) : (c == null ? List.of(a, b) : List.of(a, b, c));
+    }
+
+    private static Stabilization stabilization(String window, long windowSeconds, HpaHistory.Recommendation kept, long now) {
+        return new Stabilization(window, (int) windowSeconds, kept.replicas(), kept.timestamp(), now - kept.timestamp());
     }
 
     /**
      * The limit the policies of one direction set: each policy allows a change from the replica count
      * at the start of its period (Pods: that many pods; Percent: that share, rounded up when growing and
      * truncated when shrinking, as upstream); Max picks the largest change, Min the smallest, Disabled none.
+     * The limit never goes past the current count the wrong way (no scale-up limit below it, as upstream).
+     * Upstream {@code calculateScaleUpLimitWithScalingRules} and {@code calculateScaleDownLimitWithBehaviors}.
      */
-    private static int policyLimit(HpaHistory history, long now, int currentReplicas, ScalingRules rules, boolean up) {
+    private static RateLimit policyLimit(HpaHistory history, long now, int currentReplicas, ScalingRules rules, boolean up) {
+        String direction = up ? RateLimit.UP : RateLimit.DOWN;
         if (rules.selectPolicy() == SelectPolicy.DISABLED) {
-            return currentReplicas;
+            return new RateLimit(direction, currentReplicas, false, RateLimit.POLICY, SelectPolicy.DISABLED.text(), null, 0, 0,
+                    currentReplicas, 0, 0, 0);
         }
         // the largest change is the highest limit upwards and the lowest downwards
         boolean highest = (rules.selectPolicy() == SelectPolicy.MAX) == up;
         long result = highest ? Integer.MIN_VALUE : Integer.MAX_VALUE;
         long proposed = 0; // an unknown policy type repeats the previous proposal, as upstream's loop does
+        ScalingPolicy chosen = null;
+        HpaHistory.InPeriod chosenEvents = null;
         for (ScalingPolicy policy : rules.policies()) {
-            long periodStart = periodStartReplicas(history, now, currentReplicas, policy.periodSeconds());
+            // the replica count at the start of the policy's period: current minus what was added, plus what was removed
+            HpaHistory.InPeriod events = history.inPeriod(policy.periodSeconds(), now);
+            long periodStart = currentReplicas - events.added() + events.removed();
             if (policy.type() == ScalingPolicy.Type.PODS) {
                 proposed = up ? periodStart + policy.value() : periodStart - policy.value();
             } else if (policy.type() == ScalingPolicy.Type.PERCENT) {
@@ -151,14 +217,20 @@ public final class Normalizer {
                         ? (long) Math.ceil(periodStart * (1 + policy.value() / 100.0)) // rounded up, or a small workload could never grow
                         : (long) (periodStart * (1 - policy.value() / 100.0));
             }
-            result = highest ? Math.max(result, proposed) : Math.min(result, proposed);
+            if (highest ? proposed > result : proposed < result) {
+                result = proposed;
+                chosen = policy;
+                chosenEvents = events;
+            }
         }
-        return clampToInt(result);
-    }
-
-    /** The replica count at the start of the policy's period: current minus what was added, plus what was removed. */
-    private static long periodStartReplicas(HpaHistory history, long now, int currentReplicas, int periodSeconds) {
-        return currentReplicas - history.changeInPeriod(true, periodSeconds, now) + history.changeInPeriod(false, periodSeconds, now);
+        int limit = clampToInt(result);
+        limit = up ? Math.max(currentReplicas, limit) : Math.min(currentReplicas, limit);
+        if (chosen == null) {
+            return new RateLimit(direction, limit, false, RateLimit.POLICY, rules.selectPolicy().text(), null, 0, 0, currentReplicas, 0, 0, 0);
+        }
+        return new RateLimit(direction, limit, false, RateLimit.POLICY, rules.selectPolicy().text(), chosen.type().text(), chosen.value(),
+                chosen.periodSeconds(), currentReplicas - chosenEvents.added() + chosenEvents.removed(), chosenEvents.events(),
+                chosenEvents.added(), chosenEvents.removed());
     }
 
     private static int clampToInt(long v) {

@@ -8,7 +8,18 @@ public record ScalingPolicy(Type type, int value, int periodSeconds) {
 
     /** Pods or Percent; {@link #UNKNOWN} for anything else the API might carry. */
     public enum Type {
-        PODS, PERCENT, UNKNOWN;
+        PODS("Pods"), PERCENT("Percent"), UNKNOWN("Unknown");
+
+        private final String text;
+
+        Type(String text) {
+            this.text = text;
+        }
+
+        /** The name as the API writes it. */
+        public String text() {
+            return text;
+        }
 
         public static Type parse(String text) {
             if ("Pods".equals(text)) {

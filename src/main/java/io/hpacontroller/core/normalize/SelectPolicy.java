@@ -2,7 +2,18 @@ package io.hpacontroller.core.normalize;
 
 /** How the policies of one direction combine: the largest change, the smallest, or none at all. */
 public enum SelectPolicy {
-    MAX, MIN, DISABLED;
+    MAX("Max"), MIN("Min"), DISABLED("Disabled");
+
+    private final String text;
+
+    SelectPolicy(String text) {
+        this.text = text;
+    }
+
+    /** The name as the API writes it. */
+    public String text() {
+        return text;
+    }
 
     /** "Min" and "Disabled" as written; anything else behaves as Max, as upstream treats it. */
     public static SelectPolicy parse(String text) {

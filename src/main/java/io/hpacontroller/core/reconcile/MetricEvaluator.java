@@ -20,6 +20,7 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.ResourceMetricSource;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.ResourceMetricStatus;
 import io.hpacontroller.core.Quantities;
 import io.hpacontroller.core.calc.CalculationException;
+import io.hpacontroller.core.calc.Proposal;
 import io.hpacontroller.core.calc.ReplicaCalculator;
 import io.hpacontroller.core.calc.ResourceUsage;
 import io.hpacontroller.core.calc.Tolerances;
@@ -34,7 +35,9 @@ import java.util.Map;
 /**
  * Computes one entry of {@code spec.metrics}: fetches its samples through the {@link MetricsSource},
  * runs the {@link ReplicaCalculator}, and builds the status entry (upstream {@code computeReplicasForMetric}
- * and the {@code computeStatusFor*Metric} functions).
+ * and the {@code computeStatusFor*Metric} functions). Every way a metric can fail, a spec the API would
+ * refuse, a fetch or a calculation, leaves through one {@link MetricError} and becomes one failed
+ * {@link MetricTrace}.
  */
 public final class MetricEvaluator {
 
@@ -61,297 +64,299 @@ public final class MetricEvaluator {
     public record Context(String namespace, Selector podSelector, int specReplicas, int statusReplicas, Tolerances tolerances, long now) {
     }
 
-    /** A metric the spec does not describe well enough to compute: a spec error with this reason. */
-    private static final class InvalidSpec extends Exception {
-        InvalidSpec(String message) {
-            super(message);
+    /**
+     * One entry of {@code spec.metrics}, computed.
+     *
+     * @param trace  the proposal and how it came about, or the error
+     * @param status its {@code status.currentMetrics} entry (an empty one when it failed, as upstream)
+     */
+    public record Evaluated(MetricTrace trace, MetricStatus status) {
+    }
+
+    /**
+     * Why a metric gave no proposal: the message as the event says it, and the prefix that names the metric
+     * in the error the sync reports. Thrown without a stack trace: it is an answer, not a bug.
+     */
+    private static final class MetricError extends Exception {
+        final String outer;
+        final boolean specError;
+
+        MetricError(String outer, String message, boolean specError) {
+            super(message, null, false, false);
+            this.outer = outer;
+            this.specError = specError;
+        }
+
+        static MetricError spec(String outer, String message) {
+            return new MetricError(outer, message, true);
+        }
+
+        static MetricError failed(String outer, String message) {
+            return new MetricError(outer, message, false);
         }
     }
 
-    public MetricResult evaluate(Context ctx, MetricSpec spec) {
+    public Evaluated evaluate(Context ctx, MetricSpec spec) {
         String type = spec == null || spec.getType() == null ? "" : spec.getType();
+        try {
+            return switch (type) {
+                case "Resource" -> resource(ctx, spec.getResource());
+                case "ContainerResource" -> containerResource(ctx, spec.getContainerResource());
+                case "Pods" -> pods(ctx, spec.getPods());
+                case "Object" -> object(ctx, spec.getObject());
+                case "External" -> external(ctx, spec.getExternal());
+                default -> throw MetricError.spec("", "unknown metric source type \"" + type + "\"");
+            };
+        } catch (MetricError e) {
+            MetricTrace failed = new MetricTrace(type, nameOf(spec), null, null, Double.NaN, Double.NaN, 0, null, -1,
+                    failureReason(type), e.getMessage(), e.outer + e.getMessage(), e.specError);
+            return new Evaluated(failed, new MetricStatus());
+        }
+    }
+
+    /** The reason of the event and of ScalingActive=False when a metric of this type fails. */
+    private static String failureReason(String type) {
         return switch (type) {
-            case "Resource" -> resource(ctx, spec.getResource());
-            case "ContainerResource" -> containerResource(ctx, spec.getContainerResource());
-            case "Pods" -> pods(ctx, spec.getPods());
-            case "Object" -> object(ctx, spec.getObject());
-            case "External" -> external(ctx, spec.getExternal());
-            default -> {
-                String err = "unknown metric source type \"" + type + "\"";
-                yield new MetricResult.Failure("InvalidMetricSourceType", err, err, true);
-            }
+            case "Resource" -> "FailedGetResourceMetric";
+            case "ContainerResource" -> "FailedGetContainerResourceMetric";
+            case "Pods" -> "FailedGetPodsMetric";
+            case "Object" -> "FailedGetObjectMetric";
+            case "External" -> "FailedGetExternalMetric";
+            default -> "InvalidMetricSourceType";
         };
+    }
+
+    /** The resource or metric name the spec gives, null when it gives none. */
+    private static String nameOf(MetricSpec spec) {
+        if (spec == null) {
+            return null;
+        }
+        if (spec.getResource() != null) {
+            return spec.getResource().getName();
+        }
+        if (spec.getContainerResource() != null) {
+            return spec.getContainerResource().getName();
+        }
+        MetricIdentifier id = spec.getPods() != null ? spec.getPods().getMetric()
+                : spec.getObject() != null ? spec.getObject().getMetric()
+                : spec.getExternal() != null ? spec.getExternal().getMetric() : null;
+        return id == null ? null : id.getName();
+    }
+
+    private static MetricTrace proposal(String type, String name, String metric, String targetType, double target, double current,
+                                        long timestamp, Proposal p) {
+        return new MetricTrace(type, name, metric, targetType, target, current, timestamp, p, p.replicas(), null, null, null, false);
     }
 
     // ---- Resource and ContainerResource ----
 
-    private MetricResult resource(Context ctx, ResourceMetricSource source) {
-        final String reason = "FailedGetResourceMetric";
+    private Evaluated resource(Context ctx, ResourceMetricSource source) throws MetricError {
         if (source == null || isBlank(source.getName())) {
-            return invalid(reason, "invalid resource metric source: the resource name is not set", "failed to get resource metric value: ");
+            throw MetricError.spec("failed to get resource metric value: ", "invalid resource metric source: the resource name is not set");
         }
         String name = source.getName();
-        ResourceResult r = resourceGeneric(ctx, source.getTarget(), name, "", false);
-        String outer = "failed to get " + name + " resource metric value: ";
-        if (r.failure != null) {
-            return new MetricResult.Failure(reason, r.failure, outer + r.failure, r.specError);
-        }
-        MetricStatus status = new MetricStatus();
-        status.setType("Resource");
-        status.setResource(new ResourceMetricStatus(r.value, name));
-        return new MetricResult.Proposal(r.replicas, status, r.description, r.timestamp);
+        return resourceGeneric(ctx, "Resource", source.getTarget(), name, "", "failed to get " + name + " resource metric value: ");
     }
 
-    private MetricResult containerResource(Context ctx, ContainerResourceMetricSource source) {
-        final String reason = "FailedGetContainerResourceMetric";
+    private Evaluated containerResource(Context ctx, ContainerResourceMetricSource source) throws MetricError {
         if (source == null || isBlank(source.getName()) || isBlank(source.getContainer())) {
-            return invalid(reason, "invalid container resource metric source: the resource name and the container must be set",
-                    "failed to get container metric value: ");
+            throw MetricError.spec("failed to get container metric value: ",
+                    "invalid container resource metric source: the resource name and the container must be set");
         }
-        String name = source.getName();
-        ResourceResult r = resourceGeneric(ctx, source.getTarget(), name, source.getContainer(), true);
-        String outer = "failed to get " + source.getContainer() + " container metric value: ";
-        if (r.failure != null) {
-            return new MetricResult.Failure(reason, r.failure, outer + r.failure, r.specError);
-        }
-        MetricStatus status = new MetricStatus();
-        status.setType("ContainerResource");
-        status.setContainerResource(new ContainerResourceMetricStatus(source.getContainer(), r.value, name));
-        return new MetricResult.Proposal(r.replicas, status, r.description, r.timestamp);
+        return resourceGeneric(ctx, "ContainerResource", source.getTarget(), source.getName(), source.getContainer(),
+                "failed to get " + source.getContainer() + " container metric value: ");
     }
 
-    private static final class ResourceResult {
-        int replicas;
-        MetricValueStatus value;
-        String description;
-        long timestamp;
-        String failure;
-        boolean specError;
-    }
-
-    private ResourceResult resourceGeneric(Context ctx, MetricTarget target, String resource, String container, boolean containerMetric) {
-        ResourceResult out = new ResourceResult();
-        try {
-            if (target == null) {
-                throw new InvalidSpec("invalid resource metric source: neither an average utilization target nor an average value (usage) target was set");
-            }
-            if (target.getAverageValue() != null) {
-                long targetUsage = positiveMilli(target.getAverageValue(), "averageValue");
-                Fetched fetched = fetchResource(ctx, resource, container);
-                ReplicaCalculator.UsageProposal p;
-                try {
-                    p = calculator.averageValue(ctx.specReplicas(), targetUsage, resource, ctx.tolerances(),
-                            listPods(ctx), fetched.metrics, ctx.now());
-                } catch (CalculationException e) {
-                    out.failure = "failed to get " + resource + " usage: " + e.getMessage();
-                    return out;
-                }
-                out.replicas = p.replicas();
-                out.value = new MetricValueStatus(null, Quantities.decimal(p.usage()), null);
-                out.description = resource + " resource";
-                out.timestamp = fetched.timestamp;
-                return out;
-            }
-            if (target.getAverageUtilization() == null) {
-                throw new InvalidSpec("invalid resource metric source: neither an average utilization target nor an average value (usage) target was set");
-            }
-            int targetUtilization = target.getAverageUtilization();
-            if (targetUtilization <= 0) {
-                throw new InvalidSpec("invalid resource metric source: averageUtilization must be greater than 0, got " + targetUtilization);
-            }
-            Fetched fetched = fetchResource(ctx, resource, container);
-            ReplicaCalculator.UtilizationProposal p;
+    private Evaluated resourceGeneric(Context ctx, String type, MetricTarget target, String resource, String container, String outer)
+            throws MetricError {
+        if (target == null) {
+            throw MetricError.spec(outer, "invalid resource metric source: neither an average utilization target nor an average value (usage) target was set");
+        }
+        boolean containerMetric = !container.isEmpty();
+        if (target.getAverageValue() != null) {
+            long targetUsage = positiveMilli(target.getAverageValue(), "averageValue", outer);
+            String failed = "failed to get " + resource + " usage: ";
+            Map<String, PodMetric> fetched = fetchResource(ctx, resource, container, outer, failed);
+            Proposal p;
             try {
-                p = calculator.utilization(ctx.specReplicas(), targetUtilization, resource, container, ctx.tolerances(),
-                        listPods(ctx), fetched.metrics, ctx.now());
+                p = calculator.averageValue(ctx.specReplicas(), targetUsage, resource, ctx.tolerances(), listPods(ctx), fetched, ctx.now());
             } catch (CalculationException e) {
-                out.failure = "failed to get " + resource + " utilization: " + e.getMessage();
-                return out;
+                throw MetricError.failed(outer, failed + e.getMessage());
             }
-            out.replicas = p.replicas();
-            out.value = new MetricValueStatus(p.utilization(), Quantities.decimal(p.rawAverage()), null);
-            out.description = resource + (containerMetric ? " container" : "") + " resource utilization (percentage of request)";
-            out.timestamp = fetched.timestamp;
-            return out;
-        } catch (InvalidSpec e) {
-            out.failure = e.getMessage();
-            out.specError = true;
-            return out;
-        } catch (FetchFailed e) {
-            out.failure = "failed to get " + resource + (target.getAverageValue() != null ? " usage: " : " utilization: ") + e.getMessage();
-            return out;
+            MetricValueStatus value = new MetricValueStatus(null, Quantities.decimal(p.usage()), null);
+            return new Evaluated(proposal(type, resource, resource + " resource", "AverageValue", targetUsage / 1000.0, p.usage() / 1000.0,
+                    timestampOf(fetched), p), resourceStatus(type, resource, container, value));
         }
-    }
-
-    private record Fetched(Map<String, PodMetric> metrics, long timestamp) {
-    }
-
-    /** A fetch through the metrics port failed; the message is ready for users. */
-    private static final class FetchFailed extends Exception {
-        FetchFailed(String message) {
-            super(message);
+        if (target.getAverageUtilization() == null) {
+            throw MetricError.spec(outer, "invalid resource metric source: neither an average utilization target nor an average value (usage) target was set");
         }
+        int targetUtilization = target.getAverageUtilization();
+        if (targetUtilization <= 0) {
+            throw MetricError.spec(outer, "invalid resource metric source: averageUtilization must be greater than 0, got " + targetUtilization);
+        }
+        String failed = "failed to get " + resource + " utilization: ";
+        Map<String, PodMetric> fetched = fetchResource(ctx, resource, container, outer, failed);
+        Proposal p;
+        try {
+            p = calculator.utilization(ctx.specReplicas(), targetUtilization, resource, container, ctx.tolerances(),
+                    listPods(ctx), fetched, ctx.now());
+        } catch (CalculationException e) {
+            throw MetricError.failed(outer, failed + e.getMessage());
+        }
+        MetricValueStatus value = new MetricValueStatus(p.utilization(), Quantities.decimal(p.usage()), null);
+        String metric = resource + (containerMetric ? " container" : "") + " resource utilization (percentage of request)";
+        return new Evaluated(proposal(type, resource, metric, "Utilization", targetUtilization, p.utilization(), timestampOf(fetched), p),
+                resourceStatus(type, resource, container, value));
     }
 
-    private Fetched fetchResource(Context ctx, String resource, String container) throws FetchFailed {
+    private static MetricStatus resourceStatus(String type, String resource, String container, MetricValueStatus value) {
+        MetricStatus status = new MetricStatus();
+        status.setType(type);
+        if (container.isEmpty()) {
+            status.setResource(new ResourceMetricStatus(value, resource));
+        } else {
+            status.setContainerResource(new ContainerResourceMetricStatus(container, value, resource));
+        }
+        return status;
+    }
+
+    /** The per-pod samples of a resource; a failure names what was being computed ({@code failed}). */
+    private Map<String, PodMetric> fetchResource(Context ctx, String resource, String container, String outer, String failed)
+            throws MetricError {
         List<PodUsage> usage;
         try {
             usage = metrics.podUsage(ctx.namespace(), ctx.podSelector(), resource);
         } catch (ApiException e) {
-            throw new FetchFailed("unable to get metrics for resource " + resource + ": " + e.getMessage());
+            throw MetricError.failed(outer, failed + "unable to get metrics for resource " + resource + ": " + e.getMessage());
         }
         if (usage.isEmpty()) {
-            throw new FetchFailed("unable to get metrics for resource " + resource + ": no metrics returned from resource metrics API");
+            throw MetricError.failed(outer, failed + "unable to get metrics for resource " + resource + ": no metrics returned from resource metrics API");
         }
         try {
-            return new Fetched(ResourceUsage.perPod(usage, resource, container), usage.get(0).timestamp());
+            return ResourceUsage.perPod(usage, resource, container);
         } catch (CalculationException e) {
-            throw new FetchFailed(e.getMessage());
+            throw MetricError.failed(outer, failed + e.getMessage());
         }
     }
 
     // ---- Pods ----
 
-    private MetricResult pods(Context ctx, PodsMetricSource source) {
-        final String reason = "FailedGetPodsMetric";
+    private Evaluated pods(Context ctx, PodsMetricSource source) throws MetricError {
         final String outer = "failed to get pods metric value: ";
-        try {
-            if (source == null || source.getMetric() == null || isBlank(source.getMetric().getName())) {
-                throw new InvalidSpec("invalid pods metric source: the metric name is not set");
-            }
-            if (source.getTarget() == null || source.getTarget().getAverageValue() == null) {
-                throw new InvalidSpec("invalid pods metric source: an average value target must be set");
-            }
-            long target = positiveMilli(source.getTarget().getAverageValue(), "averageValue");
-            Selector metricSelector = metricSelector(source.getMetric());
-            String name = source.getMetric().getName();
-            Map<String, PodMetric> samples;
-            try {
-                samples = metrics.podsMetric(ctx.namespace(), name, ctx.podSelector(), metricSelector);
-            } catch (ApiException e) {
-                String msg = "unable to get metric " + name + ": " + e.getMessage();
-                return new MetricResult.Failure(reason, msg, outer + msg, false);
-            }
-            if (samples.isEmpty()) {
-                String msg = "unable to get metric " + name + ": no metrics returned from custom metrics API";
-                return new MetricResult.Failure(reason, msg, outer + msg, false);
-            }
-            ReplicaCalculator.UsageProposal p;
-            try {
-                p = calculator.averageValue(ctx.specReplicas(), target, "", ctx.tolerances(), listPods(ctx), samples, ctx.now());
-            } catch (CalculationException e) {
-                return new MetricResult.Failure(reason, e.getMessage(), outer + e.getMessage(), false);
-            }
-            MetricStatus status = new MetricStatus();
-            status.setType("Pods");
-            status.setPods(new PodsMetricStatus(new MetricValueStatus(null, Quantities.decimal(p.usage()), null), identifier(source.getMetric())));
-            return new MetricResult.Proposal(p.replicas(), status, "pods metric " + name, firstTimestamp(samples));
-        } catch (InvalidSpec e) {
-            return new MetricResult.Failure(reason, e.getMessage(), outer + e.getMessage(), true);
+        if (source == null || source.getMetric() == null || isBlank(source.getMetric().getName())) {
+            throw MetricError.spec(outer, "invalid pods metric source: the metric name is not set");
         }
+        if (source.getTarget() == null || source.getTarget().getAverageValue() == null) {
+            throw MetricError.spec(outer, "invalid pods metric source: an average value target must be set");
+        }
+        long target = positiveMilli(source.getTarget().getAverageValue(), "averageValue", outer);
+        Selector metricSelector = metricSelector(source.getMetric(), outer);
+        String name = source.getMetric().getName();
+        Map<String, PodMetric> samples;
+        try {
+            samples = metrics.podsMetric(ctx.namespace(), name, ctx.podSelector(), metricSelector);
+        } catch (ApiException e) {
+            throw MetricError.failed(outer, "unable to get metric " + name + ": " + e.getMessage());
+        }
+        if (samples.isEmpty()) {
+            throw MetricError.failed(outer, "unable to get metric " + name + ": no metrics returned from custom metrics API");
+        }
+        Proposal p;
+        try {
+            p = calculator.averageValue(ctx.specReplicas(), target, "", ctx.tolerances(), listPods(ctx), samples, ctx.now());
+        } catch (CalculationException e) {
+            throw MetricError.failed(outer, e.getMessage());
+        }
+        MetricStatus status = new MetricStatus();
+        status.setType("Pods");
+        status.setPods(new PodsMetricStatus(new MetricValueStatus(null, Quantities.decimal(p.usage()), null), identifier(source.getMetric())));
+        return new Evaluated(proposal("Pods", name, "pods metric " + name, "AverageValue", target / 1000.0, p.usage() / 1000.0,
+                timestampOf(samples), p), status);
     }
 
     // ---- Object ----
 
-    private MetricResult object(Context ctx, ObjectMetricSource source) {
-        final String reason = "FailedGetObjectMetric";
+    private Evaluated object(Context ctx, ObjectMetricSource source) throws MetricError {
         final String outer = "failed to get object metric value: ";
-        try {
-            if (source == null || source.getMetric() == null || isBlank(source.getMetric().getName())) {
-                throw new InvalidSpec("invalid object metric source: the metric name is not set");
-            }
-            Selector metricSelector = metricSelector(source.getMetric());
-            CrossVersionObjectReference ref = source.getDescribedObject();
-            if (ref == null || isBlank(ref.getKind()) || isBlank(ref.getName())) {
-                throw new InvalidSpec("invalid object metric source: describedObject must name a kind and an object");
-            }
-            MetricTarget target = source.getTarget();
-            boolean value = target != null && "Value".equals(target.getType()) && target.getValue() != null;
-            boolean average = target != null && "AverageValue".equals(target.getType()) && target.getAverageValue() != null;
-            if (!value && !average) {
-                throw new InvalidSpec("invalid object metric source: neither a value target nor an average value target was set");
-            }
-            long targetMilli = positiveMilli(value ? target.getValue() : target.getAverageValue(), value ? "value" : "averageValue");
-            String name = source.getMetric().getName();
-            // upstream wraps an AverageValue failure once more than a Value one
-            String wrap = outer + (value ? "" : "failed to get " + name + " object metric: ");
-            MetricsSource.ObjectMetricValue sample;
-            try {
-                sample = metrics.objectMetric(ctx.namespace(), name, ref, metricSelector);
-            } catch (ApiException e) {
-                // upstream's format string, its argument order included: the kind lands after the metric name
-                // and the error after the object ("unable to get metric rps: Ingress on shop web/<error>")
-                String msg = "unable to get metric " + name + ": " + ref.getKind() + " on " + ctx.namespace() + " " + ref.getName() + "/" + e.getMessage();
-                return new MetricResult.Failure(reason, msg, wrap + msg, false);
-            }
-            ReplicaCalculator.UsageProposal p;
-            try {
-                p = totalProposal(ctx, !value, targetMilli, sample.value());
-            } catch (CalculationException e) {
-                return new MetricResult.Failure(reason, e.getMessage(), wrap + e.getMessage(), false);
-            }
-            MetricStatus status = new MetricStatus();
-            status.setType("Object");
-            // as upstream: an AverageValue entry names no described object (Go's zero reference, {"kind":"","name":""})
-            CrossVersionObjectReference described = value ? ref : new CrossVersionObjectReferenceBuilder().withKind("").withName("").build();
-            status.setObject(new ObjectMetricStatus(totalStatus(!value, p.usage()), described, identifier(source.getMetric())));
-            // as upstream, an AverageValue Object metric is described as an external one
-            String description = value ? ref.getKind() + " metric " + name : "external metric " + name + "(" + selectorText(source.getMetric()) + ")";
-            return new MetricResult.Proposal(p.replicas(), status, description, sample.timestamp());
-        } catch (InvalidSpec e) {
-            return new MetricResult.Failure(reason, e.getMessage(), outer + e.getMessage(), true);
+        if (source == null || source.getMetric() == null || isBlank(source.getMetric().getName())) {
+            throw MetricError.spec(outer, "invalid object metric source: the metric name is not set");
         }
+        Selector metricSelector = metricSelector(source.getMetric(), outer);
+        CrossVersionObjectReference ref = source.getDescribedObject();
+        if (ref == null || isBlank(ref.getKind()) || isBlank(ref.getName())) {
+            throw MetricError.spec(outer, "invalid object metric source: describedObject must name a kind and an object");
+        }
+        MetricTarget target = source.getTarget();
+        boolean value = target != null && "Value".equals(target.getType()) && target.getValue() != null;
+        boolean average = target != null && "AverageValue".equals(target.getType()) && target.getAverageValue() != null;
+        if (!value && !average) {
+            throw MetricError.spec(outer, "invalid object metric source: neither a value target nor an average value target was set");
+        }
+        long targetMilli = positiveMilli(value ? target.getValue() : target.getAverageValue(), value ? "value" : "averageValue", outer);
+        String name = source.getMetric().getName();
+        // upstream wraps an AverageValue failure once more than a Value one
+        String wrap = outer + (value ? "" : "failed to get " + name + " object metric: ");
+        MetricsSource.ObjectMetricValue sample;
+        try {
+            sample = metrics.objectMetric(ctx.namespace(), name, ref, metricSelector);
+        } catch (ApiException e) {
+            // upstream's format string, its argument order included: the kind lands after the metric name
+            // and the error after the object ("unable to get metric rps: Ingress on shop web/<error>")
+            throw MetricError.failed(wrap, "unable to get metric " + name + ": " + ref.getKind() + " on " + ctx.namespace() + " "
+                    + ref.getName() + "/" + e.getMessage());
+        }
+        Proposal p = totalProposal(ctx, !value, targetMilli, sample.value(), wrap);
+        MetricStatus status = new MetricStatus();
+        status.setType("Object");
+        // as upstream: an AverageValue entry names no described object (Go's zero reference, {"kind":"","name":""})
+        CrossVersionObjectReference described = value ? ref : new CrossVersionObjectReferenceBuilder().withKind("").withName("").build();
+        status.setObject(new ObjectMetricStatus(totalStatus(!value, p.usage()), described, identifier(source.getMetric())));
+        // as upstream, an AverageValue Object metric is described as an external one
+        String description = value ? ref.getKind() + " metric " + name : "external metric " + name + "(" + selectorText(source.getMetric()) + ")";
+        return new Evaluated(proposal("Object", name, description, value ? "Value" : "AverageValue",
+                targetMilli / 1000.0, p.usage() / 1000.0, sample.timestamp(), p), status);
     }
 
     // ---- External ----
 
-    private MetricResult external(Context ctx, ExternalMetricSource source) {
-        final String reason = "FailedGetExternalMetric";
+    private Evaluated external(Context ctx, ExternalMetricSource source) throws MetricError {
         String name = source == null || source.getMetric() == null || source.getMetric().getName() == null ? "" : source.getMetric().getName();
         final String outer = "failed to get " + name + " external metric value: ";
-        try {
-            if (name.isEmpty()) {
-                throw new InvalidSpec("invalid external metric source: the metric name is not set");
-            }
-            MetricTarget target = source.getTarget();
-            boolean average = target != null && target.getAverageValue() != null;
-            boolean value = target != null && !average && target.getValue() != null;
-            if (!value && !average) {
-                throw new InvalidSpec("invalid external metric source: neither a value target nor an average value target was set");
-            }
-            long targetMilli = positiveMilli(average ? target.getAverageValue() : target.getValue(), average ? "averageValue" : "value");
-            // upstream's calculator converts the selector and fetches, and its caller wraps what failed there twice
-            String wrap = outer + (average ? "failed to get " + name + " external metric: " : "failed to get external metric " + name + ": ");
-            Selector metricSelector;
-            try {
-                metricSelector = metricSelector(source.getMetric());
-            } catch (InvalidSpec e) {
-                return new MetricResult.Failure(reason, e.getMessage(), wrap + e.getMessage(), true);
-            }
-            String fetching = "unable to get external metric " + ctx.namespace() + "/" + name + "/" + selectorText(source.getMetric()) + ": ";
-            MetricsSource.ExternalMetricValues sample;
-            try {
-                sample = metrics.externalMetric(ctx.namespace(), name, metricSelector);
-            } catch (ApiException e) {
-                return new MetricResult.Failure(reason, fetching + e.getMessage(), wrap + fetching + e.getMessage(), false);
-            }
-            if (sample.values().isEmpty()) {
-                String msg = fetching + "no metrics returned from external metrics API";
-                return new MetricResult.Failure(reason, msg, wrap + msg, false);
-            }
-            ReplicaCalculator.UsageProposal p;
-            try {
-                p = totalProposal(ctx, average, targetMilli, ReplicaCalculator.sum(sample.values()));
-            } catch (CalculationException e) {
-                return new MetricResult.Failure(reason, e.getMessage(), wrap + e.getMessage(), false);
-            }
-            MetricStatus status = new MetricStatus();
-            status.setType("External");
-            status.setExternal(new ExternalMetricStatus(totalStatus(average, p.usage()), identifier(source.getMetric())));
-            return new MetricResult.Proposal(p.replicas(), status, "external metric " + name + "(" + selectorText(source.getMetric()) + ")", sample.timestamp());
-        } catch (InvalidSpec e) {
-            return new MetricResult.Failure(reason, e.getMessage(), outer + e.getMessage(), true);
+        if (name.isEmpty()) {
+            throw MetricError.spec(outer, "invalid external metric source: the metric name is not set");
         }
+        MetricTarget target = source.getTarget();
+        boolean average = target != null && target.getAverageValue() != null;
+        boolean value = target != null && !average && target.getValue() != null;
+        if (!value && !average) {
+            throw MetricError.spec(outer, "invalid external metric source: neither a value target nor an average value target was set");
+        }
+        long targetMilli = positiveMilli(average ? target.getAverageValue() : target.getValue(), average ? "averageValue" : "value", outer);
+        // upstream's calculator converts the selector and fetches, and its caller wraps what failed there twice
+        String wrap = outer + (average ? "failed to get " + name + " external metric: " : "failed to get external metric " + name + ": ");
+        Selector metricSelector = metricSelector(source.getMetric(), wrap);
+        String fetching = "unable to get external metric " + ctx.namespace() + "/" + name + "/" + selectorText(source.getMetric()) + ": ";
+        MetricsSource.ExternalMetricValues sample;
+        try {
+            sample = metrics.externalMetric(ctx.namespace(), name, metricSelector);
+        } catch (ApiException e) {
+            throw MetricError.failed(wrap, fetching + e.getMessage());
+        }
+        if (sample.values().isEmpty()) {
+            throw MetricError.failed(wrap, fetching + "no metrics returned from external metrics API");
+        }
+        long total;
+        try {
+            total = ReplicaCalculator.sum(sample.values());
+        } catch (CalculationException e) {
+            throw MetricError.failed(wrap, e.getMessage());
+        }
+        Proposal p = totalProposal(ctx, average, targetMilli, total, wrap);
+        MetricStatus status = new MetricStatus();
+        status.setType("External");
+        status.setExternal(new ExternalMetricStatus(totalStatus(average, p.usage()), identifier(source.getMetric())));
+        return new Evaluated(proposal("External", name, "external metric " + name + "(" + selectorText(source.getMetric()) + ")",
+                average ? "AverageValue" : "Value", targetMilli / 1000.0, p.usage() / 1000.0, sample.timestamp(), p), status);
     }
 
     // ---- helpers ----
@@ -360,10 +365,14 @@ public final class MetricEvaluator {
      * An Object or External metric's total against its target: a Value target is the whole total over the
      * ready pods, an AverageValue target the total divided over status.replicas.
      */
-    private ReplicaCalculator.UsageProposal totalProposal(Context ctx, boolean average, long target, long total) throws CalculationException {
-        return average
-                ? calculator.averageOverReplicas(ctx.statusReplicas(), target, total, ctx.tolerances())
-                : calculator.value(ctx.specReplicas(), target, total, ctx.tolerances(), () -> listPods(ctx));
+    private Proposal totalProposal(Context ctx, boolean average, long target, long total, String outer) throws MetricError {
+        try {
+            return average
+                    ? calculator.averageOverReplicas(ctx.statusReplicas(), target, total, ctx.tolerances())
+                    : calculator.value(ctx.specReplicas(), target, total, ctx.tolerances(), () -> listPods(ctx));
+        } catch (CalculationException e) {
+            throw MetricError.failed(outer, e.getMessage());
+        }
     }
 
     /** The current value of an Object or External metric as status.currentMetrics reports it. */
@@ -375,31 +384,27 @@ public final class MetricEvaluator {
         return pods.list(ctx.namespace(), ctx.podSelector());
     }
 
-    private static MetricResult invalid(String reason, String message, String outer) {
-        return new MetricResult.Failure(reason, message, outer + message, true);
-    }
-
-    private static long positiveMilli(Quantity q, String field) throws InvalidSpec {
+    private static long positiveMilli(Quantity q, String field, String outer) throws MetricError {
         long milli;
         try {
             milli = Quantities.milliValue(q);
         } catch (IllegalArgumentException e) {
-            throw new InvalidSpec("invalid metric target: " + field + " " + e.getMessage());
+            throw MetricError.spec(outer, "invalid metric target: " + field + " " + e.getMessage());
         }
         if (milli <= 0) {
-            throw new InvalidSpec("invalid metric target: " + field + " must be positive, got " + q);
+            throw MetricError.spec(outer, "invalid metric target: " + field + " must be positive, got " + q);
         }
         return milli;
     }
 
-    private static Selector metricSelector(MetricIdentifier metric) throws InvalidSpec {
+    private static Selector metricSelector(MetricIdentifier metric, String outer) throws MetricError {
         if (metric.getSelector() == null) {
             return Selector.everything();
         }
         try {
             return Selector.fromLabelSelector(metric.getSelector());
         } catch (IllegalArgumentException e) {
-            throw new InvalidSpec(e.getMessage());  // upstream's LabelSelectorAsSelector error, as it is
+            throw MetricError.spec(outer, e.getMessage());  // upstream's LabelSelectorAsSelector error, as it is
         }
     }
 
@@ -423,7 +428,7 @@ public final class MetricEvaluator {
         return new MetricIdentifier(spec.getName(), spec.getSelector());
     }
 
-    private static long firstTimestamp(Map<String, PodMetric> samples) {
+    private static long timestampOf(Map<String, PodMetric> samples) {
         for (PodMetric m : samples.values()) {
             return m.timestamp();
         }

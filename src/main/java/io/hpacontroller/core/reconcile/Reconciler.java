@@ -30,11 +30,14 @@ import java.util.Objects;
 
 /**
  * One sync of one HorizontalPodAutoscaler (upstream {@code reconcileAutoscaler}): read the target's
- * scale, compute every metric, normalize the proposal, write the scale if it changes, write the status
- * if it changed. The live controller, the simulator and the conformance runner all call this.
+ * scale, compute every metric ({@link #computeReplicasForMetrics}), normalize the proposal
+ * ({@link Normalizer#normalizeDesiredReplicas}), write the scale if it changes, write the status if it
+ * changed ({@link #updateStatusIfNeeded}). The live controller, the simulator, the conformance runner
+ * and {@code explain} all call {@link #reconcile}.
  *
  * <p>It talks to the world only through its ports and reads time only from its clock. It never
- * throws: every failure ends up in a condition, an event and the returned {@link ReconcileOutcome}.
+ * throws: every failure ends up in a condition, an event and the returned {@link ReconcileOutcome},
+ * whose {@link DecisionTrace} records the decision as it was made.
  */
 public final class Reconciler {
 
@@ -67,12 +70,20 @@ public final class Reconciler {
         return config;
     }
 
-    /** The key of an HPA: "namespace/name". */
+    /**
+     * The key of an HPA: "namespace/name" for autoscaling's own (as upstream), "group/namespace/name" for an
+     * HPA of another API group with the same schema (a driver hands those to the core with their apiVersion),
+     * so HPAs of two APIs with the same namespace and name never share histories or selector entries.
+     */
     public static String keyOf(HorizontalPodAutoscaler hpa) {
         if (hpa == null || hpa.getMetadata() == null) {
             return "<unknown>/<unknown>";
         }
-        return hpa.getMetadata().getNamespace() + "/" + hpa.getMetadata().getName();
+        String key = hpa.getMetadata().getNamespace() + "/" + hpa.getMetadata().getName();
+        String apiVersion = hpa.getApiVersion();
+        int slash = apiVersion == null ? -1 : apiVersion.indexOf('/');
+        String group = slash < 0 ? "autoscaling" : apiVersion.substring(0, slash);
+        return group.equals("autoscaling") ? key : group + "/" + key;
     }
 
     /** The HPA was deleted: drop everything remembered about it. */
@@ -81,392 +92,424 @@ public final class Reconciler {
         ownership.forget(key);
     }
 
+    /**
+     * The HPA being synced and the status it started with: the inputs every step of one sync shares. The
+     * conditions are the status being built (upstream sets them on its copy of the HPA).
+     */
+    private record Sync(HorizontalPodAutoscaler hpa, String key, String namespace, long now,
+                        HorizontalPodAutoscalerStatus original, ConditionList conditions) {
+
+        String reference() {
+            CrossVersionObjectReference ref = hpa.getSpec() == null ? null : hpa.getSpec().getScaleTargetRef();
+            return ref == null ? "<none>/" + namespace : ref.getKind() + "/" + namespace + "/" + ref.getName();
+        }
+
+        int originalDesired() {
+            return original.getDesiredReplicas() == null ? 0 : original.getDesiredReplicas();
+        }
+    }
+
     /** Syncs one HPA. Never throws. */
     public ReconcileOutcome reconcile(HorizontalPodAutoscaler hpa) {
-        Sync sync;
+        String key = keyOf(hpa);
+        long now = clock.millis();
+        HorizontalPodAutoscalerStatus original = hpa == null || hpa.getStatus() == null ? new HorizontalPodAutoscalerStatus() : hpa.getStatus();
         try {
             if (hpa == null || hpa.getMetadata() == null) {
                 throw new IllegalArgumentException("the HPA has no metadata");
             }
-            sync = new Sync(hpa);
+            Sync s = new Sync(hpa, key, hpa.getMetadata().getNamespace(), now, original,
+                    new ConditionList(original.getConditions(), formatTime(now)));
+            return reconcileAutoscaler(s);
         } catch (RuntimeException e) {
-            String msg = "internal error while reconciling " + keyOf(hpa) + ": " + e;
-            HorizontalPodAutoscalerStatus status = hpa == null || hpa.getStatus() == null ? new HorizontalPodAutoscalerStatus() : hpa.getStatus();
-            return new ReconcileOutcome(keyOf(hpa), -1, -1, desired(status), false, Action.NONE, ErrorKind.INTERNAL, msg,
-                    null, "", null, List.of(), status, false);
-        }
-        try {
-            return sync.run();
-        } catch (RuntimeException e) {
-            String msg = "internal error while reconciling " + sync.key + ": " + e;
-            return sync.outcome(ErrorKind.INTERNAL, msg, false);
+            String msg = "internal error while reconciling " + key + ": " + e;
+            return new ReconcileOutcome(failure(key, now, -1, -1, -1, ErrorKind.INTERNAL, null, msg), original, false, List.of());
         }
     }
 
-    /** The working state of one sync. */
-    private final class Sync {
-        final HorizontalPodAutoscaler hpa;
-        final String key;
-        final String namespace;
-        final long now;
-        final HorizontalPodAutoscalerStatus original;
-        final ConditionList conditions;
-        final HpaHistory history;
-        final List<MetricComputation> computations = new ArrayList<>();
-
-        int currentReplicas = -1;
-        int proposed = -1;
-        int desired;
-        boolean rescaled;
-        Action action = Action.NONE;
-        String metricName;
-        String rescaleReason = "";
-        HorizontalPodAutoscalerStatus status;
-        boolean statusWritten;
-
-        Sync(HorizontalPodAutoscaler hpa) {
-            this.hpa = hpa;
-            this.key = keyOf(hpa);
-            this.namespace = hpa.getMetadata().getNamespace();
-            this.now = clock.millis();
-            this.original = hpa.getStatus() == null ? new HorizontalPodAutoscalerStatus() : hpa.getStatus();
-            this.conditions = new ConditionList(original.getConditions(), formatTime(now));
-            this.history = histories.of(key);
-            this.desired = original.getDesiredReplicas() == null ? 0 : original.getDesiredReplicas();
-            this.status = original;
+    private ReconcileOutcome reconcileAutoscaler(Sync s) {
+        HorizontalPodAutoscalerSpec spec = s.hpa().getSpec();
+        CrossVersionObjectReference ref = spec == null ? null : spec.getScaleTargetRef();
+        if (ref == null || isBlank(ref.getKind()) || isBlank(ref.getName())) {
+            return failGetScale(s, "the HPA has no scaleTargetRef with a kind and a name", true);
         }
+        String badVersion = checkApiVersion(ref.getApiVersion());
+        if (badVersion != null) {
+            return failGetScale(s, badVersion, true);
+        }
+        ScaleTarget scale;
+        try {
+            scale = scales.get(s.namespace(), ref);
+        } catch (ApiException e) {
+            return failGetScale(s, e.getMessage(), false);
+        }
+        ConditionList conditions = s.conditions();
+        conditions.set(ConditionList.ABLE_TO_SCALE, true, "SucceededGetScale", "the HPA controller was able to get the target's current scale");
+        int currentReplicas = scale.specReplicas();
+        String badBounds = checkReplicaBounds(spec.getMinReplicas(), spec.getMaxReplicas());
+        if (badBounds != null) {
+            return failSpec(s, currentReplicas, -1, -1, "InvalidReplicaBounds", badBounds,
+                    "invalid replica bounds for " + s.reference() + ": " + badBounds);
+        }
+        HpaHistory history = histories.of(s.key());
+        history.recordInitialRecommendation(currentReplicas, s.now());
 
-        ReconcileOutcome run() {
-            HorizontalPodAutoscalerSpec spec = hpa.getSpec();
-            CrossVersionObjectReference ref = spec == null ? null : spec.getScaleTargetRef();
-            if (ref == null || isBlank(ref.getKind()) || isBlank(ref.getName())) {
-                return failGetScale("the HPA has no scaleTargetRef with a kind and a name", true);
-            }
-            String badVersion = checkApiVersion(ref.getApiVersion());
-            if (badVersion != null) {
-                return failGetScale(badVersion, true);
-            }
-            ScaleTarget scale;
-            try {
-                scale = scales.get(namespace, ref);
-            } catch (ApiException e) {
-                return failGetScale(e.getMessage(), false);
-            }
-            conditions.set(ConditionList.ABLE_TO_SCALE, true, "SucceededGetScale", "the HPA controller was able to get the target's current scale");
-            currentReplicas = scale.specReplicas();
-            String badBounds = checkReplicaBounds(spec.getMinReplicas(), spec.getMaxReplicas());
-            if (badBounds != null) {
-                return failSpec("InvalidReplicaBounds", badBounds, "invalid replica bounds for " + reference() + ": " + badBounds);
-            }
-            history.recordInitialRecommendation(currentReplicas, now);
+        int maxReplicas = spec.getMaxReplicas();
+        int minReplicas = spec.getMinReplicas() != null ? spec.getMinReplicas() : 1;
+        List<MetricSpec> metricSpecs = spec.getMetrics() == null || spec.getMetrics().isEmpty() ? defaultMetrics() : spec.getMetrics();
 
-            int maxReplicas = spec.getMaxReplicas();
-            int minReplicas = spec.getMinReplicas() != null ? spec.getMinReplicas() : 1;
-            List<MetricSpec> metricSpecs = spec.getMetrics() == null || spec.getMetrics().isEmpty() ? defaultMetrics() : spec.getMetrics();
-
-            boolean scaleToZero = config.scaleToZeroEnabled();
-            boolean hasObjectOrExternal = metricSpecs.stream().anyMatch(m -> m != null && ("Object".equals(m.getType()) || "External".equals(m.getType())));
+        boolean scaleToZero = config.scaleToZeroEnabled();
+        boolean hasObjectOrExternal = metricSpecs.stream().anyMatch(m -> m != null && ("Object".equals(m.getType()) || "External".equals(m.getType())));
+        String zeroState = null;
+        String rescaleRule = null;
+        String rescaleReason = "";
+        int desiredReplicas = 0;
+        boolean computeMetrics = true;
+        boolean rescale = true;
+        if (currentReplicas == 0) {
+            // upstream shouldComputeMetricsForZeroReplicas: only a target this HPA scaled to zero is scaled from zero
             boolean scaledToZeroCondition = scaleToZero && conditions.isTrue(ConditionList.SCALED_TO_ZERO);
-            boolean canScaleFromZero = scaledToZeroCondition && hasObjectOrExternal;
-
-            boolean computeMetrics = true;
-            boolean rescale = true;
-            List<MetricStatus> metricStatuses = null;
-            ErrorKind partialError = ErrorKind.NONE;
-            String partialMessage = null;
-            desired = 0;
-
-            if (currentReplicas == 0) {
-                computeMetrics = (minReplicas != 0 && scaledToZeroCondition) || canScaleFromZero;
-                if (!computeMetrics) {
-                    rescale = false;
-                    conditions.set(ConditionList.SCALING_ACTIVE, false, "ScalingDisabled", "scaling is disabled since the replica count of the target is zero");
-                    if (!scaleToZero) {
-                        conditions.remove(ConditionList.SCALED_TO_ZERO);
-                    }
-                }
-            } else if (currentReplicas > maxReplicas) {
-                rescaleReason = "Current number of replicas above Spec.MaxReplicas";
-                desired = maxReplicas;
-                computeMetrics = false;
-            } else if (currentReplicas < minReplicas) {
-                rescaleReason = "Current number of replicas below Spec.MinReplicas";
-                desired = minReplicas;
-                computeMetrics = false;
-            }
-
-            Behavior behavior = null;
-            if (spec.getBehavior() != null) {
-                try {
-                    behavior = Behavior.withDefaults(spec.getBehavior(), (int) config.downscaleStabilization().toSeconds());
-                } catch (IllegalArgumentException e) {
-                    String msg = "invalid behavior: " + e.getMessage();
-                    return failSpec("InvalidBehavior", msg, msg);
-                }
-            }
-
-            if (computeMetrics) {
-                Tolerances tolerances = Behavior.tolerances(behavior, config.tolerance());
-                Computed computed = computeReplicasForMetrics(scale, metricSpecs, tolerances);
-                metricStatuses = computed.statuses;
-                if (computed.replicas < 0) {
-                    writeStatus(currentReplicas, desired(original), metricStatuses, false);
-                    events.record(hpa, EventRecorder.Type.Warning, "FailedComputeMetricsReplicas", computed.error);
-                    return outcome(computed.errorKind, "failed to compute desired number of replicas based on listed metrics for "
-                            + reference() + ": " + computed.error, false);
-                }
-                if (computed.error != null) {
-                    partialError = computed.errorKind;
-                    partialMessage = computed.error;
-                }
-                proposed = computed.replicas;
-                metricName = computed.metric;
-                String rescaleMetric = "";
-                if (proposed > desired) {
-                    desired = proposed;
-                    rescaleMetric = metricName;
-                }
-                if (desired > currentReplicas) {
-                    rescaleReason = rescaleMetric + " above target";
-                }
-                if (desired < currentReplicas) {
-                    rescaleReason = "All metrics below target";
-                }
-                Normalization n = behavior == null
-                        ? Normalizer.legacy(history, now, config.downscaleStabilization().toMillis(), currentReplicas, desired, minReplicas, maxReplicas)
-                        : Normalizer.withBehavior(history, now, behavior, currentReplicas, desired, minReplicas, maxReplicas);
-                conditions.set(ConditionList.ABLE_TO_SCALE, true, n.ableToScaleReason(), n.ableToScaleMessage());
-                conditions.set(ConditionList.SCALING_LIMITED, n.limited(), n.limitReason(), n.limitMessage());
-                desired = n.replicas();
-                // waking from zero because minReplicas was raised: go at least to minReplicas
-                if (currentReplicas == 0 && minReplicas != 0 && scaledToZeroCondition && desired < minReplicas) {
-                    desired = minReplicas;
-                    if (rescaleReason.isEmpty()) {
-                        rescaleReason = "Current number of replicas below Spec.MinReplicas";
-                    }
-                }
-                rescale = desired != currentReplicas;
-            }
-
-            if (rescale) {
-                String failure = writeScale(ref, scale, desired);
-                if (failure != null) {
-                    events.record(hpa, EventRecorder.Type.Warning, "FailedRescale",
-                            "New size: " + desired + "; reason: " + rescaleReason + "; error: " + failure);
-                    conditions.set(ConditionList.ABLE_TO_SCALE, false, "FailedUpdateScale", "the HPA controller was unable to update the target scale: " + failure);
-                    writeStatus(currentReplicas, desired(original), metricStatuses, false);
-                    return outcome(ErrorKind.INTERNAL, "failed to rescale " + reference() + ": " + failure, false);
-                }
-                rescaled = true;
-                conditions.set(ConditionList.ABLE_TO_SCALE, true, "SucceededRescale", "the HPA controller was able to update the target scale to " + desired);
-                events.record(hpa, EventRecorder.Type.Normal, "SuccessfulRescale", "New size: " + desired + "; reason: " + rescaleReason);
-                history.recordScaleEvent(behavior, currentReplicas, desired, now);
-                if (scaleToZero) {
-                    if (currentReplicas > 0 && desired == 0 && minReplicas == 0 && hasObjectOrExternal) {
-                        conditions.set(ConditionList.SCALED_TO_ZERO, true, "ScaledToZero", "the HPA controller scaled the workload to zero");
-                    } else {
-                        conditions.set(ConditionList.SCALED_TO_ZERO, false, "NotScaledToZero", "the HPA controller did not scale the workload to zero");
-                    }
-                } else {
+            boolean waking = minReplicas != 0 && scaledToZeroCondition;
+            computeMetrics = waking || (scaledToZeroCondition && hasObjectOrExternal);
+            zeroState = waking ? DecisionTrace.WAKING_FROM_ZERO : computeMetrics ? DecisionTrace.AT_ZERO_BY_HPA : DecisionTrace.AT_ZERO_DISABLED;
+            if (!computeMetrics) {
+                rescale = false;
+                rescaleRule = DecisionTrace.SCALING_DISABLED_AT_ZERO;
+                conditions.set(ConditionList.SCALING_ACTIVE, false, "ScalingDisabled", "scaling is disabled since the replica count of the target is zero");
+                if (!scaleToZero) {
                     conditions.remove(ConditionList.SCALED_TO_ZERO);
                 }
-                action = desired > currentReplicas ? Action.SCALE_UP : Action.SCALE_DOWN;
-            } else {
-                desired = currentReplicas;
             }
-
-            boolean ok = writeStatus(currentReplicas, desired, metricStatuses, rescale);
-            if (!ok) {
-                return outcome(ErrorKind.INTERNAL, "failed to update status for " + hpa.getMetadata().getName(), rescaled);
-            }
-            return outcome(partialError, partialMessage, rescaled);
+        } else if (currentReplicas > maxReplicas) {
+            rescaleRule = DecisionTrace.ABOVE_MAX_REPLICAS;
+            rescaleReason = DecisionTrace.ABOVE_MAX_REPLICAS;
+            desiredReplicas = maxReplicas;
+            computeMetrics = false;
+        } else if (currentReplicas < minReplicas) {
+            rescaleRule = DecisionTrace.BELOW_MIN_REPLICAS;
+            rescaleReason = DecisionTrace.BELOW_MIN_REPLICAS;
+            desiredReplicas = minReplicas;
+            computeMetrics = false;
         }
 
-        /** The metric computations together: the largest proposal wins; errors as upstream allows them. */
-        private Computed computeReplicasForMetrics(ScaleTarget scale, List<MetricSpec> metricSpecs, Tolerances tolerances) {
-            Computed out = new Computed();
-            Selector selector = validateSelector(scale.selector());
-            if (selector == null) {
-                out.replicas = -1;
-                out.error = selectorError;
-                out.errorKind = ErrorKind.INTERNAL;
-                return out;
-            }
-            MetricEvaluator.Context ctx = new MetricEvaluator.Context(namespace, selector, scale.specReplicas(), scale.statusReplicas(), tolerances, now);
-            MetricStatus[] statuses = new MetricStatus[metricSpecs.size()];
-            int invalid = 0;
-            MetricResult.Failure firstFailure = null;
-            int replicas = 0;
-            String metric = "";
-            for (int i = 0; i < metricSpecs.size(); i++) {
-                long start = System.nanoTime();
-                MetricSpec spec = metricSpecs.get(i);
-                MetricResult result = evaluator.evaluate(ctx, spec);
-                statuses[i] = new MetricStatus();
-                if (result instanceof MetricResult.Failure f) {
-                    events.record(hpa, EventRecorder.Type.Warning, f.reason(), f.message());
-                    computations.add(new MetricComputation(spec == null ? "" : String.valueOf(spec.getType()), Action.NONE,
-                            f.specError() ? ErrorKind.SPEC : ErrorKind.INTERNAL, System.nanoTime() - start));
-                    if (invalid == 0) {
-                        firstFailure = f;
-                    }
-                    invalid++;
-                    continue;
-                }
-                MetricResult.Proposal p = (MetricResult.Proposal) result;
-                statuses[i] = p.status();
-                computations.add(new MetricComputation(spec.getType(), compare(p.replicas(), original.getCurrentReplicas()),
-                        ErrorKind.NONE, System.nanoTime() - start));
-                if (replicas == 0 || p.replicas() > replicas) {
-                    replicas = p.replicas();
-                    metric = p.metric();
-                }
-            }
-            out.statuses = Arrays.asList(statuses);
-            if (firstFailure != null) {
-                out.error = "invalid metrics (" + invalid + " invalid out of " + metricSpecs.size() + "), first error is: " + firstFailure.error();
-                out.errorKind = firstFailure.specError() ? ErrorKind.SPEC : ErrorKind.INTERNAL;
-            }
-            // all metrics invalid, or some invalid and the valid ones would scale down: do nothing
-            if (invalid >= metricSpecs.size() || (invalid > 0 && replicas < scale.specReplicas())) {
-                conditions.set(ConditionList.SCALING_ACTIVE, false, firstFailure.reason(),
-                        "the HPA was unable to compute the replica count: " + firstFailure.message());
-                out.replicas = -1;
-                return out;
-            }
-            conditions.set(ConditionList.SCALING_ACTIVE, true, "ValidMetricFound", "the HPA was able to successfully calculate a replica count from " + metric);
-            out.replicas = replicas;
-            out.metric = metric;
-            return out;
-        }
-
-        private String selectorError;
-
-        /** The target's selector, parsed; null (with the condition and event set) when it cannot be used. */
-        private Selector validateSelector(String text) {
-            if (text == null || text.isEmpty()) {
-                selectorError = "selector is required";
-                events.record(hpa, EventRecorder.Type.Warning, "SelectorRequired", selectorError);
-                conditions.set(ConditionList.SCALING_ACTIVE, false, "InvalidSelector", "the HPA target's scale is missing a selector");
-                return null;
-            }
-            Selector selector;
+        Behavior behavior = null;
+        if (spec.getBehavior() != null) {
             try {
-                selector = Selector.parse(text);
+                behavior = Behavior.withDefaults(spec.getBehavior(), (int) config.downscaleStabilization().toSeconds());
             } catch (IllegalArgumentException e) {
-                selectorError = "couldn't convert selector into a corresponding internal selector object: " + e.getMessage();
-                events.record(hpa, EventRecorder.Type.Warning, "InvalidSelector", selectorError);
-                conditions.set(ConditionList.SCALING_ACTIVE, false, "InvalidSelector", selectorError);
-                return null;
+                String msg = "invalid behavior: " + e.getMessage();
+                return failSpec(s, currentReplicas, minReplicas, maxReplicas, "InvalidBehavior", msg, msg);
             }
-            if (ownership != SelectorOwnership.NONE) {
-                List<PodInfo> selected = pods.list(namespace, selector);
-                List<String> controllers = ownership.controllers(key, namespace, selector, selected);
-                if (controllers.size() > 1) {
-                    selectorError = "pods by selector " + text + " are controlled by multiple HPAs: " + controllers;
-                    events.record(hpa, EventRecorder.Type.Warning, "AmbiguousSelector", selectorError);
-                    conditions.set(ConditionList.SCALING_ACTIVE, false, "AmbiguousSelector", selectorError);
-                    return null;
+        }
+
+        ReplicasForMetrics metrics = null;
+        Normalization normalization = null;
+        if (computeMetrics) {
+            metrics = computeReplicasForMetrics(s, scale, metricSpecs, Behavior.tolerances(behavior, config.tolerance()));
+            if (metrics.replicas() < 0) {
+                HorizontalPodAutoscalerStatus status = setStatus(s, currentReplicas, s.originalDesired(), metrics.statuses(), false);
+                StatusUpdate update = updateStatusIfNeeded(s, status);
+                events.record(s.hpa(), EventRecorder.Type.Warning, "FailedComputeMetricsReplicas", metrics.error());
+                DecisionTrace trace = trace(s, currentReplicas, minReplicas, maxReplicas, metrics, null, null, zeroState, -1,
+                        Action.NONE, false, "", metrics.errorKind(), metrics.errorReason(),
+                        "failed to compute desired number of replicas based on listed metrics for " + s.reference() + ": " + metrics.error());
+                return new ReconcileOutcome(trace, update.status(), update.written(), metrics.computations());
+            }
+            String rescaleMetric = "";
+            if (metrics.replicas() > desiredReplicas) {
+                desiredReplicas = metrics.replicas();
+                rescaleMetric = metrics.metric();
+            }
+            if (desiredReplicas > currentReplicas) {
+                rescaleReason = rescaleMetric + " above target";
+            }
+            if (desiredReplicas < currentReplicas) {
+                rescaleReason = "All metrics below target";
+            }
+            normalization = Normalizer.normalizeDesiredReplicas(history, s.now(), behavior, config.downscaleStabilization().toMillis(),
+                    currentReplicas, desiredReplicas, minReplicas, maxReplicas);
+            conditions.set(ConditionList.ABLE_TO_SCALE, true, normalization.ableToScaleReason(), normalization.ableToScaleMessage());
+            conditions.set(ConditionList.SCALING_LIMITED, normalization.limited(), normalization.limitReason(), normalization.limitMessage());
+            desiredReplicas = normalization.replicas();
+            if (normalization.wokeFromZero() && rescaleReason.isEmpty()) {
+                rescaleReason = DecisionTrace.BELOW_MIN_REPLICAS;
+            }
+            rescale = desiredReplicas != currentReplicas;
+        }
+        List<MetricStatus> metricStatuses = metrics == null ? null : metrics.statuses();
+        List<MetricComputation> computations = metrics == null ? List.of() : metrics.computations();
+        Action action = !rescale ? Action.NONE : desiredReplicas > currentReplicas ? Action.SCALE_UP : Action.SCALE_DOWN;
+
+        if (rescale) {
+            String failure = writeScale(s.namespace(), ref, scale, desiredReplicas);
+            if (failure != null) {
+                events.record(s.hpa(), EventRecorder.Type.Warning, "FailedRescale",
+                        "New size: " + desiredReplicas + "; reason: " + rescaleReason + "; error: " + failure);
+                conditions.set(ConditionList.ABLE_TO_SCALE, false, "FailedUpdateScale", "the HPA controller was unable to update the target scale: " + failure);
+                StatusUpdate update = updateStatusIfNeeded(s, setStatus(s, currentReplicas, s.originalDesired(), metricStatuses, false));
+                DecisionTrace trace = trace(s, currentReplicas, minReplicas, maxReplicas, metrics, rescaleRule, normalization, zeroState,
+                        desiredReplicas, action, false, rescaleReason, ErrorKind.INTERNAL, "FailedUpdateScale",
+                        "failed to rescale " + s.reference() + ": " + failure);
+                return new ReconcileOutcome(trace, update.status(), update.written(), computations);
+            }
+            conditions.set(ConditionList.ABLE_TO_SCALE, true, "SucceededRescale", "the HPA controller was able to update the target scale to " + desiredReplicas);
+            events.record(s.hpa(), EventRecorder.Type.Normal, "SuccessfulRescale", "New size: " + desiredReplicas + "; reason: " + rescaleReason);
+            history.recordScaleEvent(behavior, currentReplicas, desiredReplicas, s.now());
+            if (scaleToZero) {
+                if (currentReplicas > 0 && desiredReplicas == 0 && minReplicas == 0 && hasObjectOrExternal) {
+                    conditions.set(ConditionList.SCALED_TO_ZERO, true, "ScaledToZero", "the HPA controller scaled the workload to zero");
+                    zeroState = DecisionTrace.SCALED_TO_ZERO;
+                } else {
+                    conditions.set(ConditionList.SCALED_TO_ZERO, false, "NotScaledToZero", "the HPA controller did not scale the workload to zero");
                 }
+            } else {
+                conditions.remove(ConditionList.SCALED_TO_ZERO);
             }
-            return selector;
+        } else {
+            desiredReplicas = currentReplicas;
         }
 
-        /**
-         * Writes spec.replicas once, guarded by the resourceVersion of the scale the decision was made from
-         * (upstream: one {@code Update}). Returns the error, or null on success. A conflict is not retried: the
-         * count was computed from the scale that was read, so writing it over a newer scale would apply an old
-         * decision (a 12 -> 6 scale-down nobody stabilized or limited). The sync fails and the next one decides
-         * from the fresh scale.
-         */
-        private String writeScale(CrossVersionObjectReference ref, ScaleTarget scale, int replicas) {
-            try {
-                scales.update(namespace, ref, scale, replicas);
-                return null;
-            } catch (ApiException e) {
-                return e.getMessage();
-            }
+        StatusUpdate update = updateStatusIfNeeded(s, setStatus(s, currentReplicas, desiredReplicas, metricStatuses, rescale));
+        ErrorKind error = metrics == null ? ErrorKind.NONE : metrics.errorKind();
+        String errorReason = metrics == null ? null : metrics.errorReason();
+        String errorMessage = metrics == null ? null : metrics.error();
+        if (update.failure() != null) {
+            error = ErrorKind.INTERNAL;
+            errorReason = "FailedUpdateStatus";
+            errorMessage = "failed to update status for " + s.hpa().getMetadata().getName();
         }
+        DecisionTrace trace = trace(s, currentReplicas, minReplicas, maxReplicas, metrics, rescaleRule, normalization, zeroState,
+                desiredReplicas, action, rescale, rescaleReason, error, errorReason, errorMessage);
+        return new ReconcileOutcome(trace, update.status(), update.written(), computations);
+    }
 
-        /**
-         * A spec the decisions cannot be made from: a Warning event and ScalingActive=False with the
-         * reason, the status written with the current count, no scale.
-         */
-        private ReconcileOutcome failSpec(String reason, String message, String outcomeMessage) {
-            events.record(hpa, EventRecorder.Type.Warning, reason, message);
-            conditions.set(ConditionList.SCALING_ACTIVE, false, reason, "the HPA was unable to compute the replica count: " + message);
-            writeStatus(currentReplicas, desired(original), null, false);
-            return outcome(ErrorKind.SPEC, outcomeMessage, false);
-        }
+    /**
+     * What {@link #computeReplicasForMetrics} gives: the recommendation (-1 when there is none to act on),
+     * the winning metric, every metric's trace, status entry and timing, and the error to report.
+     *
+     * @param replicas       the highest proposal, -1 when no scaling may follow (every metric failed, or one failed
+     *                       and the others would scale down, or the selector is unusable)
+     * @param metric         the description of the winning metric, null when none
+     * @param selected       its index in {@code traces}, -1 when none
+     * @param verdict        why there is no recommendation ({@link DecisionTrace#ALL_METRICS_FAILED} ...), null when there is one
+     * @param rawDesired     the highest proposal of the metrics that gave one, -1 when none did
+     * @param traces         one per metric computed
+     * @param statuses       the status.currentMetrics entries, null when no metric was computed
+     * @param computations   one per metric computed, for the controller's metrics
+     * @param error          the error to report (the first failed metric's, or the selector's), null when none
+     * @param errorKind      its kind
+     * @param errorReason    the reason of the condition it set
+     */
+    private record ReplicasForMetrics(int replicas, String metric, int selected, String verdict, int rawDesired, List<MetricTrace> traces,
+                                      List<MetricStatus> statuses, List<MetricComputation> computations, String error, ErrorKind errorKind,
+                                      String errorReason) {
 
-        private ReconcileOutcome failGetScale(String message, boolean specError) {
-            events.record(hpa, EventRecorder.Type.Warning, "FailedGetScale", message);
-            conditions.set(ConditionList.ABLE_TO_SCALE, false, "FailedGetScale", "the HPA controller was unable to get the target's current scale: " + message);
-            HorizontalPodAutoscalerStatus next = copyOf(original);
-            next.setConditions(conditions.toList());
-            updateStatusIfNeeded(next);
-            return outcome(specError ? ErrorKind.SPEC : ErrorKind.INTERNAL, "failed to query scale subresource for " + reference() + ": " + message, false);
-        }
-
-        /** Upstream {@code setStatus} followed by {@code updateStatusIfNeeded}. */
-        private boolean writeStatus(int current, int desiredReplicas, List<MetricStatus> metricStatuses, boolean rescale) {
-            HorizontalPodAutoscalerStatus next = new HorizontalPodAutoscalerStatus();
-            next.setCurrentReplicas(current);
-            next.setDesiredReplicas(desiredReplicas);
-            next.setLastScaleTime(rescale ? formatTime(now) : original.getLastScaleTime());
-            next.setCurrentMetrics(metricStatuses == null ? null : new ArrayList<>(metricStatuses));
-            next.setConditions(conditions.toList());
-            next.setObservedGeneration(hpa.getMetadata().getGeneration());
-            return updateStatusIfNeeded(next);
-        }
-
-        private boolean updateStatusIfNeeded(HorizontalPodAutoscalerStatus next) {
-            status = next;
-            if (StatusEquality.same(original, next)) {
-                return true;
-            }
-            try {
-                statusWriter.write(hpa, next);
-                statusWritten = true;
-                return true;
-            } catch (ApiException e) {
-                events.record(hpa, EventRecorder.Type.Warning, "FailedUpdateStatus", e.getMessage());
-                return false;
-            }
-        }
-
-        ReconcileOutcome outcome(ErrorKind error, String message, boolean rescaledNow) {
-            String limit = null;
-            var limited = conditions.find(ConditionList.SCALING_LIMITED);
-            if (limited != null && "True".equals(limited.getStatus())) {
-                limit = limited.getReason();
-            }
-            return new ReconcileOutcome(key, currentReplicas, proposed, status.getDesiredReplicas() == null ? desired : status.getDesiredReplicas(),
-                    rescaledNow, rescaledNow ? action : Action.NONE, error, message, metricName, rescaleReason, limit,
-                    List.copyOf(computations), status, statusWritten);
-        }
-
-        private String reference() {
-            CrossVersionObjectReference ref = hpa.getSpec() == null ? null : hpa.getSpec().getScaleTargetRef();
-            return ref == null ? "<none>/" + namespace : ref.getKind() + "/" + namespace + "/" + ref.getName();
+        static ReplicasForMetrics unusableSelector(SelectorCheck check) {
+            return new ReplicasForMetrics(-1, null, -1, null, -1, List.of(), null, List.of(), check.error(), ErrorKind.INTERNAL, check.reason());
         }
     }
 
-    private static final class Computed {
-        int replicas;
-        String metric;
-        List<MetricStatus> statuses;
-        String error;
+    /**
+     * Every metric together (upstream {@code computeReplicasForMetrics}): the largest proposal wins; a failed
+     * metric does not block a scale-up proposed by the others, but blocks a scale-down.
+     */
+    private ReplicasForMetrics computeReplicasForMetrics(Sync s, ScaleTarget scale, List<MetricSpec> metricSpecs, Tolerances tolerances) {
+        SelectorCheck check = validateSelector(s, scale.selector());
+        if (check.selector() == null) {
+            return ReplicasForMetrics.unusableSelector(check);
+        }
+        MetricEvaluator.Context ctx = new MetricEvaluator.Context(s.namespace(), check.selector(), scale.specReplicas(), scale.statusReplicas(),
+                tolerances, s.now());
+        MetricStatus[] statuses = new MetricStatus[metricSpecs.size()];
+        MetricTrace[] traces = new MetricTrace[metricSpecs.size()];
+        MetricComputation[] computations = new MetricComputation[metricSpecs.size()];
+        int invalid = 0;
+        MetricTrace firstFailure = null;
+        int replicas = 0;
+        int selected = -1;
+        for (int i = 0; i < metricSpecs.size(); i++) {
+            long start = System.nanoTime();
+            MetricSpec spec = metricSpecs.get(i);
+            MetricEvaluator.Evaluated e = evaluator.evaluate(ctx, spec);
+            MetricTrace t = e.trace();
+            traces[i] = t;
+            statuses[i] = e.status();
+            if (t.failed()) {
+                events.record(s.hpa(), EventRecorder.Type.Warning, t.errorReason(), t.errorMessage());
+                computations[i] = new MetricComputation(spec == null ? "" : String.valueOf(spec.getType()), Action.NONE,
+                        t.specError() ? ErrorKind.SPEC : ErrorKind.INTERNAL, System.nanoTime() - start);
+                if (invalid == 0) {
+                    firstFailure = t;
+                }
+                invalid++;
+                continue;
+            }
+            computations[i] = new MetricComputation(spec.getType(), compare(t.replicas(), s.original().getCurrentReplicas()),
+                    ErrorKind.NONE, System.nanoTime() - start);
+            if (replicas == 0 || t.replicas() > replicas) {
+                replicas = t.replicas();
+                selected = i;
+            }
+        }
+        List<MetricTrace> traceList = Arrays.asList(traces);
+        List<MetricStatus> statusList = Arrays.asList(statuses);
+        List<MetricComputation> computationList = Arrays.asList(computations);
+        String error = null;
         ErrorKind errorKind = ErrorKind.NONE;
+        if (firstFailure != null) {
+            error = "invalid metrics (" + invalid + " invalid out of " + metricSpecs.size() + "), first error is: " + firstFailure.error();
+            errorKind = firstFailure.specError() ? ErrorKind.SPEC : ErrorKind.INTERNAL;
+        }
+        int rawDesired = selected < 0 ? -1 : replicas;
+        // all metrics invalid, or some invalid and the valid ones would scale down: do nothing
+        if (invalid >= metricSpecs.size() || (invalid > 0 && replicas < scale.specReplicas())) {
+            s.conditions().set(ConditionList.SCALING_ACTIVE, false, firstFailure.errorReason(),
+                    "the HPA was unable to compute the replica count: " + firstFailure.errorMessage());
+            String verdict = invalid >= metricSpecs.size() ? DecisionTrace.ALL_METRICS_FAILED : DecisionTrace.FAILED_METRIC_BLOCKS_SCALE_DOWN;
+            return new ReplicasForMetrics(-1, null, -1, verdict, rawDesired, traceList, statusList, computationList, error, errorKind,
+                    firstFailure.errorReason());
+        }
+        String metric = traces[selected].metric();
+        s.conditions().set(ConditionList.SCALING_ACTIVE, true, "ValidMetricFound", "the HPA was able to successfully calculate a replica count from " + metric);
+        return new ReplicasForMetrics(replicas, metric, selected, null, rawDesired, traceList, statusList, computationList, error, errorKind,
+                firstFailure == null ? null : firstFailure.errorReason());
+    }
+
+    /** The target's selector, parsed, or the error that makes it unusable and its reason (the condition and event already set). */
+    private record SelectorCheck(Selector selector, String error, String reason) {
+    }
+
+    private SelectorCheck validateSelector(Sync s, String text) {
+        if (text == null || text.isEmpty()) {
+            String error = "selector is required";
+            events.record(s.hpa(), EventRecorder.Type.Warning, "SelectorRequired", error);
+            s.conditions().set(ConditionList.SCALING_ACTIVE, false, "InvalidSelector", "the HPA target's scale is missing a selector");
+            return new SelectorCheck(null, error, "InvalidSelector");
+        }
+        Selector selector;
+        try {
+            selector = Selector.parse(text);
+        } catch (IllegalArgumentException e) {
+            String error = "couldn't convert selector into a corresponding internal selector object: " + e.getMessage();
+            events.record(s.hpa(), EventRecorder.Type.Warning, "InvalidSelector", error);
+            s.conditions().set(ConditionList.SCALING_ACTIVE, false, "InvalidSelector", error);
+            return new SelectorCheck(null, error, "InvalidSelector");
+        }
+        if (ownership != SelectorOwnership.NONE) {
+            List<PodInfo> selected = pods.list(s.namespace(), selector);
+            List<String> controllers = ownership.controllers(s.key(), s.namespace(), selector, selected);
+            if (controllers.size() > 1) {
+                String error = "pods by selector " + text + " are controlled by multiple HPAs: " + controllers;
+                events.record(s.hpa(), EventRecorder.Type.Warning, "AmbiguousSelector", error);
+                s.conditions().set(ConditionList.SCALING_ACTIVE, false, "AmbiguousSelector", error);
+                return new SelectorCheck(null, error, "AmbiguousSelector");
+            }
+        }
+        return new SelectorCheck(selector, null, null);
+    }
+
+    /**
+     * Writes spec.replicas once, guarded by the resourceVersion of the scale the decision was made from
+     * (upstream: one {@code Update}). Returns the error, or null on success. A conflict is not retried: the
+     * count was computed from the scale that was read, so writing it over a newer scale would apply an old
+     * decision (a 12 -> 6 scale-down nobody stabilized or limited). The sync fails and the next one decides
+     * from the fresh scale.
+     */
+    private String writeScale(String namespace, CrossVersionObjectReference ref, ScaleTarget scale, int replicas) {
+        try {
+            scales.update(namespace, ref, scale, replicas);
+            return null;
+        } catch (ApiException e) {
+            return e.getMessage();
+        }
+    }
+
+    /**
+     * A spec the decisions cannot be made from: a Warning event and ScalingActive=False with the
+     * reason, the status written with the current count, no scale.
+     */
+    private ReconcileOutcome failSpec(Sync s, int currentReplicas, int minReplicas, int maxReplicas, String reason, String message,
+                                      String outcomeMessage) {
+        events.record(s.hpa(), EventRecorder.Type.Warning, reason, message);
+        s.conditions().set(ConditionList.SCALING_ACTIVE, false, reason, "the HPA was unable to compute the replica count: " + message);
+        StatusUpdate update = updateStatusIfNeeded(s, setStatus(s, currentReplicas, s.originalDesired(), null, false));
+        return new ReconcileOutcome(failure(s.key(), s.now(), currentReplicas, minReplicas, maxReplicas, ErrorKind.SPEC, reason, outcomeMessage),
+                update.status(), update.written(), List.of());
+    }
+
+    private ReconcileOutcome failGetScale(Sync s, String message, boolean specError) {
+        events.record(s.hpa(), EventRecorder.Type.Warning, "FailedGetScale", message);
+        s.conditions().set(ConditionList.ABLE_TO_SCALE, false, "FailedGetScale", "the HPA controller was unable to get the target's current scale: " + message);
+        HorizontalPodAutoscalerStatus next = copyOf(s.original());
+        next.setConditions(s.conditions().toList());
+        StatusUpdate update = updateStatusIfNeeded(s, next);
+        DecisionTrace trace = failure(s.key(), s.now(), -1, -1, -1, specError ? ErrorKind.SPEC : ErrorKind.INTERNAL, "FailedGetScale",
+                "failed to query scale subresource for " + s.reference() + ": " + message);
+        return new ReconcileOutcome(trace, update.status(), update.written(), List.of());
+    }
+
+    /** Upstream {@code setStatus}: the status this sync ends with. */
+    private static HorizontalPodAutoscalerStatus setStatus(Sync s, int currentReplicas, int desiredReplicas, List<MetricStatus> metricStatuses,
+                                                           boolean rescale) {
+        HorizontalPodAutoscalerStatus next = new HorizontalPodAutoscalerStatus();
+        next.setCurrentReplicas(currentReplicas);
+        next.setDesiredReplicas(desiredReplicas);
+        next.setLastScaleTime(rescale ? formatTime(s.now()) : s.original().getLastScaleTime());
+        next.setCurrentMetrics(metricStatuses == null ? null : new ArrayList<>(metricStatuses));
+        next.setConditions(s.conditions().toList());
+        next.setObservedGeneration(s.hpa().getMetadata().getGeneration());
+        return next;
+    }
+
+    /**
+     * What {@link #updateStatusIfNeeded} did.
+     *
+     * @param status  the status the sync ended with
+     * @param written whether it was written
+     * @param failure the write's error, null when it did not fail
+     */
+    private record StatusUpdate(HorizontalPodAutoscalerStatus status, boolean written, String failure) {
+    }
+
+    /** Upstream {@code updateStatusIfNeeded}: writes the status unless it is what the HPA already has. */
+    private StatusUpdate updateStatusIfNeeded(Sync s, HorizontalPodAutoscalerStatus next) {
+        if (StatusEquality.same(s.original(), next)) {
+            return new StatusUpdate(next, false, null);
+        }
+        try {
+            statusWriter.write(s.hpa(), next);
+            return new StatusUpdate(next, true, null);
+        } catch (ApiException e) {
+            events.record(s.hpa(), EventRecorder.Type.Warning, "FailedUpdateStatus", e.getMessage());
+            return new StatusUpdate(next, false, e.getMessage());
+        }
+    }
+
+    /** The trace of a sync that got as far as the metrics (or a rule that decided without them). */
+    private static DecisionTrace trace(Sync s, int currentReplicas, int minReplicas, int maxReplicas, ReplicasForMetrics metrics,
+                                       String rescaleRule, Normalization normalization, String zeroState, int desiredReplicas,
+                                       Action action, boolean rescaled, String reason, ErrorKind error, String errorReason,
+                                       String errorMessage) {
+        List<String> constraints = normalization != null ? normalization.constraintsApplied()
+                : DecisionTrace.ABOVE_MAX_REPLICAS.equals(rescaleRule) ? List.of(Normalization.MAX_REPLICAS)
+                : DecisionTrace.BELOW_MIN_REPLICAS.equals(rescaleRule) ? List.of(Normalization.MIN_REPLICAS)
+                : List.of();
+        return new DecisionTrace(s.key(), s.now(), currentReplicas, minReplicas, maxReplicas,
+                metrics == null ? List.of() : metrics.traces(), metrics == null ? -1 : metrics.selected(),
+                metrics == null ? null : metrics.verdict(), metrics == null ? -1 : metrics.rawDesired(), rescaleRule, normalization,
+                constraints, zeroState, desiredReplicas, action, rescaled, reason, error, errorReason, errorMessage);
+    }
+
+    /** The trace of a sync that ended before any decision. */
+    private static DecisionTrace failure(String key, long now, int currentReplicas, int minReplicas, int maxReplicas, ErrorKind error,
+                                         String errorReason, String errorMessage) {
+        return new DecisionTrace(key, now, currentReplicas, minReplicas, maxReplicas, List.of(), -1, null, -1, null, null, List.of(),
+                null, -1, Action.NONE, false, "", error, errorReason, errorMessage);
     }
 
     private static Action compare(int proposal, Integer current) {
         int c = current == null ? 0 : current;
         return proposal > c ? Action.SCALE_UP : proposal < c ? Action.SCALE_DOWN : Action.NONE;
-    }
-
-    private static int desired(HorizontalPodAutoscalerStatus status) {
-        return status.getDesiredReplicas() == null ? 0 : status.getDesiredReplicas();
     }
 
     /** The API server fills an empty metrics list with 80% average CPU utilization. */

@@ -44,12 +44,12 @@ public class CalculatorBenchmark {
     }
 
     @Benchmark
-    public ReplicaCalculator.UtilizationProposal utilization() throws CalculationException {
+    public io.hpacontroller.core.calc.Proposal utilization() throws CalculationException {
         return calculator.utilization(current, 60, "cpu", "", tolerances, mix.pods, samples, PodMix.NOW);
     }
 
     @Benchmark
-    public ReplicaCalculator.UtilizationProposal fromPodMetrics() throws CalculationException {
+    public io.hpacontroller.core.calc.Proposal fromPodMetrics() throws CalculationException {
         return calculator.utilization(current, 60, "cpu", "", tolerances, mix.pods,
                 ResourceUsage.perPod(mix.usage, "cpu", ""), PodMix.NOW);
     }

@@ -76,13 +76,13 @@ public class NormalizerBenchmark {
     @Benchmark
     public Normalization legacy() {
         now += SYNC;
-        return Normalizer.legacy(legacyHistory, now, windowMillis, 20, nextProposal(), 1, 100);
+        return Normalizer.normalizeDesiredReplicas(legacyHistory, now, null, windowMillis, 20, nextProposal(), 1, 100);
     }
 
     @Benchmark
     public Normalization withBehavior() {
         now += SYNC;
-        Normalization n = Normalizer.withBehavior(behaviorHistory, now, behavior, current, nextProposal(), 1, 100);
+        Normalization n = Normalizer.normalizeDesiredReplicas(behaviorHistory, now, behavior, 0, current, nextProposal(), 1, 100);
         behaviorHistory.recordScaleEvent(behavior, current, n.replicas(), now);
         current = n.replicas();
         return n;

@@ -27,12 +27,12 @@ class ReplicaCalculatorLimitsTest {
     @Test
     void hugeUsageClampsToMaxInt32Replicas() throws CalculationException {
         List<PodInfo> pods = Pods.ready(3, 1, NOW);
-        ReplicaCalculator.UtilizationProposal u = calculator.utilization(3, 1, "cpu", "", TOLERANCE, pods, Pods.samples(NOW, MAX, MAX, MAX), NOW);
+        Proposal u = calculator.utilization(3, 1, "cpu", "", TOLERANCE, pods, Pods.samples(NOW, MAX, MAX, MAX), NOW);
         assertThat(u.utilization()).isEqualTo(Integer.MAX_VALUE);
         assertThat(u.replicas()).isEqualTo(Integer.MAX_VALUE);
-        assertThat(u.rawAverage()).as("the sum saturates, then is divided").isEqualTo(MAX / 3);
+        assertThat(u.usage()).as("the sum saturates, then is divided").isEqualTo(MAX / 3);
 
-        ReplicaCalculator.UsageProposal a = calculator.averageValue(3, 1, "", TOLERANCE, pods, Pods.samples(NOW, MAX, MAX, MAX), NOW);
+        Proposal a = calculator.averageValue(3, 1, "", TOLERANCE, pods, Pods.samples(NOW, MAX, MAX, MAX), NOW);
         assertThat(a.replicas()).isEqualTo(Integer.MAX_VALUE);
         assertThat(calculator.value(3, 1, MAX, TOLERANCE, () -> pods).replicas()).isEqualTo(Integer.MAX_VALUE);
         assertThat(calculator.value(0, 1, MAX, TOLERANCE, () -> pods).replicas()).isEqualTo(Integer.MAX_VALUE);
@@ -42,7 +42,7 @@ class ReplicaCalculatorLimitsTest {
     @Test
     void hugeRequestsSaturateAndGiveZeroUtilization() throws CalculationException {
         List<PodInfo> pods = Pods.ready(3, MAX, NOW);
-        ReplicaCalculator.UtilizationProposal u = calculator.utilization(3, 50, "cpu", "", TOLERANCE, pods, Pods.samples(NOW, 100, 100, 100), NOW);
+        Proposal u = calculator.utilization(3, 50, "cpu", "", TOLERANCE, pods, Pods.samples(NOW, 100, 100, 100), NOW);
         assertThat(u.utilization()).isZero();
         assertThat(u.replicas()).isZero();
     }
@@ -51,7 +51,7 @@ class ReplicaCalculatorLimitsTest {
     void theMissingPodFallbackDoesNotOverflow() throws CalculationException {
         // on a scale-down a pod without metrics counts as using its request times max(100, target) percent
         List<PodInfo> pods = Pods.ready(3, MAX / 2, NOW);
-        ReplicaCalculator.UtilizationProposal u = calculator.utilization(3, 500, "cpu", "", TOLERANCE, pods,
+        Proposal u = calculator.utilization(3, 500, "cpu", "", TOLERANCE, pods,
                 Map.of("pod-0", new PodMetric(1, NOW, 60_000), "pod-1", new PodMetric(1, NOW, 60_000)), NOW);
         assertThat(u.replicas()).isBetween(0, 3);
     }
@@ -64,7 +64,7 @@ class ReplicaCalculatorLimitsTest {
 
     @Test
     void noStatusReplicasIsNotADivisionByZero() throws CalculationException {
-        ReplicaCalculator.UsageProposal p = calculator.averageOverReplicas(0, 1000, 4500, TOLERANCE);
+        Proposal p = calculator.averageOverReplicas(0, 1000, 4500, TOLERANCE);
         assertThat(p.replicas()).isEqualTo(5);
         assertThat(calculator.averageOverReplicas(0, 1000, 0, TOLERANCE).usage()).isZero();
     }
@@ -108,7 +108,7 @@ class ReplicaCalculatorLimitsTest {
         Map<String, PodMetric> samples = new java.util.HashMap<>(Pods.samples(NOW, 100, 100));
         samples.put("stranger", new PodMetric(400, NOW, 60_000));
         assertThat(calculator.averageValue(2, 100, "", TOLERANCE, pods, samples, NOW).usage()).isEqualTo(200);
-        ReplicaCalculator.UtilizationProposal u = calculator.utilization(2, 10, "cpu", "", TOLERANCE, pods, samples, NOW);
+        Proposal u = calculator.utilization(2, 10, "cpu", "", TOLERANCE, pods, samples, NOW);
         assertThat(u.utilization()).isEqualTo(10);
         assertThat(u.replicas()).isEqualTo(2);
     }
@@ -123,7 +123,7 @@ class ReplicaCalculatorLimitsTest {
             pods.add(Pods.ready(name, 1000, NOW));
             samples.put(name, new PodMetric(800, NOW, 60_000));
         }
-        ReplicaCalculator.UtilizationProposal u = calculator.utilization(5000, 50, "cpu", "", TOLERANCE, pods, samples, NOW);
+        Proposal u = calculator.utilization(5000, 50, "cpu", "", TOLERANCE, pods, samples, NOW);
         assertThat(u.utilization()).isEqualTo(80);
         assertThat(u.replicas()).isEqualTo(8000);
     }

@@ -1,6 +1,7 @@
 package io.hpacontroller.core.property;
 
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.hpacontroller.conformance.TraceConsistency;
 import io.hpacontroller.core.fakes.FakeCluster;
 import io.hpacontroller.core.normalize.Behavior;
 import io.hpacontroller.core.normalize.HistoryStore;
@@ -68,6 +69,7 @@ class DecisionPropertyTest {
             ReconcileOutcome o = sync(w, histories, RandomWorld.NOW);
 
             checkStep(w, o, ups, downs, RandomWorld.NOW);
+            assertThat(TraceConsistency.ofSync(o, w.cluster.scaleWrites, w.cluster.pods.size())).as(w::describe).isEmpty();
             scaled[0] += w.cluster.scaleWrites.size();
         });
         if (CASES >= 1000) {
@@ -89,6 +91,8 @@ class DecisionPropertyTest {
                 int writes = w.cluster.scaleWrites.size();
                 int current = w.cluster.scale.specReplicas();
                 ReconcileOutcome o = sync(w, histories, now);
+                assertThat(TraceConsistency.ofSync(o, w.cluster.scaleWrites.subList(writes, w.cluster.scaleWrites.size()), w.cluster.pods.size()))
+                        .as("step %d", step).isEmpty();
                 for (int n : w.cluster.scaleWrites.subList(writes, w.cluster.scaleWrites.size())) {
                     assertThat(n).as("step %d", step).isBetween(w.minReplicas, w.maxReplicas);
                     checkRate(w.hpa, w.config.downscaleStabilization().toSeconds(), current, n, ups, downs, now);

@@ -52,6 +52,11 @@ public final class InProcessController implements AutoCloseable {
         return syncs.stream().filter(r -> key.equals(r.key()) && r.outcome() != null).count();
     }
 
+    /** The reconciles of one HPA ("namespace/name") so far, in order. */
+    public List<SyncReport> syncs(String key) {
+        return syncs.stream().filter(r -> key.equals(r.key()) && r.outcome() != null).toList();
+    }
+
     @Override
     public void close() {
         runtime.close();

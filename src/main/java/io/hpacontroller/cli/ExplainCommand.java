@@ -1,0 +1,109 @@
+package io.hpacontroller.cli;
+
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.hpacontroller.explain.ControllerLink;
+import io.hpacontroller.explain.Explainer;
+import io.hpacontroller.explain.ExplanationText;
+import io.hpacontroller.ops.DecisionsJson;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+
+/**
+ * {@code explain NAMESPACE/NAME}: what the autoscaler decides for one HPA now, and why. Reads the HPA, its
+ * scale, pods and metrics, runs the decision core read-only (nothing is written), prints the answer in one
+ * sentence, then the decision trace.
+ */
+@Command(name = "explain", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Explains what the autoscaler decides for one HorizontalPodAutoscaler now, and why.",
+                "Reads the HPA, its scale, pods and metrics, and runs the decision core read-only: nothing is written.",
+                "The stabilization windows and policies depend on what the controller remembers: explain asks the running",
+                "controller for it (its leader, named by its Lease, through the API server's pod proxy; or --controller-url).",
+                "When it cannot, it says so and what that changes."})
+public final class ExplainCommand implements Callable<Integer> {
+
+    /** A DNS-1123 namespace and a DNS-1123 subdomain name, as the API server accepts them. */
+    private static final Pattern KEY = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?/[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
+
+    @Parameters(index = "0", paramLabel = "NAMESPACE/NAME", description = "the HorizontalPodAutoscaler")
+    String target;
+
+    @Option(names = "--kubeconfig", paramLabel = "PATH",
+            description = "Path to a kubeconfig. Default: $KUBECONFIG, else ~/.kube/config, else the pod's service account.")
+    Path kubeconfig;
+
+    @Option(names = "--context", paramLabel = "NAME", description = "The kubeconfig context to use. Default: the current context.")
+    String context;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "text",
+            description = "text (the answer, then the trace) or json (default: ${DEFAULT-VALUE}).")
+    String output;
+
+    @Option(names = "--controller-url", paramLabel = "URL",
+            description = "The controller's metrics address (e.g. http://localhost:8080 after kubectl -n hpa-controller port-forward "
+                    + "pod/<leader> 8080). Default: the leader named by the Lease, through the API server.")
+    URI controllerUrl;
+
+    @Option(names = "--controller-namespace", paramLabel = "NS", defaultValue = "hpa-controller",
+            description = "The controller's namespace, where its Lease is (default: ${DEFAULT-VALUE}).")
+    String controllerNamespace;
+
+    @Option(names = "--controller-lease", paramLabel = "NAME", defaultValue = "hpa-controller",
+            description = "The controller's Lease (its --leader-elect-resource-name; default: ${DEFAULT-VALUE}).")
+    String controllerLease;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        CommandLine cl = spec.commandLine();
+        if (!output.equals("text") && !output.equals("json")) {
+            throw new CommandLine.ParameterException(cl, "-o must be text or json, got " + output);
+        }
+        if (!KEY.matcher(target).matches()) {
+            throw new CommandLine.ParameterException(cl, "expected NAMESPACE/NAME of a HorizontalPodAutoscaler, got '" + target + "'");
+        }
+        if (controllerUrl != null && (controllerUrl.getScheme() == null || !controllerUrl.getScheme().matches("https?") || controllerUrl.getHost() == null)) {
+            throw new CommandLine.ParameterException(cl, "--controller-url must be http://HOST:PORT or https://HOST:PORT, got " + controllerUrl);
+        }
+        String namespace = target.substring(0, target.indexOf('/'));
+        String name = target.substring(target.indexOf('/') + 1);
+        KubeConnection connection;
+        try {
+            connection = KubeConnection.resolve(kubeconfig, context);
+        } catch (KubeConnection.Problem e) {
+            throw new CommandLine.ParameterException(cl, e.getMessage());
+        }
+        KubernetesClient client = connection.connect(Explainer.API_TIMEOUT, 4);
+        try (client) {
+            HorizontalPodAutoscaler hpa;
+            try {
+                hpa = client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(namespace).withName(name).get();
+            } catch (KubernetesClientException e) {
+                cl.getErr().println("error: cannot read horizontalpodautoscaler " + target + ": " + e.getMessage());
+                cl.getErr().flush();
+                return 1;
+            }
+            if (hpa == null) {
+                throw new CommandLine.ParameterException(cl, "horizontalpodautoscaler " + target + " not found");
+            }
+            Clock clock = Clock.systemUTC();
+            Explainer.Explanation e = Explainer.explain(client, hpa, new ControllerLink.Target(controllerUrl, controllerNamespace, controllerLease), clock);
+            PrintWriter out = cl.getOut();
+            out.print(output.equals("json") ? DecisionsJson.writePretty(e) + "\n" : ExplanationText.render(e, clock.millis()));
+            out.flush();
+            return 0;
+        }
+    }
+}

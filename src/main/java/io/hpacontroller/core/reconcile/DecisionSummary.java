@@ -1,0 +1,194 @@
+package io.hpacontroller.core.reconcile;
+
+import io.hpacontroller.core.calc.Proposal;
+import io.hpacontroller.core.calc.Rebalancing;
+import io.hpacontroller.core.calc.ToleranceVerdict;
+import io.hpacontroller.core.normalize.Normalization;
+import io.hpacontroller.core.normalize.RateLimit;
+import io.hpacontroller.core.normalize.Stabilization;
+import io.hpacontroller.core.reconcile.ReconcileOutcome.Action;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+
+/**
+ * A {@link DecisionTrace} in words: what the sync did, then the one thing that decided it, e.g. "holding at
+ * 8: the 5m scale-down window keeps the recommendation of 8 made 2m10s ago; without it: 3". Only reads the
+ * trace; decides nothing.
+ */
+public final class DecisionSummary {
+
+    private DecisionSummary() {
+    }
+
+    /** One sentence: the action, then why. */
+    public static String of(DecisionTrace t) {
+        if (t.desiredReplicas() < 0 || t.currentReplicas() < 0) {
+            return noDecision(t);
+        }
+        String why = why(t) + notes(t);
+        if (t.action() == Action.NONE) {
+            return "holding at " + t.currentReplicas() + ": " + why;
+        }
+        String move = (t.action() == Action.SCALE_UP ? "scaling up" : "scaling down") + " from " + t.currentReplicas() + " to " + t.desiredReplicas();
+        if (!t.rescaled()) {
+            return "tried " + move + ", but the scale write failed (" + t.errorMessage() + "): " + why;
+        }
+        return move + ": " + why;
+    }
+
+    /** What else the sync met: metrics that failed without blocking, a status write that failed, zero. */
+    private static String notes(DecisionTrace t) {
+        StringBuilder sb = new StringBuilder();
+        String failed = failedMetrics(t);
+        if (!failed.isEmpty()) {
+            sb.append("; ").append(failed).append(" (a failed metric does not block a scale-up)");
+        }
+        if ("FailedUpdateStatus".equals(t.errorReason())) {
+            sb.append("; ").append(t.errorMessage());
+        }
+        if (DecisionTrace.SCALED_TO_ZERO.equals(t.scaleToZero())) {
+            sb.append("; scaled to zero: an Object or External metric wakes it");
+        }
+        return sb.toString();
+    }
+
+    private static String noDecision(DecisionTrace t) {
+        if (DecisionTrace.ALL_METRICS_FAILED.equals(t.metricsVerdict())) {
+            return "holding at " + t.currentReplicas() + ": every metric failed: " + failedMetrics(t);
+        }
+        if (DecisionTrace.FAILED_METRIC_BLOCKS_SCALE_DOWN.equals(t.metricsVerdict())) {
+            return "holding at " + t.currentReplicas() + ": the other metrics recommend " + t.rawDesiredReplicas() + ", but "
+                    + failedMetrics(t) + ", and a failed metric blocks a scale-down";
+        }
+        String at = t.currentReplicas() < 0 ? "no decision" : "holding at " + t.currentReplicas();
+        return at + ": " + (t.errorReason() == null ? "" : t.errorReason() + ": ") + t.errorMessage();
+    }
+
+    /** The one thing that decided the count. */
+    private static String why(DecisionTrace t) {
+        if (DecisionTrace.SCALING_DISABLED_AT_ZERO.equals(t.rescaleRule())) {
+            return "the target is at 0 replicas and this HPA did not scale it there, so scaling is disabled";
+        }
+        if (DecisionTrace.ABOVE_MAX_REPLICAS.equals(t.rescaleRule())) {
+            return "the target has more replicas than maxReplicas " + t.maxReplicas() + " (the metrics are not consulted)";
+        }
+        if (DecisionTrace.BELOW_MIN_REPLICAS.equals(t.rescaleRule())) {
+            return "the target has fewer replicas than minReplicas " + t.minReplicas() + " (the metrics are not consulted)";
+        }
+        Normalization n = t.normalization();
+        String metrics = recommendation(t);
+        if (n == null) {
+            return metrics;
+        }
+        int withinBounds = Math.max(t.minReplicas(), Math.min(t.maxReplicas(), n.recommendation()));
+        Stabilization s = n.stabilization();
+        if (s != null) {
+            String window = "the " + duration(s.windowSeconds() * 1000L) + (Stabilization.SCALE_DOWN.equals(s.window()) ? " scale-down" : " scale-up")
+                    + " window keeps the recommendation of " + s.keptReplicas() + " made " + duration(s.ageMillis()) + " ago";
+            return window + "; without it: " + withinBounds + limits(t, n, false);
+        }
+        String limits = limits(t, n, true);
+        return limits.isEmpty() ? metrics : limits.substring(2) + "; " + metrics;
+    }
+
+    /** The rate limit and min/max that changed the count, each as a clause ("; ..."). */
+    private static String limits(DecisionTrace t, Normalization n, boolean first) {
+        StringBuilder sb = new StringBuilder();
+        RateLimit r = n.rateLimit();
+        if (r != null && r.bound()) {
+            sb.append("; the scale-").append(RateLimit.UP.equals(r.direction()) ? "up" : "down").append(" limit ");
+            if (RateLimit.LEGACY.equals(r.rule())) {
+                sb.append("max(2 x ").append(t.currentReplicas()).append(", 4) = ").append(r.limit());
+            } else if (r.policyType() == null) {
+                sb.append("(selectPolicy ").append(r.selectPolicy()).append(") keeps ").append(r.limit());
+            } else {
+                sb.append("(").append(r.policyType()).append(' ').append(r.policyValue()).append(" per ").append(duration(r.periodSeconds() * 1000L))
+                        .append(", selectPolicy ").append(r.selectPolicy()).append(", ").append(r.eventsInPeriod()).append(" scale events in the period")
+                        .append(") allows ").append(r.limit());
+            }
+        }
+        if (n.constraintsApplied().contains(Normalization.MAX_REPLICAS)) {
+            sb.append("; capped at maxReplicas ").append(t.maxReplicas());
+        }
+        if (n.constraintsApplied().contains(Normalization.MIN_REPLICAS)) {
+            sb.append(n.wokeFromZero() ? "; woken from zero to minReplicas " : "; raised to minReplicas ").append(t.minReplicas());
+        }
+        if (first && sb.length() > 0) {
+            sb.append(" (the metrics recommend ").append(n.recommendation()).append(")");
+        }
+        return sb.toString();
+    }
+
+    /** What the winning metric says: its value against the target, the tolerance verdict, the proposal. */
+    private static String recommendation(DecisionTrace t) {
+        if (t.selectedMetric() < 0) {
+            return "the metrics recommend " + t.rawDesiredReplicas();
+        }
+        MetricTrace m = t.metrics().get(t.selectedMetric());
+        String others = t.metrics().size() > 1 ? " (the highest of " + t.metrics().size() + " metrics)" : "";
+        Proposal p = m.calculation();
+        String value = m.metric() + " " + value(m, m.current()) + " against a target of " + value(m, m.target());
+        ToleranceVerdict v = p == null ? null : p.tolerance();
+        if (v != null && v.within()) {
+            Rebalancing r = p.rebalancing();
+            String ratio = r != null ? "with " + r.pods() + " pods counted (missing or unready filled in) the ratio is " + number(v.ratio())
+                    : "the ratio " + number(v.ratio());
+            return value + ": " + ratio + " is within the tolerance of " + number(v.tolerance()) + " (" + v.source() + ")" + others;
+        }
+        if (p != null && p.rebalancing() != null && p.rebalancing().held() != null) {
+            return value + ": " + p.rebalancing().replicas() + " replicas once missing or unready pods are counted, but the "
+                    + p.rebalancing().held() + ", so no change" + others;
+        }
+        if (p != null && p.rebalancing() != null && p.rawReplicas() != m.replicas()) {
+            return value + " recommends " + m.replicas() + " once " + p.rebalancing().pods() + " pods are counted, missing or unready ones filled in"
+                    + " (the ready pods alone: " + p.rawReplicas() + ")" + others;
+        }
+        return value + " recommends " + m.replicas() + others;
+    }
+
+    private static String failedMetrics(DecisionTrace t) {
+        StringBuilder sb = new StringBuilder();
+        for (MetricTrace m : t.metrics()) {
+            if (m.failed()) {
+                sb.append(sb.length() == 0 ? "" : "; ").append(m.name() == null ? m.type() : m.type() + " " + m.name())
+                        .append(" failed (").append(m.errorMessage()).append(")");
+            }
+        }
+        return sb.toString();
+    }
+
+    private static String value(MetricTrace m, double v) {
+        return "Utilization".equals(m.targetType()) ? number(v) + "%" : number(v);
+    }
+
+    /** A number without trailing zeros, at most 3 decimals. */
+    public static String number(double v) {
+        if (Double.isNaN(v) || Double.isInfinite(v)) {
+            return String.valueOf(v);
+        }
+        return BigDecimal.valueOf(v).setScale(3, RoundingMode.HALF_UP).stripTrailingZeros().toPlainString();
+    }
+
+    /** "5m", "2m10s", "1h", "45s"; under 10 s to the millisecond ("0.25s"). */
+    public static String duration(long millis) {
+        if (millis <= 0) {
+            return "0s";
+        }
+        if (millis < 10_000 && millis % 1000 != 0) {
+            return number(millis / 1000.0) + "s";
+        }
+        long s = Math.round(millis / 1000.0);
+        StringBuilder sb = new StringBuilder();
+        if (s >= 3600) {
+            sb.append(s / 3600).append('h');
+        }
+        if (s % 3600 >= 60) {
+            sb.append(s % 3600 / 60).append('m');
+        }
+        if (s % 60 > 0) {
+            sb.append(s % 60).append('s');
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,93 @@
+package io.hpacontroller.explain;
+
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hpacontroller.core.normalize.HistoryStore;
+import io.hpacontroller.core.reconcile.ControllerConfig;
+import io.hpacontroller.core.reconcile.DecisionSummary;
+import io.hpacontroller.core.reconcile.DecisionTrace;
+import io.hpacontroller.core.reconcile.ReconcileOutcome;
+import io.hpacontroller.core.reconcile.Reconciler;
+import io.hpacontroller.core.reconcile.SelectorOwnership;
+import io.hpacontroller.live.ApiDiscovery;
+import io.hpacontroller.live.KubeApi;
+import io.hpacontroller.live.PodLister;
+import io.hpacontroller.live.RestMetrics;
+import io.hpacontroller.live.ScaleSubresource;
+import io.hpacontroller.live.WriteGate;
+import io.hpacontroller.ops.HpaDecisions;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * One read-only sync of one HPA: the scale, pods and metrics read from the cluster, the flags and the HPA's
+ * history taken from the running controller when it answers, the core's {@link Reconciler} run on them with
+ * ports that record every write instead of making it.
+ */
+public final class Explainer {
+
+    /**
+     * The answer to "why does this HPA (not) scale?".
+     *
+     * @param summary    the one-sentence answer
+     * @param history    where the history came from, or why it is unknown and what that changes
+     * @param flags      the controller flags the sync decided with
+     * @param trace      the decision trace of the read-only sync
+     * @param wouldWrite what the sync would have written (nothing was)
+     */
+    public record Explanation(String summary, History history, HpaDecisions.Flags flags, DecisionTrace trace, WouldWrite.Writes wouldWrite) {
+    }
+
+    /**
+     * The HPA's remembered history (the recommendations behind the stabilization windows, the scale events
+     * behind the policies), as explain used it.
+     *
+     * @param known        whether it came from the running controller
+     * @param source       where it came from, null when unknown
+     * @param unknown      why it is unknown, null when known
+     * @param consequence  what an unknown history changes in this answer, null when known
+     * @param lastDecision the controller's own last decision for this HPA, null when none was received
+     */
+    public record History(boolean known, String source, String unknown, String consequence, DecisionTrace lastDecision) {
+    }
+
+    private Explainer() {
+    }
+
+    public static final Duration API_TIMEOUT = Duration.ofSeconds(10);
+
+    public static Explanation explain(KubernetesClient client, HorizontalPodAutoscaler hpa, ControllerLink.Target target, Clock clock) {
+        String key = Reconciler.keyOf(hpa);
+        ControllerLink.Answer answer = ControllerLink.fetch(client, target, hpa.getMetadata().getNamespace(), hpa.getMetadata().getName());
+        HpaDecisions decisions = answer.decisions();
+        HpaDecisions.Flags flags = decisions != null ? decisions.flags() : HpaDecisions.Flags.of(ControllerConfig.defaults(), Duration.ofSeconds(15));
+        ControllerConfig config = flags.config();
+        HistoryStore histories = new HistoryStore();
+        if (answer.known()) {
+            histories.restore(key, decisions.history());
+        }
+        KubeApi api = new KubeApi(client, API_TIMEOUT);
+        ApiDiscovery discovery = new ApiDiscovery(api, clock);
+        WouldWrite writes = new WouldWrite(new ScaleSubresource(api, discovery, WriteGate.alwaysOpen()));
+        Reconciler reconciler = new Reconciler(config, writes, new PodLister(api), new RestMetrics(api, discovery), writes, writes,
+                histories, SelectorOwnership.NONE, clock);
+        ReconcileOutcome outcome = reconciler.reconcile(hpa);
+
+        List<DecisionTrace> last = decisions == null ? List.of() : decisions.decisions();
+        DecisionTrace lastDecision = last.isEmpty() ? null : last.get(last.size() - 1);
+        History history = answer.known()
+                ? new History(true, answer.via(), null, null, lastDecision)
+                : new History(false, answer.via(), answer.unknown(), consequence(config), lastDecision);
+        return new Explanation(DecisionSummary.of(outcome.trace()), history, flags, outcome.trace(), writes.writes());
+    }
+
+    /** What deciding from an empty history changes, in this controller's terms. */
+    private static String consequence(ControllerConfig config) {
+        return "this answer starts from an empty history, as a controller that has just started would: the stabilization windows "
+                + "hold only the current count, and no earlier scale counts against the behavior's policies. The running controller "
+                + "may hold a scale-down for longer (up to the scale-down window: " + config.downscaleStabilization().toSeconds()
+                + "s by the flag, or the HPA's behavior) and limit a scale-up more (the policies' periods)";
+    }
+}

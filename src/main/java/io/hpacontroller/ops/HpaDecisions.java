@@ -1,0 +1,42 @@
+package io.hpacontroller.ops;
+
+import io.hpacontroller.core.normalize.HpaHistory;
+import io.hpacontroller.core.reconcile.ControllerConfig;
+import io.hpacontroller.core.reconcile.DecisionTrace;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * What {@code GET /decisions/NAMESPACE/NAME} serves: the HPA's last decision traces, and what a read-only
+ * sync needs to decide as this controller would ({@code explain}): its flags and the HPA's remembered
+ * history (the recommendations behind the stabilization windows, the scale events behind the policy periods).
+ *
+ * @param hpa       namespace/name
+ * @param leading   whether the instance that answered is the leader (a standby remembers nothing)
+ * @param flags     the controller's flags
+ * @param history   the HPA's history in this instance
+ * @param decisions the last traces, oldest first (at most {@link RecentDecisions#PER_HPA})
+ */
+public record HpaDecisions(String hpa, boolean leading, Flags flags, HpaHistory.Snapshot history, List<DecisionTrace> decisions) {
+
+    public HpaDecisions {
+        decisions = decisions == null ? List.of() : decisions;
+        history = history == null ? HpaHistory.Snapshot.NEVER_SEEN : history;
+    }
+
+    /** The controller flags a decision depends on, and the sync period. */
+    public record Flags(double tolerance, long cpuInitializationPeriodMillis, long initialReadinessDelayMillis,
+                        long downscaleStabilizationMillis, boolean scaleToZeroEnabled, long syncPeriodMillis) {
+
+        public static Flags of(ControllerConfig c, Duration syncPeriod) {
+            return new Flags(c.tolerance(), c.cpuInitializationPeriod().toMillis(), c.initialReadinessDelay().toMillis(),
+                    c.downscaleStabilization().toMillis(), c.scaleToZeroEnabled(), syncPeriod.toMillis());
+        }
+
+        public ControllerConfig config() {
+            return new ControllerConfig(tolerance, Duration.ofMillis(cpuInitializationPeriodMillis), Duration.ofMillis(initialReadinessDelayMillis),
+                    Duration.ofMillis(downscaleStabilizationMillis), scaleToZeroEnabled);
+        }
+    }
+}

@@ -1,0 +1,234 @@
+package io.hpacontroller.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hpacontroller.core.reconcile.ControllerConfig;
+import io.hpacontroller.live.ControllerOptions;
+import io.hpacontroller.ops.ControllerRuntime;
+import io.hpacontroller.testing.MockCluster;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@code explain} against the mock cluster: with the running controller's history (directly and through the
+ * Lease and the API server's pod proxy) it answers as the controller decides; without it, it says the
+ * history is unknown; it writes nothing; usage errors exit 2 with one line. Also the controller's
+ * {@code /decisions/NAMESPACE/NAME} endpoint it reads.
+ */
+class ExplainCommandTest {
+
+    private static final String NS = "demo";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+    private MockCluster cluster;
+    private KubernetesClient client;
+    private Path kubeconfig;
+    private ControllerRuntime runtime;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        cluster = MockCluster.start();
+        client = cluster.client();
+        kubeconfig = cluster.writeKubeconfig(dir.resolve("kubeconfig"), NS);
+        client.apps().deployments().inNamespace(NS).resource(new DeploymentBuilder().withNewMetadata().withName("web").withNamespace(NS).endMetadata()
+                .withNewSpec().withReplicas(2).withNewSelector().withMatchLabels(Map.of("app", "web")).endSelector()
+                .withNewTemplate().withNewMetadata().withLabels(Map.of("app", "web")).endMetadata()
+                .withNewSpec().addNewContainer().withName("app").withImage("nginx").withNewResources()
+                .addToRequests("cpu", new Quantity("100m")).endResources().endContainer().endSpec()
+                .endTemplate().endSpec().build()).create();
+        client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).resource(new HorizontalPodAutoscalerBuilder()
+                .withNewMetadata().withName("web").withNamespace(NS).withGeneration(1L).endMetadata()
+                .withNewSpec().withNewScaleTargetRef().withApiVersion("apps/v1").withKind("Deployment").withName("web").endScaleTargetRef()
+                .withMinReplicas(1).withMaxReplicas(8).addNewMetric().withType("Resource").withNewResource().withName("cpu")
+                .withNewTarget().withType("Utilization").withAverageUtilization(50).endTarget().endResource().endMetric().endSpec()
+                .build()).create();
+    }
+
+    @AfterEach
+    void tearDown() {
+        if (runtime != null) {
+            runtime.close();
+        }
+        cluster.close();
+    }
+
+    private void startController() throws Exception {
+        ControllerOptions options = new ControllerOptions(ControllerConfig.defaults().withDownscaleStabilization(Duration.ofSeconds(30)),
+                Duration.ofMillis(250), 2, List.of(), Duration.ofSeconds(5));
+        runtime = new ControllerRuntime(cluster.newClient(), new ControllerRuntime.Settings(options, null,
+                new InetSocketAddress("127.0.0.1", 0), null, Duration.ofSeconds(5)));
+        runtime.start();
+    }
+
+    private int replicas() {
+        return client.apps().deployments().inNamespace(NS).withName("web").get().getSpec().getReplicas();
+    }
+
+    private static HttpResponse<String> get(int port, String path) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private JsonNode lastDecision() throws Exception {
+        JsonNode decisions = JSON.readTree(get(runtime.metricsPort(), "/decisions/demo/web").body()).path("decisions");
+        return decisions.get(decisions.size() - 1);
+    }
+
+    private CommandRun explain(String... more) {
+        String[] args = new String[3 + more.length];
+        args[0] = "explain";
+        args[1] = "demo/web";
+        args[2] = "--kubeconfig=" + kubeconfig;
+        System.arraycopy(more, 0, args, 3, more.length);
+        return CommandRun.of(args);
+    }
+
+    @Test
+    void withTheControllersHistoryExplainAnswersAsTheControllerDecides() throws Exception {
+        startController();
+        cluster.workloads().setCpuPerPod(NS, "web", "100m");
+        await().atMost(Duration.ofSeconds(15)).until(() -> replicas() == 8);
+        cluster.workloads().setCpuPerPod(NS, "web", "10m");
+        // the controller now holds 8 in its 30 s scale-down window
+        await().atMost(Duration.ofSeconds(10)).until(() -> lastDecision().path("normalization").path("stabilization").isObject());
+
+        String url = "http://127.0.0.1:" + runtime.metricsPort();
+        CommandRun text = explain("--controller-url=" + url);
+        assertThat(text.exit()).as(text.err()).isZero();
+        assertThat(text.out()).startsWith("demo/web: holding at 8: the 30s scale-down window keeps the recommendation of 8 made ")
+                .contains("; without it: 2\n")
+                .contains("history:  from the controller at " + url + "\n")
+                .contains("the controller's last decision (")
+                .contains("pods: 8 ready with samples, 0 unready or not yet initialized, 0 missing samples, 0 ignored (deleted or failed)")
+                .contains("constraintsApplied: [StabilizationWindow]")
+                .contains("would write (nothing was written): scale unchanged");
+
+        CommandRun json = explain("--controller-url=" + url, "-o", "json");
+        assertThat(json.exit()).as(json.err()).isZero();
+        JsonNode e = JSON.readTree(json.out());
+        long explainedAt = e.path("trace").path("time").asLong();
+        assertThat(e.path("history").path("known").asBoolean()).isTrue();
+        assertThat(e.path("trace").path("desiredReplicas").asInt()).isEqualTo(8);
+        assertThat(e.path("trace").path("rawDesiredReplicas").asInt()).isEqualTo(2);
+        assertThat(e.path("wouldWrite").path("scale").isNull()).isTrue();
+
+        // what the controller decides at its next sync is what explain said
+        await().atMost(Duration.ofSeconds(5)).until(() -> lastDecision().path("time").asLong() > explainedAt);
+        JsonNode next = lastDecision();
+        assertThat(next.path("desiredReplicas").asInt()).isEqualTo(8);
+        assertThat(next.path("action").asText()).isEqualTo("NONE");
+        assertThat(next.path("normalization").path("stabilization").path("keptReplicas").asInt())
+                .isEqualTo(e.path("trace").path("normalization").path("stabilization").path("keptReplicas").asInt());
+
+        // the same history through the Lease, the leader's pod and the API server's pod proxy
+        client.leases().inNamespace("hpa-controller").resource(new LeaseBuilder().withNewMetadata().withName("hpa-controller")
+                .withNamespace("hpa-controller").endMetadata().withNewSpec().withHolderIdentity("hpa-controller-0").endSpec().build()).create();
+        client.pods().inNamespace("hpa-controller").resource(new PodBuilder().withNewMetadata().withName("hpa-controller-0")
+                .withNamespace("hpa-controller").endMetadata().withNewSpec().addNewContainer().withName("controller").withImage("hpa-controller")
+                .addNewPort().withName("metrics").withContainerPort(runtime.metricsPort()).endPort().endContainer().endSpec().build()).create();
+        CommandRun proxied = explain();
+        assertThat(proxied.exit()).as(proxied.err()).isZero();
+        assertThat(proxied.out()).startsWith("demo/web: holding at 8: the 30s scale-down window keeps the recommendation of 8 made ")
+                .contains("history:  from the leader hpa-controller-0 (Lease hpa-controller/hpa-controller), through the API server's pod proxy");
+    }
+
+    @Test
+    void withoutTheControllerTheHistoryIsUnknownAndNothingIsWritten() throws Exception {
+        cluster.workloads().setCpuPerPod(NS, "web", "100m");
+        await().atMost(Duration.ofSeconds(10)).until(() -> client.pods().inNamespace(NS).list().getItems().size() == 2);
+        cluster.clearRequests();
+
+        CommandRun run = explain();
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out()).startsWith("demo/web: scaling up from 2 to 4: cpu resource utilization (percentage of request) 100% "
+                        + "against a target of 50% recommends 4")
+                .contains("history:  unknown: no Lease hpa-controller/hpa-controller: the controller is not running there")
+                .contains("this answer starts from an empty history")
+                .contains("(upstream's defaults: the controller's are unknown)")
+                .contains("would write (nothing was written): scale to 4")
+                .contains("event Normal SuccessfulRescale: New size: 4; reason: cpu resource utilization (percentage of request) above target");
+
+        assertThat(cluster.requests()).allSatisfy(r -> assertThat(r.method()).isEqualTo("GET"));
+        assertThat(replicas()).isEqualTo(2);
+        assertThat(client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).withName("web").get().getStatus()).isNull();
+    }
+
+    @Test
+    void usageErrorsExitTwoWithOneLineNamingTheProblem() {
+        CommandRun unknown = CommandRun.of("explain", "demo/nope", "--kubeconfig=" + kubeconfig);
+        assertThat(unknown.exit()).isEqualTo(2);
+        assertThat(unknown.err()).startsWith("error: horizontalpodautoscaler demo/nope not found\n");
+
+        CommandRun malformed = CommandRun.of("explain", "web", "--kubeconfig=" + kubeconfig);
+        assertThat(malformed.exit()).isEqualTo(2);
+        assertThat(malformed.err()).startsWith("error: expected NAMESPACE/NAME of a HorizontalPodAutoscaler, got 'web'\n");
+
+        CommandRun format = CommandRun.of("explain", "demo/web", "-o", "yaml", "--kubeconfig=" + kubeconfig);
+        assertThat(format.exit()).isEqualTo(2);
+        assertThat(format.err()).startsWith("error: -o must be text or json, got yaml\n");
+
+        CommandRun noKubeconfig = CommandRun.of("explain", "demo/web", "--kubeconfig=" + dir.resolve("missing"));
+        assertThat(noKubeconfig.exit()).isEqualTo(2);
+        assertThat(noKubeconfig.err()).startsWith("error: --kubeconfig " + dir.resolve("missing") + ": no such file");
+        for (CommandRun r : List.of(unknown, malformed, format, noKubeconfig)) {
+            assertThat(r.err().lines().filter(l -> l.startsWith("error:")).count()).isEqualTo(1);
+            assertThat(r.err()).doesNotContain("Exception");
+        }
+    }
+
+    @Test
+    void theDecisionsEndpointServesTheLastTracesAndTheHistory() throws Exception {
+        startController();
+        cluster.workloads().setCpuPerPod(NS, "web", "100m");
+        await().atMost(Duration.ofSeconds(15)).until(() -> replicas() == 8);
+        await().atMost(Duration.ofSeconds(10)).until(() -> JSON.readTree(get(runtime.metricsPort(), "/decisions/demo/web").body())
+                .path("decisions").size() >= 3);
+
+        HttpResponse<String> ok = get(runtime.metricsPort(), "/decisions/demo/web");
+        assertThat(ok.statusCode()).isEqualTo(200);
+        assertThat(ok.headers().firstValue("Content-Type")).hasValue("application/json; charset=utf-8");
+        JsonNode body = JSON.readTree(ok.body());
+        assertThat(body.path("hpa").asText()).isEqualTo("demo/web");
+        assertThat(body.path("leading").asBoolean()).isTrue();
+        assertThat(body.path("flags").path("downscaleStabilizationMillis").asLong()).isEqualTo(30_000);
+        assertThat(body.path("history").path("seen").asBoolean()).isTrue();
+        assertThat(body.path("history").path("recommendations").size()).isPositive();
+        assertThat(body.path("decisions").size()).isBetween(3, 20);
+        JsonNode scaleUp = null;
+        for (JsonNode d : body.path("decisions")) {
+            if (d.path("rescaled").asBoolean()) {
+                scaleUp = d;
+            }
+        }
+        assertThat(scaleUp).as("the scale-ups are among the last decisions").isNotNull();
+        assertThat(scaleUp.path("action").asText()).isEqualTo("SCALE_UP");
+        assertThat(scaleUp.path("metrics").get(0).path("calculation").path("tolerance").path("source").asText()).isEqualTo("flag");
+
+        assertThat(get(runtime.metricsPort(), "/decisions/demo/nope").statusCode()).isEqualTo(404);
+        assertThat(get(runtime.metricsPort(), "/decisions/demo").statusCode()).isEqualTo(400);
+        assertThat(get(runtime.metricsPort(), "/metrics").body()).contains("horizontal_pod_autoscaler_controller_reconciliations_total");
+    }
+}

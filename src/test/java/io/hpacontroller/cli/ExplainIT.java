@@ -1,0 +1,133 @@
+package io.hpacontroller.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hpacontroller.core.reconcile.ControllerConfig;
+import io.hpacontroller.deploy.ChartReleases;
+import io.hpacontroller.live.ControllerOptions;
+import io.hpacontroller.ops.ControllerRuntime;
+import io.hpacontroller.testing.kube.KubeControlPlane;
+import io.hpacontroller.testing.kube.RealKube;
+import io.hpacontroller.testing.kube.TestNamespace;
+import io.hpacontroller.testing.kube.Workloads;
+import org.junit.jupiter.api.Test;
+
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@code explain} on a real API server agrees with what the controller then writes: without the controller
+ * (history unknown) it answers what a controller that has just started decides, and writes nothing; with the
+ * controller's history it answers what the controller decides at its next sync.
+ */
+@RealKube
+class ExplainIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Long enough that explain runs between two syncs of the controller. */
+    private static final Duration SYNC_PERIOD = Duration.ofSeconds(30);
+
+    private static int replicas(TestNamespace ns) {
+        return ns.admin().apps().deployments().inNamespace(ns.name()).withName("web").get().getSpec().getReplicas();
+    }
+
+    private static long readyPods(TestNamespace ns) {
+        return ns.admin().pods().inNamespace(ns.name()).withLabel("app", "web").list().getItems().stream()
+                .filter(p -> p.getMetadata().getDeletionTimestamp() == null && p.getStatus() != null && p.getStatus().getConditions() != null
+                        && p.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())))
+                .count();
+    }
+
+    private static JsonNode decisions(int port, TestNamespace ns) throws Exception {
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + port + "/decisions/" + ns.name() + "/web")).build(), HttpResponse.BodyHandlers.ofString());
+        return JSON.readTree(r.body()).path("decisions");
+    }
+
+    private static JsonNode explainJson(KubeControlPlane kube, TestNamespace ns, String... more) throws Exception {
+        String[] args = new String[6 + more.length];
+        args[0] = "explain";
+        args[1] = ns.name() + "/web";
+        args[2] = "--kubeconfig=" + kube.adminKubeconfig();
+        args[3] = "--controller-namespace=" + ns.name(); // no Lease there unless the test says where the controller is
+        args[4] = "-o";
+        args[5] = "json";
+        System.arraycopy(more, 0, args, 6, more.length);
+        CommandRun run = CommandRun.of(args);
+        assertThat(run.exit()).as(run.err()).isZero();
+        return JSON.readTree(run.out());
+    }
+
+    @Test
+    void explainAnswersWhatTheControllerThenWrites(KubeControlPlane kube, TestNamespace ns) throws Exception {
+        ns.create(Workloads.deployment("web", 2));
+        // a per-pod metric at twice its target (no CPU initialization rule, so new pods count once they run)
+        ns.metrics().podsMetric("packets-per-second", "10");
+        ns.create(new HorizontalPodAutoscalerBuilder().withNewMetadata().withName("web").withNamespace(ns.name()).endMetadata()
+                .withNewSpec().withNewScaleTargetRef().withApiVersion("apps/v1").withKind("Deployment").withName("web").endScaleTargetRef()
+                .withMinReplicas(1).withMaxReplicas(8).addNewMetric().withType("Pods").withNewPods().withNewMetric()
+                .withName("packets-per-second").endMetric().withNewTarget().withType("AverageValue").withAverageValue(new Quantity("5"))
+                .endTarget().endPods().endMetric().endSpec()
+                .build());
+        await().atMost(Duration.ofSeconds(60)).until(() -> readyPods(ns) == 2);
+
+        // no controller: the history is unknown, explain decides as a controller that has just started, and writes nothing
+        Instant before = Instant.now();
+        JsonNode alone = explainJson(kube, ns);
+        Instant after = Instant.now();
+        assertThat(alone.path("history").path("known").asBoolean()).isFalse();
+        assertThat(alone.path("summary").asText()).startsWith("scaling up from 2 to 4: ");
+        assertThat(alone.path("wouldWrite").path("scale").asInt()).isEqualTo(4);
+        kube.audit().sync();
+        assertThat(ns.count(ns.audit().user("test-admin").writes().between(before, after))).as("explain writes nothing").isZero();
+        assertThat(replicas(ns)).isEqualTo(2);
+
+        ControllerOptions options = new ControllerOptions(ControllerConfig.defaults(), SYNC_PERIOD, 2, List.of(ns.name()), Duration.ofSeconds(5));
+        KubernetesClient client = ChartReleases.shipped(kube).client(); // the controller as the chart's ServiceAccount
+        ControllerRuntime controller = new ControllerRuntime(client, new ControllerRuntime.Settings(options, null,
+                new InetSocketAddress("127.0.0.1", 0), null, Duration.ofSeconds(5)));
+        try {
+            controller.start();
+            // the controller's first sync writes what explain said
+            await().atMost(Duration.ofSeconds(60)).until(() -> replicas(ns) == 4);
+            // a sync is recorded when it ends, after its status write: the scale can be seen before
+            JsonNode first = await().atMost(Duration.ofSeconds(20)).until(() -> decisions(controller.metricsPort(), ns), d -> d.size() > 0);
+            assertThat(first.get(first.size() - 1).path("desiredReplicas").asInt())
+                    .isEqualTo(alone.path("trace").path("desiredReplicas").asInt()).isEqualTo(4);
+            await().atMost(Duration.ofSeconds(60)).until(() -> readyPods(ns) == 4);
+
+            // with the controller's history, between two of its syncs: explain answers its next decision
+            JsonNode known = explainJson(kube, ns, "--controller-url=http://127.0.0.1:" + controller.metricsPort());
+            assertThat(known.path("history").path("known").asBoolean()).isTrue();
+            assertThat(known.path("summary").asText()).startsWith("scaling up from 4 to 8: ");
+            long explainedAt = known.path("trace").path("time").asLong();
+            assertThat(decisions(controller.metricsPort(), ns)).as("explain ran between two syncs").hasSize(first.size());
+
+            await().atMost(SYNC_PERIOD.plusSeconds(30)).until(() -> {
+                JsonNode d = decisions(controller.metricsPort(), ns);
+                return d.get(d.size() - 1).path("time").asLong() > explainedAt;
+            });
+            JsonNode d = decisions(controller.metricsPort(), ns);
+            JsonNode next = d.get(d.size() - 1);
+            assertThat(next.path("desiredReplicas").asInt()).isEqualTo(known.path("trace").path("desiredReplicas").asInt()).isEqualTo(8);
+            assertThat(next.path("action").asText()).isEqualTo(known.path("trace").path("action").asText()).isEqualTo("SCALE_UP");
+            assertThat(next.path("rawDesiredReplicas").asInt()).isEqualTo(known.path("trace").path("rawDesiredReplicas").asInt());
+            await().atMost(Duration.ofSeconds(10)).until(() -> replicas(ns) == 8);
+        } finally {
+            controller.close();
+            client.close();
+        }
+    }
+}

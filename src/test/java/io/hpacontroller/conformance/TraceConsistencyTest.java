@@ -1,0 +1,71 @@
+package io.hpacontroller.conformance;
+
+import io.hpacontroller.core.normalize.Normalization;
+import io.hpacontroller.core.normalize.RateLimit;
+import io.hpacontroller.core.normalize.Stabilization;
+import io.hpacontroller.core.reconcile.DecisionTrace;
+import io.hpacontroller.core.reconcile.ReconcileOutcome;
+import io.hpacontroller.core.reconcile.ReconcileOutcome.Action;
+import io.hpacontroller.core.reconcile.ReconcileOutcome.ErrorKind;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The trace checker every conformance case goes through ({@link ConformanceCasesTest}) must be able to
+ * fail: traces that contradict their decision are caught.
+ */
+class TraceConsistencyTest {
+
+    private static Normalization normalization(int recommendation, int stabilized, int replicas, Stabilization s, RateLimit r,
+                                               List<String> constraints, boolean limited) {
+        return new Normalization(recommendation, stabilized, replicas, s, r, constraints, false, "ReadyForNewScale", "",
+                limited, limited ? "ScaleUpLimit" : "DesiredWithinRange", "");
+    }
+
+    @Test
+    void aConsistentNormalizationPasses() {
+        Normalization n = normalization(3, 8, 8, new Stabilization(Stabilization.SCALE_DOWN, 300, 8, 0, 130_000), null,
+                List.of(Normalization.STABILIZATION_WINDOW), false);
+        assertThat(TraceConsistency.ofNormalization(n, 8, 1, 10)).isEmpty();
+    }
+
+    @Test
+    void aStabilizationEntryThatChangedNothingIsCaught() {
+        Normalization n = normalization(5, 5, 5, new Stabilization(Stabilization.SCALE_DOWN, 300, 8, 0, 130_000), null,
+                List.of(Normalization.STABILIZATION_WINDOW), false);
+        assertThat(TraceConsistency.ofNormalization(n, 5, 1, 10)).anySatisfy(p -> assertThat(p).contains("present although not"));
+    }
+
+    @Test
+    void aMissingStabilizationEntryIsCaught() {
+        Normalization n = normalization(3, 8, 8, null, null, List.of(), false);
+        assertThat(TraceConsistency.ofNormalization(n, 8, 1, 10)).anySatisfy(p -> assertThat(p).contains("missing although"));
+    }
+
+    @Test
+    void aRateLimitNamedButNotBindingIsCaught() {
+        RateLimit limit = new RateLimit(RateLimit.UP, 7, true, RateLimit.POLICY, "Max", "Pods", 4, 15, 3, 0, 0, 0);
+        Normalization n = normalization(6, 6, 6, null, limit, List.of(Normalization.SCALE_UP_LIMIT), false);
+        assertThat(TraceConsistency.ofNormalization(n, 3, 1, 10)).anySatisfy(p -> assertThat(p).contains("is named as applied"));
+    }
+
+    @Test
+    void aBindingRateLimitNotNamedIsCaught() {
+        RateLimit limit = new RateLimit(RateLimit.UP, 5, false, RateLimit.POLICY, "Max", "Pods", 2, 60, 3, 0, 0, 0);
+        Normalization n = normalization(6, 6, 6, null, limit, List.of(), false);
+        assertThat(TraceConsistency.ofNormalization(n, 3, 1, 10)).anySatisfy(p -> assertThat(p).contains("would have bound"));
+    }
+
+    @Test
+    void aFinalCountThatIsNotTheScaleWrittenIsCaught() {
+        Normalization n = normalization(6, 6, 6, null, null, List.of(), false);
+        DecisionTrace t = new DecisionTrace("ns/web", 0, 3, 1, 10, List.of(), -1, null, 6, null, n, List.of(), null, 6,
+                Action.SCALE_UP, true, "", ErrorKind.NONE, null, null);
+        ReconcileOutcome o = new ReconcileOutcome(t, null, true, List.of());
+        assertThat(TraceConsistency.ofSync(o, List.of(6), 3)).anySatisfy(p -> assertThat(p).contains("rawDesiredReplicas 6 but the highest proposal is -1"));
+        assertThat(TraceConsistency.ofSync(o, List.of(5), 3)).anySatisfy(p -> assertThat(p).contains("desiredReplicas 6 but the scale was written to 5"));
+    }
+}
