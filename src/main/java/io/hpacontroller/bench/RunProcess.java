@@ -68,7 +68,7 @@ final class RunProcess implements AutoCloseable {
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(jvmOptions);
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.hpacontroller.cli.Main", "run",
-                "--kubeconfig=" + kubeconfig, "--leader-elect=true", "--leader-elect-resource-namespace=bench",
+                "--kubeconfig=" + kubeconfig, "--hpa-apis=autoscaling/v2", "--leader-elect=true", "--leader-elect-resource-namespace=bench",
                 "--horizontal-pod-autoscaler-sync-period=" + syncPeriod.toMillis() + "ms",
                 "--concurrent-horizontal-pod-autoscaler-syncs=" + workers,
                 "--health-probe-bind-address=127.0.0.1:" + health, "--metrics-bind-address=127.0.0.1:" + metrics));
