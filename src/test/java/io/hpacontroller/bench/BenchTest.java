@@ -19,7 +19,8 @@ class BenchTest {
         StringWriter out = new StringWriter();
         CommandLine cl = Main.commandLine();
         cl.setOut(new PrintWriter(out));
-        int exit = cl.execute("bench", "--hpas", "60", "--pods-per-hpa", "3", "--duration", "2s", "--workers", "2");
+        int exit = cl.execute("bench", "--hpas", "60", "--pods-per-hpa", "3", "--duration", "2s", "--workers", "2",
+                "--run-for", "40s", "--sync-period", "2s");
         assertThat(exit).as(out.toString()).isZero();
 
         Map<String, String> figures = new HashMap<>();
@@ -38,6 +39,14 @@ class BenchTest {
         // at steady state nothing scales and no status changes: one request per reconcile (the metrics query)
         assertThat(Double.parseDouble(figures.get("api_requests_per_reconcile"))).isEqualTo(1.0);
         assertThat(out.toString()).contains("scale-get=0").contains("status=0");
+
+        // the controller process, as a pod runs it: its memory from /proc, every HPA reconciled, queries per second
+        assertThat(figures.get("jvm_options")).startsWith("-XX:MaxRAM=256m ").contains("-XX:+UseSerialGC");
+        assertThat(Double.parseDouble(figures.get("rss_mib_peak"))).isPositive().isGreaterThanOrEqualTo(Double.parseDouble(figures.get("rss_mib_end")));
+        assertThat(Double.parseDouble(figures.get("seconds_to_first_reconcile_all"))).as(out.toString())
+                .isGreaterThanOrEqualTo(Double.parseDouble(figures.get("seconds_to_ready")));
+        assertThat(Double.parseDouble(figures.get("cpu_seconds_to_steady"))).isPositive();
+        assertThat(figures).containsKeys("metrics_queries_p90_over_p50", "metrics_queries_per_second");
     }
 
     @Test
@@ -46,5 +55,6 @@ class BenchTest {
         cl.setErr(new PrintWriter(new StringWriter()));
         assertThat(cl.execute("bench", "--hpas", "0")).isEqualTo(2);
         assertThat(cl.execute("bench", "--duration", "soon")).isEqualTo(2);
+        assertThat(cl.execute("bench", "--memory-limit", "lots")).isEqualTo(2);
     }
 }
