@@ -3,6 +3,7 @@ package io.hpacontroller.live;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
+import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -27,7 +28,9 @@ public final class ModelKinds {
         KubernetesSerialization serialization = new KubernetesSerialization(new ObjectMapper(), false);
         for (Class<? extends KubernetesResource> kind : List.of(HorizontalPodAutoscaler.class, MirrorHpa.class,
                 PodFields.class, WorkloadFields.Deployment.class, WorkloadFields.StatefulSet.class, WorkloadFields.ReplicaSet.class,
-                WorkloadFields.ReplicationController.class, Lease.class, Event.class)) {
+                WorkloadFields.ReplicationController.class, Lease.class, Event.class,
+                // a watch's ERROR event (410 Gone after an API server restart): read as a Status, the informer relists
+                Status.class)) {
             serialization.registerKubernetesResource(kind);
         }
         return serialization;
