@@ -74,7 +74,7 @@ final class RunProcess implements AutoCloseable {
                 "--health-probe-bind-address=127.0.0.1:" + health, "--metrics-bind-address=127.0.0.1:" + metrics));
         Path log = dir.resolve("controller.log");
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
-        pb.environment().keySet().removeIf(k -> k.startsWith("HPA_CONTROLLER_") || k.equals("JAVA_TOOL_OPTIONS") || k.equals("KUBECONFIG"));
+        pb.environment().keySet().removeIf(k -> k.startsWith("HPA_CONTROLLER_") || k.equals("JAVA_TOOL_OPTIONS") || k.equals("JDK_JAVA_OPTIONS") || k.equals("KUBECONFIG"));
         return new RunProcess(pb.start(), log, health, metrics);
     }
 

@@ -17,9 +17,7 @@ import java.util.List;
  * controller never uses, several MiB of class metadata and a share of the start-up CPU) to resolve the
  * kind of a watch event's object; this one knows only the kinds watched here. Requests with a declared type (a GET into
  * {@code Scale.class}, a list) never need it; a kind missing here would still be read, as a generic
- * resource converted to the watched type. Except {@code Status}: a watch's ERROR event (410 Gone after a compaction or
- * an API server restart) is recognized only as a {@code Status}; read as anything else, the informer would retry the
- * expired resourceVersion for ever instead of listing anew, and its cache would stay stale.
+ * resource converted to the watched type.
  */
 public final class ModelKinds {
 
@@ -30,7 +28,9 @@ public final class ModelKinds {
         KubernetesSerialization serialization = new KubernetesSerialization(new ObjectMapper(), false);
         for (Class<? extends KubernetesResource> kind : List.of(HorizontalPodAutoscaler.class, MirrorHpa.class,
                 PodFields.class, WorkloadFields.Deployment.class, WorkloadFields.StatefulSet.class, WorkloadFields.ReplicaSet.class,
-                WorkloadFields.ReplicationController.class, Lease.class, Event.class, Status.class)) {
+                WorkloadFields.ReplicationController.class, Lease.class, Event.class,
+                // a watch's ERROR event (410 Gone after an API server restart): read as a Status, the informer relists
+                Status.class)) {
             serialization.registerKubernetesResource(kind);
         }
         return serialization;

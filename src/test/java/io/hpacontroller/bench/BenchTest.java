@@ -34,6 +34,8 @@ class BenchTest {
                 "reconcile_p99_ms", "own_cpu_p99_ms", "api_requests_per_reconcile", "heap_mib_after_gc",
                 "seconds_to_first_reconcile_all", "cpu_seconds_to_steady", "rss_mib_peak", "rss_mib_end");
         assertThat(Double.parseDouble(figures.get("rss_mib_end"))).as("the controller process's resident memory").isPositive();
+        assertThat(figures.get("jvm_options")).as("the image's options in a pod of the chart's memory limit")
+                .startsWith("-XX:MaxRAM=256m ").contains("-XX:+UseSerialGC");
         assertThat(figures.get("hpas")).isEqualTo("60");
         assertThat(figures.get("pods")).isEqualTo("180");
         assertThat(Double.parseDouble(figures.get("reconciles_per_second"))).isPositive();
@@ -49,5 +51,6 @@ class BenchTest {
         cl.setErr(new PrintWriter(new StringWriter()));
         assertThat(cl.execute("bench", "--hpas", "0")).isEqualTo(2);
         assertThat(cl.execute("bench", "--duration", "soon")).isEqualTo(2);
+        assertThat(cl.execute("bench", "--memory-limit", "lots")).isEqualTo(2);
     }
 }

@@ -53,7 +53,8 @@ class RunEndToEndTest {
                     "--metrics-bind-address=127.0.0.1:0", "--health-probe-bind-address=127.0.0.1:0", "--log-format=json"))
                     .redirectErrorStream(true).redirectOutput(log.toFile()).start();
             try {
-                await().atMost(Duration.ofSeconds(30)).until(() ->
+                // a JVM's start, the caches and two syncs: a minute on a loaded 2-core machine
+                await().atMost(Duration.ofSeconds(60)).until(() ->
                         client.apps().deployments().inNamespace("shop").withName("web").get().getSpec().getReplicas() == 4);
                 await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(Files.readString(log)).contains("{\"newReplicas\":\"4\"}"));
             } finally {
