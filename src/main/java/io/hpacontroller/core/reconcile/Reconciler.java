@@ -16,6 +16,7 @@ import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.normalize.HpaHistory;
 import io.hpacontroller.core.normalize.Normalization;
 import io.hpacontroller.core.normalize.Normalizer;
+import io.hpacontroller.core.normalize.Retention;
 import io.hpacontroller.core.reconcile.ReconcileOutcome.Action;
 import io.hpacontroller.core.reconcile.ReconcileOutcome.ErrorKind;
 import io.hpacontroller.core.reconcile.ReconcileOutcome.MetricComputation;
@@ -47,6 +48,7 @@ public final class Reconciler {
     private final StatusWriter statusWriter;
     private final EventRecorder events;
     private final HistoryStore histories;
+    private final HistoryWriter historyWriter;
     private final SelectorOwnership ownership;
     private final Clock clock;
     private final MetricEvaluator evaluator;
@@ -54,12 +56,20 @@ public final class Reconciler {
     public Reconciler(ControllerConfig config, ScaleClient scales, PodSource pods, MetricsSource metrics,
                       StatusWriter statusWriter, EventRecorder events, HistoryStore histories,
                       SelectorOwnership ownership, Clock clock) {
+        this(config, scales, pods, metrics, statusWriter, events, histories, HistoryWriter.NONE, ownership, clock);
+    }
+
+    /** @param historyWriter keeps each HPA's history for the next leader */
+    public Reconciler(ControllerConfig config, ScaleClient scales, PodSource pods, MetricsSource metrics,
+                      StatusWriter statusWriter, EventRecorder events, HistoryStore histories, HistoryWriter historyWriter,
+                      SelectorOwnership ownership, Clock clock) {
         this.config = Objects.requireNonNull(config);
         this.scales = Objects.requireNonNull(scales);
         this.pods = Objects.requireNonNull(pods);
         this.statusWriter = Objects.requireNonNull(statusWriter);
         this.events = Objects.requireNonNull(events);
         this.histories = Objects.requireNonNull(histories);
+        this.historyWriter = Objects.requireNonNull(historyWriter);
         this.ownership = Objects.requireNonNull(ownership);
         this.clock = Objects.requireNonNull(clock);
         this.evaluator = new MetricEvaluator(new ReplicaCalculator(config.cpuInitializationPeriod().toMillis(),
@@ -193,12 +203,14 @@ public final class Reconciler {
                 return failSpec(s, currentReplicas, minReplicas, maxReplicas, "InvalidBehavior", msg, msg);
             }
         }
+        Retention retention = Retention.of(behavior, config.downscaleStabilization().toMillis());
 
         ReplicasForMetrics metrics = null;
         Normalization normalization = null;
         if (computeMetrics) {
             metrics = computeReplicasForMetrics(s, scale, metricSpecs, Behavior.tolerances(behavior, config.tolerance()));
             if (metrics.replicas() < 0) {
+                saveHistory(s, history, retention, behavior, currentReplicas, currentReplicas);
                 HorizontalPodAutoscalerStatus status = setStatus(s, currentReplicas, s.originalDesired(), metrics.statuses(), false);
                 StatusUpdate update = updateStatusIfNeeded(s, status);
                 events.record(s.hpa(), EventRecorder.Type.Warning, "FailedComputeMetricsReplicas", metrics.error());
@@ -232,6 +244,8 @@ public final class Reconciler {
         List<MetricComputation> computations = metrics == null ? List.of() : metrics.computations();
         Action action = !rescale ? Action.NONE : desiredReplicas > currentReplicas ? Action.SCALE_UP : Action.SCALE_DOWN;
 
+        // kept before the scale is written: a new leader never meets a scale whose event it does not know
+        saveHistory(s, history, retention, behavior, currentReplicas, rescale ? desiredReplicas : currentReplicas);
         if (rescale) {
             String failure = writeScale(s.namespace(), ref, scale, desiredReplicas);
             if (failure != null) {
@@ -398,6 +412,24 @@ public final class Reconciler {
             }
         }
         return new SelectorCheck(selector, null, null);
+    }
+
+    /**
+     * Hands the history, as it will be once the scale from {@code currentReplicas} to {@code nextReplicas} is
+     * recorded, to the {@link HistoryWriter}. A failure costs a Warning event, not the sync: the decision stands on
+     * the history in memory, and the next sync tries again.
+     */
+    private void saveHistory(Sync s, HpaHistory history, Retention retention, Behavior behavior, int currentReplicas, int nextReplicas) {
+        if (historyWriter == HistoryWriter.NONE) {
+            return;
+        }
+        HpaHistory.Snapshot planned = history.snapshotWithScaleEvent(behavior, currentReplicas, nextReplicas, s.now());
+        try {
+            historyWriter.save(s.hpa(), retention.compact(planned, s.now()), retention, s.now());
+        } catch (ApiException e) {
+            events.record(s.hpa(), EventRecorder.Type.Warning, "FailedUpdateHistory",
+                    "failed to keep the history (recommendations, scale events) for the next leader: " + e.getMessage());
+        }
     }
 
     /**
