@@ -1,11 +1,16 @@
 package io.hpacontroller.core.normalize;
 
 import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * What the controller remembers about one HPA between syncs: the unstabilized recommendations of
- * recent syncs and the scale changes it made, each with its time (epoch milliseconds).
+ * recent syncs and the scale changes it made, each with its time (epoch milliseconds); and, for an HPA
+ * with the fallback control, since when each of its metrics has been failing.
  *
  * <p>Like upstream, a new entry takes the place of an entry that no window can see any more, so the
  * lists stay as short as the windows allow; entries older than any window the API accepts are pruned.
@@ -23,6 +28,17 @@ public final class HpaHistory {
     }
 
     /**
+     * A metric that failed at every sync since {@code since} (epoch millis), as this controller saw it: what the
+     * fallback control measures its failure duration from.
+     *
+     * @param metric   the metric's identity in the spec ({@code MetricIdentity})
+     * @param since    the sync at which it started failing
+     * @param fallback whether its fallback proposal is in force (its start was announced)
+     */
+    public record MetricFailure(String metric, long since, boolean fallback) {
+    }
+
+    /**
      * Everything the history holds, as plain values: what the decisions endpoint serves, what {@code explain}
      * restores, what a store of histories would keep.
      *
@@ -30,17 +46,23 @@ public final class HpaHistory {
      * @param recommendations the remembered recommendations
      * @param scaleUpEvents   the remembered scale-ups
      * @param scaleDownEvents the remembered scale-downs
+     * @param metricFailures  the metrics failing since some sync (only for HPAs with the fallback control)
      */
     public record Snapshot(boolean seen, List<Recommendation> recommendations, List<ScaleEvent> scaleUpEvents,
-                           List<ScaleEvent> scaleDownEvents) {
+                           List<ScaleEvent> scaleDownEvents, List<MetricFailure> metricFailures) {
         public Snapshot {
             recommendations = recommendations == null ? List.of() : List.copyOf(recommendations);
             scaleUpEvents = scaleUpEvents == null ? List.of() : List.copyOf(scaleUpEvents);
             scaleDownEvents = scaleDownEvents == null ? List.of() : List.copyOf(scaleDownEvents);
+            metricFailures = metricFailures == null ? List.of() : List.copyOf(metricFailures);
+        }
+
+        public Snapshot(boolean seen, List<Recommendation> recommendations, List<ScaleEvent> scaleUpEvents, List<ScaleEvent> scaleDownEvents) {
+            this(seen, recommendations, scaleUpEvents, scaleDownEvents, List.of());
         }
 
         /** The history of an HPA that was never synced. */
-        public static final Snapshot NEVER_SEEN = new Snapshot(false, List.of(), List.of(), List.of());
+        public static final Snapshot NEVER_SEEN = new Snapshot(false, List.of(), List.of(), List.of(), List.of());
     }
 
     /** Longest stabilization window (and policy period) the API accepts: older entries are never used. */
@@ -49,6 +71,8 @@ public final class HpaHistory {
     private List<Recommendation> recommendations;
     private final List<StoredEvent> scaleUpEvents = new ArrayList<>();
     private final List<StoredEvent> scaleDownEvents = new ArrayList<>();
+    /** By metric identity, in the order they started failing; at most one per metric of the spec. */
+    private final Map<String, MetricFailure> metricFailures = new LinkedHashMap<>();
 
     private static final class StoredEvent {
         int replicaChange;
@@ -86,7 +110,7 @@ public final class HpaHistory {
 
     /** A copy of everything remembered. */
     public synchronized Snapshot snapshot() {
-        return new Snapshot(seen(), recommendations(), scaleUpEvents(), scaleDownEvents());
+        return new Snapshot(seen(), recommendations(), scaleUpEvents(), scaleDownEvents(), metricFailures());
     }
 
     /** A history holding what the snapshot holds. */
@@ -97,11 +121,59 @@ public final class HpaHistory {
         }
         snapshot.scaleUpEvents().forEach(e -> h.addScaleEvent(true, e.replicaChange(), e.timestamp()));
         snapshot.scaleDownEvents().forEach(e -> h.addScaleEvent(false, e.replicaChange(), e.timestamp()));
+        snapshot.metricFailures().forEach(h::addMetricFailure);
         return h;
     }
 
     public synchronized List<Recommendation> recommendations() {
         return recommendations == null ? List.of() : List.copyOf(recommendations);
+    }
+
+    /** The metrics failing since some sync, in the order they started failing. */
+    public synchronized List<MetricFailure> metricFailures() {
+        return List.copyOf(metricFailures.values());
+    }
+
+    /** Adds a remembered metric failure (used to seed a history). */
+    public synchronized void addMetricFailure(MetricFailure failure) {
+        metricFailures.put(failure.metric(), failure);
+    }
+
+    /**
+     * The metric failed at the sync at {@code now}: its failure as remembered, started now if it was not
+     * failing before.
+     */
+    public synchronized MetricFailure metricFailed(String metric, long now) {
+        return metricFailures.computeIfAbsent(metric, m -> new MetricFailure(m, now, false));
+    }
+
+    /** The failing metric's fallback proposal is now in force. */
+    public synchronized MetricFailure fallbackStarted(String metric) {
+        MetricFailure f = metricFailures.get(metric);
+        if (f == null || f.fallback()) {
+            return f;
+        }
+        MetricFailure started = new MetricFailure(metric, f.since(), true);
+        metricFailures.put(metric, started);
+        return started;
+    }
+
+    /** The metric gave a value (or can no longer fall back): forgets its failure, which is returned (null if none). */
+    public synchronized MetricFailure metricRecovered(String metric) {
+        return metricFailures.remove(metric);
+    }
+
+    /** Forgets the failures of metrics not in {@code metrics} (no longer in the spec) and returns them. */
+    public synchronized List<MetricFailure> keepMetricFailuresOf(Set<String> metrics) {
+        List<MetricFailure> removed = new ArrayList<>();
+        for (Iterator<MetricFailure> it = metricFailures.values().iterator(); it.hasNext(); ) {
+            MetricFailure f = it.next();
+            if (!metrics.contains(f.metric())) {
+                removed.add(f);
+                it.remove();
+            }
+        }
+        return removed;
     }
 
     public synchronized List<ScaleEvent> scaleUpEvents() {
