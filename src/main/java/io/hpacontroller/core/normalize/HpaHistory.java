@@ -2,7 +2,11 @@ package io.hpacontroller.core.normalize;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * What the controller remembers about one HPA between syncs: the unstabilized recommendations of
@@ -24,6 +28,17 @@ public final class HpaHistory {
     }
 
     /**
+     * A metric that failed at every sync since {@code since} (epoch millis), as this controller saw it: what the
+     * fallback control measures its failure duration from.
+     *
+     * @param metric   the metric's identity in the spec ({@code MetricIdentity})
+     * @param since    the sync at which it started failing
+     * @param fallback whether its fallback proposal is in force (its start was announced)
+     */
+    public record MetricFailure(String metric, long since, boolean fallback) {
+    }
+
+    /**
      * Everything the history holds, as plain values: what the decisions endpoint serves, what {@code explain}
      * restores, what is kept in the cluster for the next leader ({@link Retention} compacts it).
      *
@@ -37,25 +52,27 @@ public final class HpaHistory {
      * @param recommendations the remembered recommendations, oldest first, the run in progress last
      * @param scaleUpEvents   the remembered scale-ups, in the order of their slots
      * @param scaleDownEvents the remembered scale-downs, in the order of their slots
+     * @param metricFailures  the metrics failing since some sync (only for HPAs with the fallback control)
      * @param learnedLoad     what the predictive scaler learned of the load, opaque here (at most 64 KiB of text), null when none
      */
     public record Snapshot(boolean seen, List<Recommendation> recommendations, List<ScaleEvent> scaleUpEvents,
-                           List<ScaleEvent> scaleDownEvents, String learnedLoad) {
+                           List<ScaleEvent> scaleDownEvents, List<MetricFailure> metricFailures, String learnedLoad) {
         public Snapshot {
             recommendations = recommendations == null ? List.of() : List.copyOf(recommendations);
             scaleUpEvents = scaleUpEvents == null ? List.of() : List.copyOf(scaleUpEvents);
             scaleDownEvents = scaleDownEvents == null ? List.of() : List.copyOf(scaleDownEvents);
+            metricFailures = metricFailures == null ? List.of() : List.copyOf(metricFailures);
         }
 
         public Snapshot(boolean seen, List<Recommendation> recommendations, List<ScaleEvent> scaleUpEvents, List<ScaleEvent> scaleDownEvents) {
-            this(seen, recommendations, scaleUpEvents, scaleDownEvents, null);
+            this(seen, recommendations, scaleUpEvents, scaleDownEvents, List.of(), null);
         }
 
         /** The history of an HPA that was never synced. */
-        public static final Snapshot NEVER_SEEN = new Snapshot(false, List.of(), List.of(), List.of(), null);
+        public static final Snapshot NEVER_SEEN = new Snapshot(false, List.of(), List.of(), List.of(), List.of(), null);
 
         /** The history of an HPA that was synced and remembers nothing. */
-        static final Snapshot EMPTY = new Snapshot(true, List.of(), List.of(), List.of(), null);
+        static final Snapshot EMPTY = new Snapshot(true, List.of(), List.of(), List.of(), List.of(), null);
 
         /** The recommendation of the latest sync, null when there is none. */
         public Recommendation runInProgress() {
@@ -64,17 +81,17 @@ public final class HpaHistory {
 
         /** This history with other recommendations (oldest first, the run in progress last). */
         public Snapshot withRecommendations(List<Recommendation> recs) {
-            return new Snapshot(seen, recs, scaleUpEvents, scaleDownEvents, learnedLoad);
+            return new Snapshot(seen, recs, scaleUpEvents, scaleDownEvents, metricFailures, learnedLoad);
         }
 
         /** This history with other scale events. */
         public Snapshot withScaleEvents(List<ScaleEvent> up, List<ScaleEvent> down) {
-            return new Snapshot(seen, recommendations, up, down, learnedLoad);
+            return new Snapshot(seen, recommendations, up, down, metricFailures, learnedLoad);
         }
 
         /** This history with another learned load. */
         public Snapshot withLearnedLoad(String learned) {
-            return new Snapshot(seen, recommendations, scaleUpEvents, scaleDownEvents, learned);
+            return new Snapshot(seen, recommendations, scaleUpEvents, scaleDownEvents, metricFailures, learned);
         }
 
         /**
@@ -109,6 +126,8 @@ public final class HpaHistory {
     private Recommendation newest;
     private final List<StoredEvent> scaleUpEvents = new ArrayList<>();
     private final List<StoredEvent> scaleDownEvents = new ArrayList<>();
+    /** By metric identity, in the order they started failing; at most one per metric of the spec. */
+    private final Map<String, MetricFailure> metricFailures = new LinkedHashMap<>();
     private String learnedLoad;
 
     private static final class StoredEvent {
@@ -184,7 +203,7 @@ public final class HpaHistory {
 
     /** A copy of everything remembered (the recommendations oldest first, the run in progress last). */
     public synchronized Snapshot snapshot() {
-        return new Snapshot(seen(), chronological(), scaleUpEvents(), scaleDownEvents(), learnedLoad);
+        return new Snapshot(seen(), chronological(), scaleUpEvents(), scaleDownEvents(), metricFailures(), learnedLoad);
     }
 
     /**
@@ -204,7 +223,7 @@ public final class HpaHistory {
             events.add(copy);
         }
         record(events, up ? behavior.scaleUp() : behavior.scaleDown(), previousReplicas, newReplicas, now);
-        return new Snapshot(seen(), chronological(), up ? copy(events) : scaleUpEvents(), up ? scaleDownEvents() : copy(events), learnedLoad);
+        return new Snapshot(seen(), chronological(), up ? copy(events) : scaleUpEvents(), up ? scaleDownEvents() : copy(events), metricFailures(), learnedLoad);
     }
 
     /** A history holding what the snapshot holds. */
@@ -215,6 +234,7 @@ public final class HpaHistory {
         }
         snapshot.scaleUpEvents().forEach(e -> h.addScaleEvent(true, e.replicaChange(), e.timestamp()));
         snapshot.scaleDownEvents().forEach(e -> h.addScaleEvent(false, e.replicaChange(), e.timestamp()));
+        snapshot.metricFailures().forEach(h::addMetricFailure);
         h.learnedLoad = snapshot.learnedLoad();
         return h;
     }
@@ -417,5 +437,52 @@ public final class HpaHistory {
         } else {
             events.add(new StoredEvent(change, now));
         }
+    }
+
+    /** The metrics failing since some sync, in the order they started failing. */
+    public synchronized List<MetricFailure> metricFailures() {
+        return List.copyOf(metricFailures.values());
+    }
+
+    /** Adds a remembered metric failure (used to seed a history). */
+    public synchronized void addMetricFailure(MetricFailure failure) {
+        metricFailures.put(failure.metric(), failure);
+    }
+
+    /**
+     * The metric failed at the sync at {@code now}: its failure as remembered, started now if it was not
+     * failing before.
+     */
+    public synchronized MetricFailure metricFailed(String metric, long now) {
+        return metricFailures.computeIfAbsent(metric, m -> new MetricFailure(m, now, false));
+    }
+
+    /** The failing metric's fallback proposal is now in force. */
+    public synchronized MetricFailure fallbackStarted(String metric) {
+        MetricFailure f = metricFailures.get(metric);
+        if (f == null || f.fallback()) {
+            return f;
+        }
+        MetricFailure started = new MetricFailure(metric, f.since(), true);
+        metricFailures.put(metric, started);
+        return started;
+    }
+
+    /** The metric gave a value (or can no longer fall back): forgets its failure, which is returned (null if none). */
+    public synchronized MetricFailure metricRecovered(String metric) {
+        return metricFailures.remove(metric);
+    }
+
+    /** Forgets the failures of metrics not in {@code metrics} (no longer in the spec) and returns them. */
+    public synchronized List<MetricFailure> keepMetricFailuresOf(Set<String> metrics) {
+        List<MetricFailure> removed = new ArrayList<>();
+        for (Iterator<MetricFailure> it = metricFailures.values().iterator(); it.hasNext(); ) {
+            MetricFailure f = it.next();
+            if (!metrics.contains(f.metric())) {
+                removed.add(f);
+                it.remove();
+            }
+        }
+        return removed;
     }
 }
