@@ -75,6 +75,8 @@ public final class Reconciler {
     /** AbleToScale=False reason of an HPA in Preview, and the Normal event of a rescale it did not write. */
     public static final String PREVIEW = "Preview";
     public static final String PREVIEW_RESCALE = "PreviewRescale";
+    /** Warning event (and AbleToScale=False reason, when a scale was not written for it) of a history that could not be kept. */
+    public static final String FAILED_UPDATE_HISTORY = "FailedUpdateHistory";
 
     public Reconciler(ControllerConfig config, ScaleClient scales, PodSource pods, MetricsSource metrics,
                       StatusWriter statusWriter, EventRecorder events, HistoryStore histories,
@@ -363,7 +365,17 @@ public final class Reconciler {
                     rescale ? desiredReplicas : currentReplicas, action, rescaleReason);
         }
         // kept before the scale is written: a new leader never meets a scale whose event it does not know
-        saveHistory(s, history, retention, behavior, currentReplicas, rescale ? desiredReplicas : currentReplicas);
+        String unkept = saveHistory(s, history, retention, behavior, currentReplicas, rescale ? desiredReplicas : currentReplicas);
+        if (rescale && unkept != null) {
+            // the scale would outlive its event if this instance stopped now: not written, tried again next sync
+            conditions.set(ConditionList.ABLE_TO_SCALE, false, FAILED_UPDATE_HISTORY,
+                    "the HPA controller did not update the target scale: its history could not be kept: " + unkept);
+            StatusUpdate update = updateStatusIfNeeded(s, setStatus(s, currentReplicas, s.originalDesired(), metricStatuses, false));
+            DecisionTrace trace = trace(s, currentReplicas, minReplicas, maxReplicas, metrics, rescaleRule, normalization, zeroState,
+                    desiredReplicas, action, false, rescaleReason, ErrorKind.INTERNAL, FAILED_UPDATE_HISTORY,
+                    "did not rescale " + s.reference() + ": its history could not be kept: " + unkept);
+            return new ReconcileOutcome(trace, update.status(), update.written(), computations);
+        }
         if (rescale) {
             String failure = writeScale(s.namespace(), ref, scale, desiredReplicas);
             if (failure != null) {
@@ -606,19 +618,22 @@ public final class Reconciler {
 
     /**
      * Hands the history, as it will be once the scale from {@code currentReplicas} to {@code nextReplicas} is
-     * recorded, to the {@link HistoryWriter}. A failure costs a Warning event, not the sync: the decision stands on
-     * the history in memory, and the next sync tries again.
+     * recorded, to the {@link HistoryWriter}. Returns null when it was kept, else the error, which also costs a
+     * Warning event {@value #FAILED_UPDATE_HISTORY}: a sync that would scale then does not write the scale; one
+     * that would not goes on with the history in memory, and the next sync tries again.
      */
-    private void saveHistory(Sync s, HpaHistory history, Retention retention, Behavior behavior, int currentReplicas, int nextReplicas) {
+    private String saveHistory(Sync s, HpaHistory history, Retention retention, Behavior behavior, int currentReplicas, int nextReplicas) {
         if (historyWriter == HistoryWriter.NONE) {
-            return;
+            return null;
         }
         HpaHistory.Snapshot planned = history.snapshotWithScaleEvent(behavior, currentReplicas, nextReplicas, s.now());
         try {
             historyWriter.save(s.hpa(), retention.compact(planned, s.now()), retention, s.now());
+            return null;
         } catch (ApiException e) {
-            events.record(s.hpa(), EventRecorder.Type.Warning, "FailedUpdateHistory",
+            events.record(s.hpa(), EventRecorder.Type.Warning, FAILED_UPDATE_HISTORY,
                     "failed to keep the history (recommendations, scale events) for the next leader: " + e.getMessage());
+            return e.getMessage();
         }
     }
 

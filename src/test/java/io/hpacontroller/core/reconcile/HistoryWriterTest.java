@@ -76,18 +76,44 @@ class HistoryWriterTest {
     }
 
     @Test
-    void aFailedSaveCostsAWarningNotTheScale() {
+    void aFailedSaveHoldsTheScaleBackUntilASaveSucceeds() {
         cluster.scale = new ScaleTarget(2, 2, "app=web", "1");
         cluster.externalMetrics.put("queue", List.of(800_000L));
         failure = new ApiException("horizontalpodautoscalerhistories.autoscaling.hpa-controller.io is forbidden");
+        HorizontalPodAutoscaler hpa = queue();
 
-        ReconcileOutcome o = sync(queue(), NOW);
+        ReconcileOutcome o = sync(hpa, NOW);
 
-        assertThat(o.rescaled()).isTrue();
-        assertThat(cluster.scaleWrites).containsExactly(4);
+        assertThat(o.rescaled()).isFalse();
+        assertThat(cluster.scaleWrites).as("a scale whose event is not kept is not written").isEmpty();
+        assertThat(o.trace().errorReason()).isEqualTo(Reconciler.FAILED_UPDATE_HISTORY);
+        assertThat(o.status().getConditions()).anySatisfy(c -> {
+            assertThat(c.getType()).isEqualTo("AbleToScale");
+            assertThat(c.getStatus()).isEqualTo("False");
+            assertThat(c.getReason()).isEqualTo(Reconciler.FAILED_UPDATE_HISTORY);
+        });
         assertThat(cluster.events).contains(new FakeCluster.Event(EventRecorder.Type.Warning, "FailedUpdateHistory",
                 "failed to keep the history (recommendations, scale events) for the next leader: "
                         + "horizontalpodautoscalerhistories.autoscaling.hpa-controller.io is forbidden"));
+        assertThat(histories.of(Reconciler.keyOf(hpa)).snapshot().scaleUpEvents()).as("no event recorded for a scale not written").isEmpty();
+
+        failure = null;
+        ReconcileOutcome next = sync(hpa, NOW + 15_000);
+        assertThat(next.rescaled()).isTrue();
+        assertThat(cluster.scaleWrites).containsExactly(4);
+    }
+
+    @Test
+    void aFailedSaveWithoutARescaleCostsOnlyAWarning() {
+        cluster.scale = new ScaleTarget(4, 4, "app=web", "1");
+        cluster.externalMetrics.put("queue", List.of(400_000L));
+        failure = new ApiException("connection refused");
+
+        ReconcileOutcome o = sync(queue(), NOW);
+
+        assertThat(o.rescaled()).isFalse();
+        assertThat(o.trace().errorReason()).isNull();
+        assertThat(cluster.events).extracting(FakeCluster.Event::reason).contains("FailedUpdateHistory");
     }
 
     @Test
