@@ -28,12 +28,21 @@ import java.util.List;
  * decides which outdated event a later one replaces while the other direction's longer periods still count
  * it. The events are kept as the history holds them, in slot order, without those older than an hour (the
  * history drops those itself at its next event). A direction holds at most one event more than can fit in its
- * longest policy period, one scale per sync: 121 for a 30-minute period at the default 15 s sync period.
+ * longest policy period, one scale per sync: 121 for a 30-minute period at the default 15 s sync period. Beyond
+ * {@value #MAX_EVENTS_PER_DIRECTION} (a sync period of a few seconds scaling at every sync), the two oldest
+ * events are merged into one of their summed change at the younger time: every policy period then counts at
+ * least what it counted before, so a policy only ever allows less, never more.
+ *
+ * <p>The bound per HPA: at most {@code 2 * MAX_PER_WINDOW + 1} recommendations, {@value #MAX_EVENTS_PER_DIRECTION}
+ * scale events per direction, one failure per metric of the spec, and the learned load (at most 64 KiB).
  */
 public record Retention(long scaleUpWindowMillis, long scaleDownWindowMillis) {
 
     /** The longest a window's deque gets before its oldest entries are merged. */
     public static final int MAX_PER_WINDOW = 128;
+
+    /** The most scale events of one direction kept before the oldest are merged. */
+    public static final int MAX_EVENTS_PER_DIRECTION = 256;
 
     public Retention {
         if (scaleUpWindowMillis < 0 || scaleDownWindowMillis < 0) {
@@ -123,12 +132,31 @@ public record Retention(long scaleUpWindowMillis, long scaleDownWindowMillis) {
         return kept;
     }
 
-    private static List<HpaHistory.ScaleEvent> recent(List<HpaHistory.ScaleEvent> events, long horizon) {
+    /** The events not older than {@code horizon}, in slot order, cut to {@link #MAX_EVENTS_PER_DIRECTION} by merging the oldest. */
+    static List<HpaHistory.ScaleEvent> recent(List<HpaHistory.ScaleEvent> events, long horizon) {
         List<HpaHistory.ScaleEvent> out = new ArrayList<>(events.size());
         for (HpaHistory.ScaleEvent e : events) {
             if (e.timestamp() >= horizon) {
                 out.add(e);
             }
+        }
+        while (out.size() > MAX_EVENTS_PER_DIRECTION) {
+            int oldest = 0;
+            int next = -1;
+            for (int i = 1; i < out.size(); i++) {
+                if (out.get(i).timestamp() < out.get(oldest).timestamp()) {
+                    oldest = i;
+                }
+            }
+            for (int i = 0; i < out.size(); i++) {
+                if (i != oldest && (next < 0 || out.get(i).timestamp() < out.get(next).timestamp())) {
+                    next = i;
+                }
+            }
+            HpaHistory.ScaleEvent a = out.get(oldest);
+            HpaHistory.ScaleEvent b = out.get(next);
+            out.set(next, new HpaHistory.ScaleEvent(a.replicaChange() + b.replicaChange(), b.timestamp()));
+            out.remove(oldest);
         }
         return out;
     }

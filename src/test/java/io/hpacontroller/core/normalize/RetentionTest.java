@@ -274,4 +274,33 @@ class RetentionTest {
         assertThat(written.recommendations()).as("kept when the load dropped").contains(new HpaHistory.Recommendation(8, lastHigh));
         assertThat(restoredScaledDown).isEqualTo(wholeScaledDown).isEqualTo(lastHigh + 30_000);
     }
+
+    /** Beyond the bound, the oldest events merge: a policy then counts at least what the whole history counts. */
+    @Test
+    void tooManyEventsMergeSoThatAPolicyAllowsNoMore() {
+        Behavior behavior = Behavior.withDefaults(new HorizontalPodAutoscalerBehaviorBuilder().withNewScaleUp().addNewPolicy().withType("Pods")
+                .withValue(1).withPeriodSeconds(1800).endPolicy().withStabilizationWindowSeconds(0).endScaleUp().build(), 300);
+        HpaHistory whole = new HpaHistory();
+        List<HpaHistory.ScaleEvent> all = new ArrayList<>();
+        for (int i = 0; i < 600; i++) {
+            long at = NOW + i * 2_000L;
+            whole.addScaleEvent(true, 1 + i % 3, at);
+            all.add(new HpaHistory.ScaleEvent(1 + i % 3, at));
+        }
+        long now = NOW + 1_300_000;
+        HpaHistory.Snapshot kept = Retention.of(behavior, 300_000).compact(whole.snapshot(), now);
+        assertThat(kept.scaleUpEvents()).hasSize(Retention.MAX_EVENTS_PER_DIRECTION);
+        assertThat(kept.scaleUpEvents().stream().mapToInt(HpaHistory.ScaleEvent::replicaChange).sum())
+                .isEqualTo(all.stream().mapToInt(HpaHistory.ScaleEvent::replicaChange).sum());
+        for (long since = NOW - 1; since < now; since += 7_000) {
+            long s = since;
+            int whole_ = all.stream().filter(e -> e.timestamp() > s).mapToInt(HpaHistory.ScaleEvent::replicaChange).sum();
+            int kept_ = kept.scaleUpEvents().stream().filter(e -> e.timestamp() > s).mapToInt(HpaHistory.ScaleEvent::replicaChange).sum();
+            assertThat(kept_).as("changes after +%d ms", since - NOW).isGreaterThanOrEqualTo(whole_);
+        }
+        HpaHistory restored = HpaHistory.restore(kept);
+        Normalization a = Normalizer.withBehavior(whole, now, behavior, 10, 50, 1, 100);
+        Normalization b = Normalizer.withBehavior(restored, now, behavior, 10, 50, 1, 100);
+        assertThat(b.replicas()).isLessThanOrEqualTo(a.replicas());
+    }
 }
