@@ -131,6 +131,23 @@ class HistoryWriterTest {
     }
 
     @Test
+    void aPreviewSyncHandsOverItsRecommendationAndNoScaleEvent() {
+        cluster.scale = new ScaleTarget(2, 2, "app=web", "1");
+        cluster.externalMetrics.put("queue", List.of(800_000L));
+        HorizontalPodAutoscaler hpa = queue();
+        hpa.getMetadata().setAnnotations(java.util.Map.of(io.hpacontroller.core.controls.ControlAnnotations.MODE, "Preview"));
+
+        ReconcileOutcome o = sync(hpa, NOW);
+
+        assertThat(o.rescaled()).isFalse();
+        assertThat(cluster.scaleWrites).isEmpty();
+        assertThat(saved).singleElement().satisfies(s -> {
+            assertThat(s.kept().scaleUpEvents()).as("no scale was written").isEmpty();
+            assertThat(s.kept().runInProgress()).isEqualTo(new HpaHistory.Recommendation(8, NOW));
+        });
+    }
+
+    @Test
     void withoutAWriterNothingIsPlanned() {
         cluster.scale = new ScaleTarget(2, 2, "app=web", "1");
         cluster.externalMetrics.put("queue", List.of(800_000L));
