@@ -52,6 +52,7 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- end }}
 - --hpa-apis={{ if .Values.takeOverBuiltinHpas }}autoscaling/v2,{{ end }}autoscaling.hpa-controller.io/v1
 - --shadow={{ .Values.shadow }}
+- --persist-history={{ .Values.persistHistory }}
 - --horizontal-pod-autoscaler-sync-period={{ .Values.hpa.syncPeriod }}
 - --horizontal-pod-autoscaler-tolerance={{ .Values.hpa.tolerance }}
 - --horizontal-pod-autoscaler-downscale-stabilization={{ .Values.hpa.downscaleStabilization }}

@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
  * A lean in-process stand-in for the API server, for the {@code bench} command: N HPAs over N
  * Deployments with M pods each, served from memory. It answers exactly what the controller asks:
  * lists (paged with limit/continue) and watches (kept open, silent), discovery, the scale
- * subresource, PodMetrics by label selector, HPA status writes and events.
+ * subresource, PodMetrics by label selector, HPA status writes, events and the kept histories.
  *
  * <p>Why not the fabric8 mock server: its CRUD mode keeps objects as JSON in one map searched
  * linearly, so one GET among 110,000 objects costs more than the reconcile being measured, and its
@@ -61,6 +61,9 @@ public final class ApiStub implements AutoCloseable {
     private static final Pattern STATUS = Pattern.compile("^/apis/autoscaling/v2/namespaces/[^/]+/horizontalpodautoscalers/h-(\\d+)/status$");
     private static final Pattern EVENTS = Pattern.compile("^/api/v1/namespaces/[^/]+/events(/[^/]+)?$");
     private static final Pattern LEASE = Pattern.compile("^/apis/coordination\\.k8s\\.io/v1/namespaces/([^/]+)/leases(/[^/]+)?$");
+    private static final Pattern HISTORIES = Pattern.compile("^/apis/autoscaling\\.hpa-controller\\.io/v1/namespaces/([^/]+)/horizontalpodautoscalerhistories(/[^/]+)?$");
+    /** The HorizontalPodAutoscalerHistory objects the controller keeps (--persist-history), by namespace/name. */
+    private final Map<String, String> histories = new ConcurrentHashMap<>();
 
     public ApiStub(int hpas, int podsPerHpa) {
         this.hpas = hpas;
@@ -83,7 +86,10 @@ public final class ApiStub implements AutoCloseable {
         return server.actualPort();
     }
 
-    /** Requests served, by kind ("list", "watch", "scale-get", "scale-put", "metrics", "status", "event", "other"). */
+    /**
+     * Requests served, by kind ("list", "watch", "scale-get", "scale-put", "metrics", "status", "event", "history-get",
+     * "history-write", "other").
+     */
     public Map<String, Long> counts() {
         Map<String, Long> out = new ConcurrentHashMap<>();
         counts.forEach((k, v) -> out.put(k, v.sum()));
@@ -206,6 +212,8 @@ public final class ApiStub implements AutoCloseable {
                 res.end(object);
                 notify(hpaWatchers, object);
             });
+        } else if ((m = HISTORIES.matcher(path)).matches()) {
+            history(req, res, m.group(1), m.group(2) == null ? null : m.group(2).substring(1));
         } else if (EVENTS.matcher(path).matches()) {
             count("event");
             req.body().onSuccess(b -> res.setStatusCode(req.method().name().equals("POST") ? 201 : 200).end(b));
@@ -227,6 +235,11 @@ public final class ApiStub implements AutoCloseable {
             res.end("{\"kind\":\"APIResourceList\",\"apiVersion\":\"v1\",\"groupVersion\":\"autoscaling/v2\",\"resources\":["
                     + "{\"name\":\"horizontalpodautoscalers\",\"namespaced\":true,\"kind\":\"HorizontalPodAutoscaler\",\"verbs\":[\"get\",\"list\",\"watch\",\"update\"]},"
                     + "{\"name\":\"horizontalpodautoscalers/status\",\"namespaced\":true,\"kind\":\"HorizontalPodAutoscaler\",\"verbs\":[\"get\",\"update\"]}]}");
+        } else if (path.equals("/apis/autoscaling.hpa-controller.io/v1")) {
+            count("other"); // run's start-up check: --persist-history needs the history objects served
+            res.end("{\"kind\":\"APIResourceList\",\"apiVersion\":\"v1\",\"groupVersion\":\"autoscaling.hpa-controller.io/v1\",\"resources\":["
+                    + "{\"name\":\"horizontalpodautoscalerhistories\",\"namespaced\":true,\"kind\":\"HorizontalPodAutoscalerHistory\","
+                    + "\"verbs\":[\"get\",\"create\",\"update\"]}]}");
         } else if (path.equals("/apis/apps/v1")) {
             count("other");
             res.end("{\"kind\":\"APIResourceList\",\"apiVersion\":\"v1\",\"groupVersion\":\"apps/v1\",\"resources\":["
@@ -289,6 +302,30 @@ public final class ApiStub implements AutoCloseable {
     private static String status(int code, String reason, String message) {
         return "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\"" + reason + "\",\"message\":\""
                 + message.replace("\"", "\\\"") + "\",\"code\":" + code + "}";
+    }
+
+    /** A kept history: GET (404 until written), POST (create), PUT (replace); no conflicts: one controller writes here. */
+    private void history(HttpServerRequest req, HttpServerResponse res, String namespace, String name) {
+        String method = req.method().name();
+        if (method.equals("GET")) {
+            count("history-get");
+            String object = histories.get(namespace + "/" + name);
+            if (object == null) {
+                res.setStatusCode(404).end("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\"NotFound\",\"code\":404}");
+            } else {
+                res.end(object);
+            }
+            return;
+        }
+        count("history-write");
+        req.body().onSuccess(b -> {
+            JsonObject history = b.toJsonObject();
+            JsonObject meta = history.getJsonObject("metadata");
+            meta.put("resourceVersion", Long.toString(resourceVersion.incrementAndGet()));
+            String object = history.encode();
+            histories.put(namespace + "/" + meta.getString("name"), object);
+            res.setStatusCode(method.equals("POST") ? 201 : 200).end(object);
+        });
     }
 
     private interface ItemWriter {

@@ -120,7 +120,9 @@ public final class Bench {
     }
 
     private Map<String, String> measure(KubernetesClient client, StubProcess stub) throws Exception {
-        ControllerOptions options = new ControllerOptions(ControllerConfig.defaults(), Duration.ofMillis(1), workers, List.of(), Duration.ofSeconds(30));
+        // as run by default: each HPA's history kept in the cluster (restored at its first sync, written when it changes)
+        ControllerOptions options = new ControllerOptions(ControllerConfig.defaults(), Duration.ofMillis(1), workers, List.of(), Duration.ofSeconds(30))
+                .withPersistHistory(true);
         HorizontalController controller = new HorizontalController(client, options, Clock.systemUTC(), WriteGate.alwaysOpen());
         try {
             long base = heapAfterGc();

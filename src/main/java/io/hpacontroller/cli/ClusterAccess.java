@@ -11,6 +11,7 @@ import io.hpacontroller.core.GoDuration;
 import io.hpacontroller.input.ParseProblem;
 import io.hpacontroller.live.TransportFailure;
 import io.hpacontroller.live.HpaApi;
+import io.hpacontroller.live.StoredHistory;
 
 import java.net.URI;
 import java.time.Duration;
@@ -75,6 +76,7 @@ final class ClusterAccess {
     private final KubernetesClient client;
     private final List<Permission> permissions;
     private final Set<HpaApi> apis;
+    private final boolean persistHistory;
 
     ClusterAccess(KubernetesClient client, List<Permission> permissions) {
         this(client, permissions, Set.of());
@@ -82,9 +84,15 @@ final class ClusterAccess {
 
     /** @param apis the APIs whose HPAs are reconciled: each must be served (the mirror's CRD installed) */
     ClusterAccess(KubernetesClient client, List<Permission> permissions, Set<HpaApi> apis) {
+        this(client, permissions, apis, false);
+    }
+
+    /** @param persistHistory {@code --persist-history}: the HorizontalPodAutoscalerHistory API must be served (its CRD installed) */
+    ClusterAccess(KubernetesClient client, List<Permission> permissions, Set<HpaApi> apis, boolean persistHistory) {
         this.client = client;
         this.permissions = List.copyOf(permissions);
         this.apis = Set.copyOf(apis);
+        this.persistHistory = persistHistory;
     }
 
     /**
@@ -98,6 +106,11 @@ final class ClusterAccess {
      * @param leaseNamespace the Lease's namespace, null without leader election
      */
     static List<Permission> needed(Set<HpaApi> apis, List<String> namespaces, String leaseNamespace, String leaseName) {
+        return needed(apis, namespaces, leaseNamespace, leaseName, false);
+    }
+
+    /** The same, and with {@code persistHistory} reading, creating and updating the HPAs' HorizontalPodAutoscalerHistory objects. */
+    static List<Permission> needed(Set<HpaApi> apis, List<String> namespaces, String leaseNamespace, String leaseName, boolean persistHistory) {
         List<Permission> out = new ArrayList<>();
         boolean writes = !apis.isEmpty();
         for (String ns : namespaces.isEmpty() ? List.of("") : namespaces) {
@@ -128,6 +141,11 @@ final class ClusterAccess {
             }
             for (String verb : writes ? List.of("create", "patch") : List.<String>of()) {
                 out.add(new Permission(verb, "", "events", "", "", ns, false));
+            }
+            if (persistHistory && writes) {
+                for (String verb : List.of("get", "create", "update")) {
+                    out.add(new Permission(verb, StoredHistory.GROUP, StoredHistory.PLURAL, "", "", ns, true));
+                }
             }
             out.add(new Permission("list", "metrics.k8s.io", "pods", "", "", ns, false));
             out.add(new Permission("get", "custom.metrics.k8s.io", "*", "", "", ns, false));
@@ -175,6 +193,12 @@ final class ClusterAccess {
                 return new Verdict(State.MISSING_API, missingApi, List.of());
             }
         }
+        if (persistHistory && !apis.isEmpty() && !serves(StoredHistory.API_VERSION, StoredHistory.PLURAL)) {
+            String crd = StoredHistory.PLURAL + "." + StoredHistory.GROUP;
+            return new Verdict(State.MISSING_API, "--persist-history is on but the API server does not serve " + crd + ": install its CRD"
+                    + " (kubectl apply -f deploy/" + crd + ".yaml; Helm installs it from the chart's crds/) or set --persist-history=false",
+                    List.of());
+        }
         Map<String, List<String>> missing = new LinkedHashMap<>();
         Map<String, List<String>> lacking = new LinkedHashMap<>();
         for (Permission p : permissions) {
@@ -203,19 +227,21 @@ final class ClusterAccess {
                 .map(w -> w + ": HPAs that need it will fail their syncs (conditions and events say which)").toList());
     }
 
-    /** Null when the API serves its HPAs, else what to do about it. */
-    private String served(HpaApi api) {
+    /** Whether the API server serves the resource (an answer other than 404 counts as yes: the first use will say what is wrong). */
+    private boolean serves(String apiVersion, String plural) {
         APIResourceList resources;
         try {
-            resources = client.getApiResources(api.apiVersion());
+            resources = client.getApiResources(apiVersion);
         } catch (KubernetesClientException e) {
-            if (e.getCode() != 404) {
-                return null; // the informer will say what is wrong
-            }
-            resources = null;
+            return e.getCode() != 404;
         }
-        if (resources != null && resources.getResources() != null
-                && resources.getResources().stream().anyMatch(r -> api.plural().equals(r.getName()))) {
+        return resources != null && resources.getResources() != null
+                && resources.getResources().stream().anyMatch(r -> plural.equals(r.getName()));
+    }
+
+    /** Null when the API serves its HPAs, else what to do about it. */
+    private String served(HpaApi api) {
+        if (serves(api.apiVersion(), api.plural())) {
             return null;
         }
         if (api == HpaApi.MIRROR) {

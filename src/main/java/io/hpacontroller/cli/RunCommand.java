@@ -65,6 +65,13 @@ public final class RunCommand implements Callable<Integer> {
                     + " the two differ; writes nothing for those HPAs (default: ${DEFAULT-VALUE}).")
     boolean shadow;
 
+    @Option(names = "--persist-history", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true",
+            defaultValue = "${env:HPA_CONTROLLER_PERSIST_HISTORY:-true}",
+            description = {"Keep each reconciled HPA's history (stabilization windows, policy periods, metric failures) in the cluster, one"
+                    + " HorizontalPodAutoscalerHistory object per HPA (its CRD must be installed), so that a restart or a new leader decides as the"
+                    + " previous one would have; false: in memory only, as upstream (default: ${DEFAULT-VALUE})."})
+    boolean persistHistory;
+
     @Option(names = "--horizontal-pod-autoscaler-sync-period", paramLabel = "DURATION", converter = DurationConverter.class,
             defaultValue = "${env:HPA_CONTROLLER_HORIZONTAL_POD_AUTOSCALER_SYNC_PERIOD:-15s}",
             description = "The period for syncing the number of pods in horizontal pod autoscaler (default: ${DEFAULT-VALUE}).")
@@ -178,7 +185,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         ControllerOptions options;
         try {
-            options = new ControllerOptions(decisions, syncPeriod, workers, ns, Duration.ofSeconds(10), apis, shadow);
+            options = new ControllerOptions(decisions, syncPeriod, workers, ns, Duration.ofSeconds(10), apis, shadow, persistHistory);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, e.getMessage());
         }
@@ -257,8 +264,9 @@ public final class RunCommand implements Callable<Integer> {
                     + " or --health-probe-bind-address " + healthAddress + ": " + e.getMessage());
         }
         LeaderElection.Settings election = settings.election();
+        boolean persist = settings.options().persistHistory();
         ClusterAccess access = new ClusterAccess(client, ClusterAccess.needed(settings.options().apis(), settings.options().namespaces(),
-                election == null ? null : election.namespace(), election == null ? null : election.name()), settings.options().apis());
+                election == null ? null : election.namespace(), election == null ? null : election.name(), persist), settings.options().apis(), persist);
         ClusterAccess.Verdict verdict = ClusterAccess.untilAnswered(access::check,
                 wait -> stopping.await(wait.toMillis(), TimeUnit.MILLISECONDS), LOG::warn, connection.server());
         if (verdict == null) {

@@ -80,7 +80,11 @@ final class CaseFormat {
         Shape history = nullable(object(Map.of(
                 "recommendations", optional(listOf(object(Map.of("replicas", required(INT), "secondsAgo", required(INT))))),
                 "scaleUpEvents", optional(listOf(event)),
-                "scaleDownEvents", optional(listOf(event)))));
+                "scaleDownEvents", optional(listOf(event)),
+                "metricFailures", optional(listOf(object(Map.of(
+                        "metric", required(STRING),
+                        "failingSinceSecondsAgo", required(INT),
+                        "fallback", optional(BOOL))))))));
         Shape behavior = nullable(model(HorizontalPodAutoscalerBehavior.class));
 
         Map<String, Field> calc = common(config);

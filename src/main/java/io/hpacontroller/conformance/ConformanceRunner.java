@@ -242,6 +242,8 @@ public final class ConformanceRunner {
         }
         h.path("scaleUpEvents").forEach(e -> history.addScaleEvent(true, e.path("replicaChange").asInt(), now - e.path("secondsAgo").asLong() * 1000L));
         h.path("scaleDownEvents").forEach(e -> history.addScaleEvent(false, e.path("replicaChange").asInt(), now - e.path("secondsAgo").asLong() * 1000L));
+        h.path("metricFailures").forEach(f -> history.addMetricFailure(new HpaHistory.MetricFailure(f.path("metric").asText(),
+                now - f.path("failingSinceSecondsAgo").asLong() * 1000L, f.path("fallback").asBoolean(false))));
     }
 
     // ---- reconcile ----

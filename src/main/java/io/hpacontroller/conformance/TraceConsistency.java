@@ -67,10 +67,17 @@ public final class TraceConsistency {
             expect(t.desiredReplicas() == written, "desiredReplicas " + t.desiredReplicas() + " but the scale was written to " + written);
             expect(t.action() == (written > t.currentReplicas() ? Action.SCALE_UP : Action.SCALE_DOWN),
                     "action " + t.action() + " for " + t.currentReplicas() + " -> " + written);
+        } else if (t.controls().preview() && t.desiredReplicas() >= 0) {
+            Action would = t.desiredReplicas() > t.currentReplicas() ? Action.SCALE_UP
+                    : t.desiredReplicas() < t.currentReplicas() ? Action.SCALE_DOWN : Action.NONE;
+            expect(t.action() == would, "preview: action " + t.action() + " for " + t.currentReplicas() + " -> " + t.desiredReplicas());
         } else if (t.desiredReplicas() >= 0 && t.error() != ErrorKind.INTERNAL) {
             expect(t.desiredReplicas() == t.currentReplicas(), "no scale written, yet desiredReplicas " + t.desiredReplicas()
                     + " differs from the current " + t.currentReplicas());
             expect(t.action() == Action.NONE, "no scale written, yet the action is " + t.action());
+        }
+        if (t.controls().suspended()) {
+            expect(t.metrics().isEmpty() && t.desiredReplicas() < 0 && !t.rescaled(), "suspended, yet metrics were computed or a count decided");
         }
         if (t.desiredReplicas() >= 0 && o.status() != null && o.status().getDesiredReplicas() != null && t.error() == ErrorKind.NONE) {
             expect(o.status().getDesiredReplicas() == t.desiredReplicas(), "status.desiredReplicas " + o.status().getDesiredReplicas()
@@ -82,15 +89,23 @@ public final class TraceConsistency {
         boolean anyFailed = false;
         for (MetricTrace m : t.metrics()) {
             metric(m, t.currentReplicas(), podCount);
-            anyFailed |= m.failed();
-            if (!m.failed()) {
+            anyFailed |= !m.proposes();
+            if (m.proposes()) {
                 highest = Math.max(highest, m.replicas());
+            }
+            if (m.fallback()) {
+                expect(m.replicas() == t.controls().fallbackReplicas() && t.time() - m.failingSince() >= t.controls().fallbackAfterMillis(),
+                        "metric " + m.type() + " " + m.name() + " proposes a fallback it is not due (" + m.replicas() + " replicas, failing for "
+                                + (t.time() - m.failingSince()) + " ms)");
+            } else if (m.failingSince() > 0) {
+                expect(t.controls().fallbackReplicas() >= 0 && t.time() - m.failingSince() < t.controls().fallbackAfterMillis(),
+                        "metric " + m.type() + " " + m.name() + " has failed long enough for its fallback, yet proposes none");
             }
         }
         expect(t.rawDesiredReplicas() == highest, "rawDesiredReplicas " + t.rawDesiredReplicas() + " but the highest proposal is " + highest);
         if (t.selectedMetric() >= 0) {
             MetricTrace won = t.metrics().get(t.selectedMetric());
-            expect(!won.failed() && won.replicas() == t.rawDesiredReplicas(), "the selected metric proposed " + won.replicas()
+            expect(won.proposes() && won.replicas() == t.rawDesiredReplicas(), "the selected metric proposed " + won.replicas()
                     + ", not rawDesiredReplicas " + t.rawDesiredReplicas());
             expect(t.metricsVerdict() == null, "a metric was selected, yet the verdict is " + t.metricsVerdict());
         }
@@ -99,7 +114,7 @@ public final class TraceConsistency {
                     "a failed metric is said to block a scale-down that was not one");
         }
         if (DecisionTrace.ALL_METRICS_FAILED.equals(t.metricsVerdict())) {
-            expect(t.metrics().stream().allMatch(MetricTrace::failed) && !t.rescaled(), "not every metric failed");
+            expect(t.metrics().stream().noneMatch(MetricTrace::proposes) && !t.rescaled(), "not every metric failed");
         }
 
         Normalization n = t.normalization();
@@ -123,8 +138,8 @@ public final class TraceConsistency {
     private void metric(MetricTrace m, int specReplicas, int podCount) {
         String at = "metric " + m.type() + " " + m.name() + ": ";
         if (m.failed()) {
-            expect(m.calculation() == null && m.replicas() == -1 && m.errorMessage() != null && m.error() != null,
-                    at + "a failed metric with a proposal or without its error");
+            expect(m.calculation() == null && (m.replicas() == -1) != m.fallback() && m.errorMessage() != null && m.error() != null,
+                    at + "a failed metric with a proposal other than a fallback, or without its error");
             return;
         }
         Proposal p = m.calculation();

@@ -96,6 +96,26 @@ public final class GoDuration {
         };
     }
 
+    /** Whole seconds without the zero parts Go writes: "1h" (not "1h0m0s"), "24h", "1m30s", "0s". */
+    public static String compact(Duration d) {
+        long s = d.getSeconds();
+        if (s == 0) {
+            return "0s";
+        }
+        StringBuilder sb = new StringBuilder(s < 0 ? "-" : "");
+        s = Math.abs(s);
+        if (s >= 3600) {
+            sb.append(s / 3600).append('h');
+        }
+        if (s % 3600 >= 60) {
+            sb.append(s % 3600 / 60).append('m');
+        }
+        if (s % 60 > 0) {
+            sb.append(s % 60).append('s');
+        }
+        return sb.toString();
+    }
+
     /** Formats like Go's {@code Duration.String()} for whole seconds and above ("1m30s", "15s", "0s"). */
     public static String format(Duration d) {
         if (d.isZero()) {

@@ -50,6 +50,9 @@ public final class ExplanationText {
                 + ", cpu initialization " + duration(f.cpuInitializationPeriodMillis()) + ", initial readiness delay "
                 + duration(f.initialReadinessDelayMillis()) + ", scale to zero " + (f.scaleToZeroEnabled() ? "on" : "off")
                 + (h.source() == null ? " (upstream's defaults: the controller's are unknown)" : " (the controller's)"));
+        if (!t.controls().named().isEmpty()) {
+            line("controls: " + String.join(", ", t.controls().named()) + " (this HPA's own)");
+        }
         line("");
 
         line("replicas: current " + (t.currentReplicas() < 0 ? "unknown" : t.currentReplicas())
@@ -87,6 +90,11 @@ public final class ExplanationText {
         String head = "  " + (i + 1) + ". " + m.type() + (m.name() == null ? "" : " " + m.name());
         if (m.failed()) {
             line(head + ": failed: " + m.errorReason() + ": " + m.errorMessage());
+            if (m.failingSince() > 0) {
+                line("     failing for " + duration(t.time() - m.failingSince()) + " (fallback after " + duration(t.controls().fallbackAfterMillis()) + ")"
+                        + (m.fallback() ? ": proposal " + m.replicas() + ", the fallback" + (i == t.selectedMetric() ? "  <- selected (the highest proposal)" : "")
+                        : ": no proposal yet"));
+            }
             return;
         }
         line(head + ": " + m.metric() + " " + value(m, m.current()) + ", target " + value(m, m.target()) + " (" + m.targetType() + ")");
@@ -142,10 +150,11 @@ public final class ExplanationText {
         if (t.desiredReplicas() < 0) {
             return "none";
         }
-        return switch (t.action()) {
+        String decision = switch (t.action()) {
             case SCALE_UP, SCALE_DOWN -> t.action().label().replace('_', ' ') + " to " + t.desiredReplicas() + (t.reason().isEmpty() ? "" : " (" + t.reason() + ")");
             case NONE -> "stay at " + t.desiredReplicas();
         };
+        return t.controls().preview() ? decision + " (mode Preview: never written)" : decision;
     }
 
     private static String value(MetricTrace m, double v) {

@@ -19,9 +19,11 @@ import java.util.Set;
  * @param apis        {@code --hpa-apis}: the APIs whose HPAs are reconciled (their scale, status and events written)
  * @param shadow      {@code --shadow}: autoscaling/v2 HPAs are computed read-only beside the built-in controller
  *                    (then autoscaling/v2 cannot also be in {@code apis})
+ * @param persistHistory {@code --persist-history}: each reconciled HPA's history is kept in the cluster, one
+ *                    HorizontalPodAutoscalerHistory object per HPA ({@link HistoryObjects}), and restored by the next leader
  */
 public record ControllerOptions(ControllerConfig decisions, Duration syncPeriod, int workers, List<String> namespaces, Duration apiTimeout,
-                                Set<HpaApi> apis, boolean shadow) {
+                                Set<HpaApi> apis, boolean shadow, boolean persistHistory) {
 
     public ControllerOptions {
         Objects.requireNonNull(decisions);
@@ -42,6 +44,12 @@ public record ControllerOptions(ControllerConfig decisions, Duration syncPeriod,
         }
     }
 
+    /** Without persistence of the histories. */
+    public ControllerOptions(ControllerConfig decisions, Duration syncPeriod, int workers, List<String> namespaces, Duration apiTimeout,
+                             Set<HpaApi> apis, boolean shadow) {
+        this(decisions, syncPeriod, workers, namespaces, apiTimeout, apis, shadow, false);
+    }
+
     /** Reconciles autoscaling/v2 HPAs, as the built-in controller would (full replacement). */
     public ControllerOptions(ControllerConfig decisions, Duration syncPeriod, int workers, List<String> namespaces, Duration apiTimeout) {
         this(decisions, syncPeriod, workers, namespaces, apiTimeout, Set.of(HpaApi.BUILTIN), false);
@@ -52,23 +60,28 @@ public record ControllerOptions(ControllerConfig decisions, Duration syncPeriod,
     }
 
     public ControllerOptions withSyncPeriod(Duration d) {
-        return new ControllerOptions(decisions, d, workers, namespaces, apiTimeout, apis, shadow);
+        return new ControllerOptions(decisions, d, workers, namespaces, apiTimeout, apis, shadow, persistHistory);
     }
 
     public ControllerOptions withWorkers(int n) {
-        return new ControllerOptions(decisions, syncPeriod, n, namespaces, apiTimeout, apis, shadow);
+        return new ControllerOptions(decisions, syncPeriod, n, namespaces, apiTimeout, apis, shadow, persistHistory);
     }
 
     public ControllerOptions withNamespaces(List<String> ns) {
-        return new ControllerOptions(decisions, syncPeriod, workers, ns, apiTimeout, apis, shadow);
+        return new ControllerOptions(decisions, syncPeriod, workers, ns, apiTimeout, apis, shadow, persistHistory);
     }
 
     public ControllerOptions withDecisions(ControllerConfig c) {
-        return new ControllerOptions(c, syncPeriod, workers, namespaces, apiTimeout, apis, shadow);
+        return new ControllerOptions(c, syncPeriod, workers, namespaces, apiTimeout, apis, shadow, persistHistory);
     }
 
     /** Which APIs' HPAs are reconciled, and whether autoscaling/v2 ones are shadowed. */
     public ControllerOptions withApis(Set<HpaApi> reconciled, boolean shadowBuiltin) {
-        return new ControllerOptions(decisions, syncPeriod, workers, namespaces, apiTimeout, reconciled, shadowBuiltin);
+        return new ControllerOptions(decisions, syncPeriod, workers, namespaces, apiTimeout, reconciled, shadowBuiltin, persistHistory);
+    }
+
+    /** Whether each HPA's history is kept in the cluster for the next leader. */
+    public ControllerOptions withPersistHistory(boolean persist) {
+        return new ControllerOptions(decisions, syncPeriod, workers, namespaces, apiTimeout, apis, shadow, persist);
     }
 }

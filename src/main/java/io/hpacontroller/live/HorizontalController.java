@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.hpacontroller.core.normalize.HistoryStore;
+import io.hpacontroller.core.reconcile.HistoryWriter;
 import io.hpacontroller.core.reconcile.HpaSelectorIndex;
 import io.hpacontroller.core.reconcile.ReconcileOutcome;
 import io.hpacontroller.core.reconcile.Reconciler;
@@ -41,6 +42,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * needs, and with {@code --shadow} also computed read-only and compared with the built-in controller's
  * decisions ({@link Shadow}).
  *
+ * <p>With {@link ControllerOptions#persistHistory}, each reconciled HPA's history is restored from the cluster
+ * before this process's first sync of it and kept there as it changes ({@link HistoryObjects}).
+ *
  * <p>Each HPA is synced once per sync period at a phase of its own ({@link PhasedCadence}), whatever
  * the outcome: a sync that failed on the cluster's side waits for the next period like any other, as
  * upstream. The HPAs that existed when the process started are first synced at their phases within
@@ -64,6 +68,8 @@ public final class HorizontalController implements AutoCloseable {
     private final Reconciler reconciler;
     private final EventPublisher events;
     private final HistoryStore histories = new HistoryStore();
+    /** The histories kept in the cluster, null without {@code --persist-history}. */
+    private final HistoryObjects kept;
     private final HpaSelectorIndex selectors = new HpaSelectorIndex();
     private final Map<String, PodIndex> podIndexes = new LinkedHashMap<>();
     private final PodCache pods;
@@ -116,7 +122,9 @@ public final class HorizontalController implements AutoCloseable {
         this.workloads = new WorkloadScales(client, options.namespaces());
         ScaleSubresource scales = new ScaleSubresource(api, writes, discovery, gate, workloads);
         RestMetrics metrics = new RestMetrics(api, discovery);
-        this.reconciler = new Reconciler(options.decisions(), scales, pods, metrics, new HpaStatusUpdater(writes, gate), events, histories, selectors, clock);
+        this.kept = options.persistHistory() ? new HistoryObjects(api, writes, gate, histories, events) : null;
+        this.reconciler = new Reconciler(options.decisions(), scales, pods, metrics, new HpaStatusUpdater(writes, gate), events, histories,
+                kept == null ? HistoryWriter.NONE : kept, selectors, clock);
         this.builtinSelectors = options.apis().contains(HpaApi.BUILTIN) ? null : new BuiltinHpaSelectors(scales, selectors);
         this.shadow = options.shadow() ? new Shadow(options.decisions(), scales, pods, metrics, selectors, clock, options.workers()) : null;
     }
@@ -230,7 +238,15 @@ public final class HorizontalController implements AutoCloseable {
     private void deleted(HorizontalPodAutoscaler hpa) {
         String key = Reconciler.keyOf(hpa);
         queue.remove(key);
+        forget(key);
+    }
+
+    /** Drops everything remembered about an HPA that is gone. */
+    private void forget(String key) {
         reconciler.forget(key);
+        if (kept != null) {
+            kept.forget(key);
+        }
     }
 
     /** Starts the Pod informers only. */
@@ -378,7 +394,7 @@ public final class HorizontalController implements AutoCloseable {
         HorizontalPodAutoscaler hpa = lookup(key);
         if (hpa == null) {
             queue.remove(key);
-            reconciler.forget(key);
+            forget(key);
             if (builtinSelectors != null && HpaApi.ofKey(key) == HpaApi.BUILTIN) {
                 return null; // never reconciled here: nothing to report
             }
@@ -391,11 +407,14 @@ public final class HorizontalController implements AutoCloseable {
         ApiCallStats.reset();
         long cpuStart = THREADS.getCurrentThreadCpuTime();
         long start = System.nanoTime();
+        if (kept != null) {
+            kept.restore(hpa, clock.millis()); // before the first decision this process makes for it
+        }
         ReconcileOutcome outcome = reconciler.reconcile(hpa);
         long total = System.nanoTime() - start;
         long cpu = THREADS.getCurrentThreadCpuTime() - cpuStart;
         if (lookup(key) == null) {
-            reconciler.forget(key); // deleted while it was reconciled: drop the history the reconcile may have re-created
+            forget(key); // deleted while it was reconciled: drop the history the reconcile may have re-created
         }
         return notifyListeners(new SyncReport(key, outcome, total, cpu, ApiCallStats.nanos(), ApiCallStats.calls(), waitedNanos));
     }

@@ -179,6 +179,25 @@ class ClusterAccessTest {
     }
 
     @Test
+    void keptHistoriesNeedTheirCrdAndTheirPermissions() {
+        Set<HpaApi> mirror = Set.of(HpaApi.MIRROR);
+        cluster.fail("GET", "^/apis/autoscaling\\.hpa-controller\\.io/v1$", 404, 1); // neither CRD installed
+        Verdict v = new ClusterAccess(client, ClusterAccess.needed(FULL_REPLACEMENT, List.of(), null, null, true), FULL_REPLACEMENT, true).check();
+        assertThat(v.state()).isEqualTo(State.MISSING_API);
+        assertThat(v.message()).isEqualTo("--persist-history is on but the API server does not serve horizontalpodautoscalerhistories.autoscaling.hpa-controller.io:"
+                + " install its CRD (kubectl apply -f deploy/horizontalpodautoscalerhistories.autoscaling.hpa-controller.io.yaml; Helm installs it from"
+                + " the chart's crds/) or set --persist-history=false");
+        assertThat(Path.of("deploy/horizontalpodautoscalerhistories.autoscaling.hpa-controller.io.yaml")).as("the file the message names").exists();
+
+        cluster.forbid("create", "horizontalpodautoscalerhistories.autoscaling.hpa-controller.io");
+        Verdict refused = new ClusterAccess(client, ClusterAccess.needed(mirror, List.of(), null, null, true), mirror, true).check();
+        assertThat(refused.state()).isEqualTo(State.REFUSED);
+        assertThat(refused.message()).startsWith("missing permissions: cannot create horizontalpodautoscalerhistories.autoscaling.hpa-controller.io at the cluster scope");
+        assertThat(ClusterAccess.needed(mirror, List.of(), null, null, false)).as("without --persist-history")
+                .noneSatisfy(p -> assertThat(p.resource()).isEqualTo("horizontalpodautoscalerhistories"));
+    }
+
+    @Test
     void shadowModeAloneAsksForNoWrite() {
         List<ClusterAccess.Permission> needed = ClusterAccess.needed(Set.of(), List.of(), "hpa-controller", "hpa-controller");
 
@@ -195,8 +214,9 @@ class ClusterAccessTest {
         String leaseRbac = Files.readString(Path.of("deploy/leader-election-rbac.yaml"));
         Role leaseRole = yaml.unmarshal(leaseRbac.substring(0, leaseRbac.indexOf("\n---\n")), Role.class);
 
-        // the chart's default: the mirror API only
-        List<ClusterAccess.Permission> needed = ClusterAccess.needed(Set.of(HpaApi.MIRROR), List.of(), leaseRole.getMetadata().getNamespace(), "hpa-controller");
+        // the chart's default: the mirror API only, the histories kept
+        List<ClusterAccess.Permission> needed = ClusterAccess.needed(Set.of(HpaApi.MIRROR), List.of(), leaseRole.getMetadata().getNamespace(), "hpa-controller", true);
+        assertThat(needed).anySatisfy(p -> assertThat(p.target() + " " + p.verb()).isEqualTo("horizontalpodautoscalerhistories.autoscaling.hpa-controller.io update"));
 
         assertThat(needed).hasSizeGreaterThan(20).allSatisfy(p -> assertThat(
                 grants(clusterRole.getRules(), p) || p.namespace().equals(leaseRole.getMetadata().getNamespace()) && grants(leaseRole.getRules(), p))

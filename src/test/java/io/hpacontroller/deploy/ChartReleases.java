@@ -1,10 +1,14 @@
 package io.hpacontroller.deploy;
 
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.hpacontroller.live.StoredHistory;
 import io.hpacontroller.testing.kube.ChartRelease;
 import io.hpacontroller.testing.kube.KubeControlPlane;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The chart installed on a real control plane for the controller under test to run as its
@@ -43,18 +47,39 @@ public final class ChartReleases {
     /** The chart's crds/ on a control plane, as {@code helm install} creates them (once per control plane). */
     public static void installCrds(KubeControlPlane plane) {
         MirrorCrd.install(plane);
+        installHistoryCrd(plane);
+    }
+
+    /** The file of the HorizontalPodAutoscalerHistory CRD in the chart's crds/. */
+    public static final java.nio.file.Path HISTORY_CRD = HelmChart.CHART_DIR.resolve("crds")
+            .resolve(StoredHistory.PLURAL + "." + StoredHistory.GROUP + ".yaml");
+    private static final java.util.Set<String> HISTORY_CRD_INSTALLED = ConcurrentHashMap.newKeySet();
+
+    /** The HorizontalPodAutoscalerHistory CRD (server-side apply, as Helm creates it), once per control plane, established. */
+    public static synchronized void installHistoryCrd(KubeControlPlane plane) {
+        if (HISTORY_CRD_INSTALLED.contains(plane.url())) {
+            return;
+        }
+        var admin = plane.adminClient();
+        var crd = new KubernetesSerialization().unmarshal(Manifests.read(HISTORY_CRD), CustomResourceDefinition.class);
+        admin.resource(crd).fieldManager("helm").forceConflicts().serverSideApply();
+        admin.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName()).waitUntilCondition(c -> c != null
+                && c.getStatus() != null && c.getStatus().getConditions() != null && c.getStatus().getConditions().stream()
+                .anyMatch(x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())), 30, TimeUnit.SECONDS);
+        HISTORY_CRD_INSTALLED.add(plane.url());
     }
 
     /** The shipped chart with its default values (the mirror API only; its CRD installed too), once per control plane. */
     public static ChartRelease mirror(KubeControlPlane plane) {
         return MIRROR.computeIfAbsent(plane, p -> {
-            MirrorCrd.install(p);
+            installCrds(p);
             return install(p, MIRROR_RELEASE, MIRROR_RELEASE, EXTRA_SCALE_TARGETS);
         });
     }
 
     /** {@code helm install RELEASE charts/hpa-controller -n NAMESPACE -f values}, identity objects only. */
     public static ChartRelease install(KubeControlPlane plane, String release, String namespace, String valuesYaml) {
+        installHistoryCrd(plane); // --persist-history is on by default
         return ChartRelease.install(plane, namespace, HelmChart.objects(release, namespace, valuesYaml));
     }
 }

@@ -40,6 +40,7 @@ class ChartTest {
             "run",
             "--hpa-apis=autoscaling.hpa-controller.io/v1",
             "--shadow=false",
+            "--persist-history=true",
             "--horizontal-pod-autoscaler-sync-period=15s",
             "--horizontal-pod-autoscaler-tolerance=0.1",
             "--horizontal-pod-autoscaler-downscale-stabilization=5m",

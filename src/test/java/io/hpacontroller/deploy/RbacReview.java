@@ -52,10 +52,11 @@ final class RbacReview {
         return found;
     }
 
-    /** The only objects the controller writes: scale subresources, HPA status, events, its Lease. */
+    /** The only objects the controller writes: scale subresources, HPA status, events, its Lease, the HPAs' kept histories. */
     private static boolean writable(String resource) {
         return resource.endsWith("/scale") && !resource.startsWith("*")
                 || resource.equals("horizontalpodautoscalers/status")
+                || resource.equals("horizontalpodautoscalerhistories")
                 || resource.equals("events")
                 || resource.equals("leases");
     }

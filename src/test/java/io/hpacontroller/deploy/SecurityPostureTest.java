@@ -33,7 +33,7 @@ class SecurityPostureTest {
     }
 
     @Test
-    void writesGoOnlyToScaleStatusEventsAndTheLease() {
+    void writesGoOnlyToScaleStatusEventsTheLeaseAndTheKeptHistories() {
         List<String> written = Stream.concat(
                         deploy.all(ClusterRole.class).stream().flatMap(r -> r.getRules().stream()),
                         deploy.all(Role.class).stream().flatMap(r -> r.getRules().stream()))
@@ -42,8 +42,22 @@ class SecurityPostureTest {
 
         assertThat(written).as("by default the built-in HPAs are only read: the mirror HPAs' status is written").containsExactlyInAnyOrder(
                 "autoscaling.hpa-controller.io/horizontalpodautoscalers/status",
+                "autoscaling.hpa-controller.io/horizontalpodautoscalerhistories",
                 "apps/deployments/scale", "apps/statefulsets/scale", "apps/replicasets/scale", "/replicationcontrollers/scale",
                 "/events", "events.k8s.io/events", "coordination.k8s.io/leases");
+    }
+
+    @Test
+    void persistingTheHistoriesAddsOnlyTheirObjectsWithoutDelete() {
+        List<PolicyRule> without = HelmChart.render("persistHistory: false").single(ClusterRole.class).getRules();
+        List<PolicyRule> with = new java.util.ArrayList<>(HelmChart.render("").single(ClusterRole.class).getRules());
+        with.removeAll(without);
+
+        assertThat(with).singleElement().satisfies(r -> {
+            assertThat(r.getApiGroups()).containsExactly("autoscaling.hpa-controller.io");
+            assertThat(r.getResources()).containsExactly("horizontalpodautoscalerhistories");
+            assertThat(r.getVerbs()).as("the garbage collector deletes them with their HPA").containsExactly("get", "create", "update");
+        });
     }
 
     @Test

@@ -53,6 +53,11 @@ public final class MockCluster implements AutoCloseable {
             .withGroup("autoscaling.hpa-controller.io").withVersion("v1").withKind("HorizontalPodAutoscaler")
             .withPlural("horizontalpodautoscalers").withScope("Namespaced").withStatusSubresource(true).build();
 
+    /** The HPAs' kept histories (--persist-history), stored like any custom resource. */
+    public static final CustomResourceDefinitionContext HISTORIES = new CustomResourceDefinitionContext.Builder()
+            .withGroup("autoscaling.hpa-controller.io").withVersion("v1").withKind("HorizontalPodAutoscalerHistory")
+            .withPlural("horizontalpodautoscalerhistories").withScope("Namespaced").build();
+
     public record Request(String method, String path, long atNanos) {
     }
 
@@ -231,7 +236,7 @@ public final class MockCluster implements AutoCloseable {
     private final class Dispatcher extends KubernetesCrudDispatcher {
 
         Dispatcher() {
-            super(List.of(WIDGETS, MIRROR_HPAS));
+            super(List.of(WIDGETS, MIRROR_HPAS, HISTORIES));
         }
 
         @Override

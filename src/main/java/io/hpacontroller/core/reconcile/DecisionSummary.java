@@ -23,14 +23,20 @@ public final class DecisionSummary {
 
     /** One sentence: the action, then why. */
     public static String of(DecisionTrace t) {
+        if (t.controls().suspended()) {
+            return "suspended (mode Suspended): no metrics are read and nothing is written but the condition";
+        }
         if (t.desiredReplicas() < 0 || t.currentReplicas() < 0) {
-            return noDecision(t);
+            return (t.controls().preview() ? "preview, " : "") + noDecision(t);
         }
         String why = why(t) + notes(t);
         if (t.action() == Action.NONE) {
-            return "holding at " + t.currentReplicas() + ": " + why;
+            return (t.controls().preview() ? "preview, " : "") + "holding at " + t.currentReplicas() + ": " + why;
         }
         String move = (t.action() == Action.SCALE_UP ? "scaling up" : "scaling down") + " from " + t.currentReplicas() + " to " + t.desiredReplicas();
+        if (t.controls().preview()) {
+            return "preview, would be " + move + " (mode Preview: the scale is not written): " + why;
+        }
         if (!t.rescaled()) {
             return "tried " + move + ", but the scale write failed (" + t.errorMessage() + "): " + why;
         }
@@ -43,6 +49,12 @@ public final class DecisionSummary {
         String failed = failedMetrics(t);
         if (!failed.isEmpty()) {
             sb.append("; ").append(failed).append(" (a failed metric does not block a scale-up)");
+        }
+        for (int i = 0; i < t.metrics().size(); i++) {
+            MetricTrace m = t.metrics().get(i);
+            if (m.fallback() && i != t.selectedMetric()) {
+                sb.append("; ").append(fallback(m, t.time()));
+            }
         }
         if ("FailedUpdateStatus".equals(t.errorReason())) {
             sb.append("; ").append(t.errorMessage());
@@ -127,6 +139,9 @@ public final class DecisionSummary {
         }
         MetricTrace m = t.metrics().get(t.selectedMetric());
         String others = t.metrics().size() > 1 ? " (the highest of " + t.metrics().size() + " metrics)" : "";
+        if (m.fallback()) {
+            return fallback(m, t.time()) + others;
+        }
         Proposal p = m.calculation();
         String value = m.metric() + " " + value(m, m.current()) + " against a target of " + value(m, m.target());
         ToleranceVerdict v = p == null ? null : p.tolerance();
@@ -147,12 +162,22 @@ public final class DecisionSummary {
         return value + " recommends " + m.replicas() + others;
     }
 
+    /** A metric in fallback: "External metric queue_depth has failed since ... (2m10s): its fallback of 6 replicas". */
+    private static String fallback(MetricTrace m, long now) {
+        return m.described() + " has failed for " + duration(now - m.failingSince()) + " (" + m.errorMessage() + "), so it proposes the fallback of "
+                + m.replicas() + " replicas";
+    }
+
     private static String failedMetrics(DecisionTrace t) {
         StringBuilder sb = new StringBuilder();
         for (MetricTrace m : t.metrics()) {
-            if (m.failed()) {
+            if (m.failed() && !m.fallback()) {
                 sb.append(sb.length() == 0 ? "" : "; ").append(m.name() == null ? m.type() : m.type() + " " + m.name())
                         .append(" failed (").append(m.errorMessage()).append(")");
+                if (m.failingSince() > 0) {
+                    sb.append(", failing for ").append(duration(t.time() - m.failingSince())).append(" of the ")
+                            .append(duration(t.controls().fallbackAfterMillis())).append(" before its fallback");
+                }
             }
         }
         return sb.toString();

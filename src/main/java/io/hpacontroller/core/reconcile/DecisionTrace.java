@@ -38,11 +38,15 @@ import java.util.List;
  * @param error              the kind of error the sync ended with
  * @param errorReason        the condition or event reason of that error (FailedGetScale, InvalidReplicaBounds, ...), null when none
  * @param errorMessage       the error, null when none
+ * @param controls           the per-HPA controls the sync decided under ({@link ControlsTrace#NONE} for none, or when they
+ *                           were invalid); in Preview, {@code action} and {@code desiredReplicas} are what the sync would
+ *                           have written, and {@code rescaled} is false
  */
 public record DecisionTrace(String hpa, long time, int currentReplicas, int minReplicas, int maxReplicas, List<MetricTrace> metrics,
                             int selectedMetric, String metricsVerdict, int rawDesiredReplicas, String rescaleRule,
                             Normalization normalization, List<String> constraintsApplied, String scaleToZero, int desiredReplicas,
-                            Action action, boolean rescaled, String reason, ErrorKind error, String errorReason, String errorMessage) {
+                            Action action, boolean rescaled, String reason, ErrorKind error, String errorReason, String errorMessage,
+                            ControlsTrace controls) {
 
     /** Every metric failed: nothing to decide from. */
     public static final String ALL_METRICS_FAILED = "all metrics failed";
@@ -68,5 +72,16 @@ public record DecisionTrace(String hpa, long time, int currentReplicas, int minR
     public DecisionTrace {
         metrics = metrics == null ? List.of() : metrics;
         constraintsApplied = constraintsApplied == null ? List.of() : constraintsApplied;
+        controls = controls == null ? ControlsTrace.NONE : controls;
+    }
+
+    /** A trace without per-HPA controls. */
+    public DecisionTrace(String hpa, long time, int currentReplicas, int minReplicas, int maxReplicas, List<MetricTrace> metrics,
+                         int selectedMetric, String metricsVerdict, int rawDesiredReplicas, String rescaleRule,
+                         Normalization normalization, List<String> constraintsApplied, String scaleToZero, int desiredReplicas,
+                         Action action, boolean rescaled, String reason, ErrorKind error, String errorReason, String errorMessage) {
+        this(hpa, time, currentReplicas, minReplicas, maxReplicas, metrics, selectedMetric, metricsVerdict, rawDesiredReplicas, rescaleRule,
+                normalization, constraintsApplied, scaleToZero, desiredReplicas, action, rescaled, reason, error, errorReason, errorMessage,
+                ControlsTrace.NONE);
     }
 }

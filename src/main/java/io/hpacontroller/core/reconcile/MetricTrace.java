@@ -21,11 +21,40 @@ import io.hpacontroller.core.calc.Proposal;
  * @param errorMessage the error as the event and the condition say it, null when none
  * @param error        the error as the sync reports it (upstream's {@code err}, wrapped with the metric), null when none
  * @param specError    whether the spec is at fault (no retry fixes it) rather than the cluster
+ * @param failingSince when the failed metric started failing (epoch millis) as the fallback control measures it, 0 when
+ *                     that control does not measure it
+ * @param fallback     whether the failed metric proposes the fallback control's replicas ({@code replicas})
  */
 public record MetricTrace(String type, String name, String metric, String targetType, double target, double current, long timestamp,
-                          Proposal calculation, int replicas, String errorReason, String errorMessage, String error, boolean specError) {
+                          Proposal calculation, int replicas, String errorReason, String errorMessage, String error, boolean specError,
+                          long failingSince, boolean fallback) {
 
+    /** A metric as computed, before the fallback control looked at it. */
+    public MetricTrace(String type, String name, String metric, String targetType, double target, double current, long timestamp,
+                       Proposal calculation, int replicas, String errorReason, String errorMessage, String error, boolean specError) {
+        this(type, name, metric, targetType, target, current, timestamp, calculation, replicas, errorReason, errorMessage, error, specError,
+                0, false);
+    }
+
+    /** Whether the metric failed (it may still propose the fallback). */
     public boolean failed() {
         return errorReason != null;
+    }
+
+    /** Whether the metric gave a proposal: its own, or the fallback of a failed one. */
+    public boolean proposes() {
+        return !failed() || fallback;
+    }
+
+    /** "External metric queue_depth", "Resource metric cpu": the metric in a sentence. */
+    public String described() {
+        return (type == null || type.isEmpty() ? "metric" : type + " metric") + (name == null ? "" : " " + name);
+    }
+
+    /** This failed metric, failing since {@code since}, and proposing {@code fallbackReplicas} when that is not -1. */
+    MetricTrace failingSince(long since, int fallbackReplicas) {
+        boolean fb = fallbackReplicas >= 0;
+        return new MetricTrace(type, name, metric, targetType, target, current, timestamp, calculation, fb ? fallbackReplicas : replicas,
+                errorReason, errorMessage, error, specError, since, fb);
     }
 }

@@ -6,8 +6,12 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerSpe
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpec;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricStatus;
+import io.hpacontroller.core.Parsed;
 import io.hpacontroller.core.calc.ReplicaCalculator;
 import io.hpacontroller.core.calc.Tolerances;
+import io.hpacontroller.core.controls.ControlAnnotations;
+import io.hpacontroller.core.controls.HpaControls;
+import io.hpacontroller.core.controls.Mode;
 import io.hpacontroller.core.labels.Selector;
 import io.hpacontroller.core.model.PodInfo;
 import io.hpacontroller.core.model.ScaleTarget;
@@ -16,6 +20,7 @@ import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.normalize.HpaHistory;
 import io.hpacontroller.core.normalize.Normalization;
 import io.hpacontroller.core.normalize.Normalizer;
+import io.hpacontroller.core.normalize.Retention;
 import io.hpacontroller.core.reconcile.ReconcileOutcome.Action;
 import io.hpacontroller.core.reconcile.ReconcileOutcome.ErrorKind;
 import io.hpacontroller.core.reconcile.ReconcileOutcome.MetricComputation;
@@ -25,8 +30,10 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * One sync of one HorizontalPodAutoscaler (upstream {@code reconcileAutoscaler}): read the target's
@@ -38,6 +45,12 @@ import java.util.Objects;
  * <p>It talks to the world only through its ports and reads time only from its clock. It never
  * throws: every failure ends up in a condition, an event and the returned {@link ReconcileOutcome},
  * whose {@link DecisionTrace} records the decision as it was made.
+ *
+ * <p>Each HPA comes with its {@link HpaControls} (from its annotations, or the mirror API's fields): invalid
+ * ones stop it with ScalingActive=False {@value #INVALID_ANNOTATION}; {@link Mode#SUSPENDED} reads nothing and
+ * writes one condition; {@link Mode#PREVIEW} decides and writes status, conditions and events but never the
+ * scale; the warm-up durations replace the flags' for this HPA; the fallback is {@link MetricFallback}. The sync
+ * period is the driver's business (the core only names it in the trace). Without controls, upstream's behavior.
  */
 public final class Reconciler {
 
@@ -47,12 +60,33 @@ public final class Reconciler {
     private final StatusWriter statusWriter;
     private final EventRecorder events;
     private final HistoryStore histories;
+    private final HistoryWriter historyWriter;
     private final SelectorOwnership ownership;
     private final Clock clock;
     private final MetricEvaluator evaluator;
+    private final MetricsSource metrics;
+
+    /** ScalingActive=False reason and Warning event of HPAs whose controls cannot be read. */
+    public static final String INVALID_ANNOTATION = "InvalidAnnotation";
+    /** ScalingActive=False reason of an HPA whose mirror API control fields cannot be read. */
+    public static final String INVALID_SPEC = "InvalidSpec";
+    /** ScalingActive=False reason of a suspended HPA. */
+    public static final String SUSPENDED = "Suspended";
+    /** AbleToScale=False reason of an HPA in Preview, and the Normal event of a rescale it did not write. */
+    public static final String PREVIEW = "Preview";
+    public static final String PREVIEW_RESCALE = "PreviewRescale";
+    /** Warning event (and AbleToScale=False reason, when a scale was not written for it) of a history that could not be kept. */
+    public static final String FAILED_UPDATE_HISTORY = "FailedUpdateHistory";
 
     public Reconciler(ControllerConfig config, ScaleClient scales, PodSource pods, MetricsSource metrics,
                       StatusWriter statusWriter, EventRecorder events, HistoryStore histories,
+                      SelectorOwnership ownership, Clock clock) {
+        this(config, scales, pods, metrics, statusWriter, events, histories, HistoryWriter.NONE, ownership, clock);
+    }
+
+    /** @param historyWriter keeps each HPA's history for the next leader */
+    public Reconciler(ControllerConfig config, ScaleClient scales, PodSource pods, MetricsSource metrics,
+                      StatusWriter statusWriter, EventRecorder events, HistoryStore histories, HistoryWriter historyWriter,
                       SelectorOwnership ownership, Clock clock) {
         this.config = Objects.requireNonNull(config);
         this.scales = Objects.requireNonNull(scales);
@@ -60,10 +94,22 @@ public final class Reconciler {
         this.statusWriter = Objects.requireNonNull(statusWriter);
         this.events = Objects.requireNonNull(events);
         this.histories = Objects.requireNonNull(histories);
+        this.historyWriter = Objects.requireNonNull(historyWriter);
         this.ownership = Objects.requireNonNull(ownership);
         this.clock = Objects.requireNonNull(clock);
+        this.metrics = Objects.requireNonNull(metrics);
         this.evaluator = new MetricEvaluator(new ReplicaCalculator(config.cpuInitializationPeriod().toMillis(),
                 config.initialReadinessDelay().toMillis()), metrics, pods);
+    }
+
+    /** The evaluator for an HPA: the flags' warm-up, or the HPA's own. */
+    private MetricEvaluator evaluatorFor(HpaControls controls) {
+        if (!controls.ownWarmUp()) {
+            return evaluator;
+        }
+        long cpu = (controls.cpuInitializationPeriod() == null ? config.cpuInitializationPeriod() : controls.cpuInitializationPeriod()).toMillis();
+        long ready = (controls.initialReadinessDelay() == null ? config.initialReadinessDelay() : controls.initialReadinessDelay()).toMillis();
+        return new MetricEvaluator(new ReplicaCalculator(cpu, ready), metrics, pods);
     }
 
     public ControllerConfig config() {
@@ -97,7 +143,15 @@ public final class Reconciler {
      * conditions are the status being built (upstream sets them on its copy of the HPA).
      */
     private record Sync(HorizontalPodAutoscaler hpa, String key, String namespace, long now,
-                        HorizontalPodAutoscalerStatus original, ConditionList conditions) {
+                        HorizontalPodAutoscalerStatus original, ConditionList conditions, HpaControls controls) {
+
+        boolean preview() {
+            return controls.mode() == Mode.PREVIEW;
+        }
+
+        ControlsTrace controlsTrace() {
+            return ControlsTrace.of(controls);
+        }
 
         String reference() {
             CrossVersionObjectReference ref = hpa.getSpec() == null ? null : hpa.getSpec().getScaleTargetRef();
@@ -109,8 +163,19 @@ public final class Reconciler {
         }
     }
 
-    /** Syncs one HPA. Never throws. */
+    /** Syncs one HPA under the controls of its annotations ({@link HpaControls#of}). Never throws. */
     public ReconcileOutcome reconcile(HorizontalPodAutoscaler hpa) {
+        Parsed<HpaControls> controls;
+        try {
+            controls = HpaControls.of(hpa);
+        } catch (RuntimeException e) {
+            controls = Parsed.invalid("internal error while reading the controls: " + e);
+        }
+        return reconcile(hpa, controls);
+    }
+
+    /** Syncs one HPA under the given controls (the driver read them from the HPA's annotations or fields). Never throws. */
+    public ReconcileOutcome reconcile(HorizontalPodAutoscaler hpa, Parsed<HpaControls> controls) {
         String key = keyOf(hpa);
         long now = clock.millis();
         HorizontalPodAutoscalerStatus original = hpa == null || hpa.getStatus() == null ? new HorizontalPodAutoscalerStatus() : hpa.getStatus();
@@ -118,13 +183,58 @@ public final class Reconciler {
             if (hpa == null || hpa.getMetadata() == null) {
                 throw new IllegalArgumentException("the HPA has no metadata");
             }
+            HpaControls valid = controls instanceof Parsed.Valid<HpaControls> v ? v.value() : HpaControls.NONE;
             Sync s = new Sync(hpa, key, hpa.getMetadata().getNamespace(), now, original,
-                    new ConditionList(original.getConditions(), formatTime(now)));
+                    new ConditionList(original.getConditions(), formatTime(now)), valid);
+            if (controls instanceof Parsed.Invalid<HpaControls> invalid) {
+                return failControls(s, invalid.message());
+            }
+            if (valid.mode() == Mode.SUSPENDED) {
+                return suspended(s);
+            }
             return reconcileAutoscaler(s);
         } catch (RuntimeException e) {
             String msg = "internal error while reconciling " + key + ": " + e;
-            return new ReconcileOutcome(failure(key, now, -1, -1, -1, ErrorKind.INTERNAL, null, msg), original, false, List.of());
+            return new ReconcileOutcome(failure(key, now, -1, -1, -1, ErrorKind.INTERNAL, null, msg, ControlsTrace.NONE), original, false, List.of());
         }
+    }
+
+    /**
+     * Controls that cannot be read: the HPA does not scale (no scale, pod or metric is read, no scale written),
+     * ScalingActive=False with the message naming every annotation or field at fault and what it accepts, a
+     * Warning event. The history is left as it is.
+     */
+    private ReconcileOutcome failControls(Sync s, String message) {
+        String reason = message.startsWith(ControlAnnotations.PREFIX) ? INVALID_ANNOTATION : INVALID_SPEC;
+        events.record(s.hpa(), EventRecorder.Type.Warning, reason, message);
+        s.conditions().set(ConditionList.SCALING_ACTIVE, false, reason, "the HPA does not scale until its controls are fixed: " + message);
+        StatusUpdate update = updateStatusIfNeeded(s, withConditions(s));
+        DecisionTrace trace = failure(s.key(), s.now(), -1, -1, -1, ErrorKind.SPEC, reason, message, ControlsTrace.NONE);
+        return new ReconcileOutcome(trace, update.status(), update.written(), List.of());
+    }
+
+    /**
+     * {@link Mode#SUSPENDED}: no scale, pod or metric is read, nothing is written but ScalingActive=False
+     * {@value #SUSPENDED} (once: the status is written only when it changed), no event. The history is kept as it
+     * is, except the metrics' failures: nothing is observed while suspended, so a failure run ends.
+     */
+    private ReconcileOutcome suspended(Sync s) {
+        HpaHistory history = histories.of(s.key());
+        if (MetricFallback.anyRemembered(history)) {
+            MetricFallback.forgetAll(history, s.hpa(), events, s.now(), "", false);
+        }
+        s.conditions().set(ConditionList.SCALING_ACTIVE, false, SUSPENDED,
+                "the HPA is suspended (mode Suspended): no metrics are read and the target's scale is not written");
+        StatusUpdate update = updateStatusIfNeeded(s, withConditions(s));
+        DecisionTrace trace = failure(s.key(), s.now(), -1, -1, -1, ErrorKind.NONE, null, null, s.controlsTrace());
+        return new ReconcileOutcome(trace, update.status(), update.written(), List.of());
+    }
+
+    /** The HPA's status as it was, with the conditions this sync set. */
+    private static HorizontalPodAutoscalerStatus withConditions(Sync s) {
+        HorizontalPodAutoscalerStatus next = copyOf(s.original());
+        next.setConditions(s.conditions().toList());
+        return next;
     }
 
     private ReconcileOutcome reconcileAutoscaler(Sync s) {
@@ -153,6 +263,9 @@ public final class Reconciler {
         }
         HpaHistory history = histories.of(s.key());
         history.recordInitialRecommendation(currentReplicas, s.now());
+        if (s.controls().fallback() == null && MetricFallback.anyRemembered(history)) {
+            MetricFallback.forgetAll(history, s.hpa(), events, s.now(), "the fallback control was removed", true);
+        }
 
         int maxReplicas = spec.getMaxReplicas();
         int minReplicas = spec.getMinReplicas() != null ? spec.getMinReplicas() : 1;
@@ -201,12 +314,15 @@ public final class Reconciler {
                 return failSpec(s, currentReplicas, minReplicas, maxReplicas, "InvalidBehavior", msg, msg);
             }
         }
+        Retention retention = Retention.of(behavior, config.downscaleStabilization().toMillis());
 
         ReplicasForMetrics metrics = null;
         Normalization normalization = null;
         if (computeMetrics) {
-            metrics = computeReplicasForMetrics(s, scale, metricSpecs, Behavior.tolerances(behavior, config.tolerance()));
+            metrics = computeReplicasForMetrics(s, scale, metricSpecs, Behavior.tolerances(behavior, config.tolerance()), history);
             if (metrics.replicas() < 0) {
+                saveHistory(s, history, retention, behavior, currentReplicas, currentReplicas);
+                previewHolds(s, "the metrics give no recommendation");
                 HorizontalPodAutoscalerStatus status = setStatus(s, currentReplicas, s.originalDesired(), metrics.statuses(), false);
                 StatusUpdate update = updateStatusIfNeeded(s, status);
                 events.record(s.hpa(), EventRecorder.Type.Warning, "FailedComputeMetricsReplicas", metrics.error());
@@ -221,7 +337,10 @@ public final class Reconciler {
                 rescaleMetric = metrics.metric();
             }
             if (desiredReplicas > currentReplicas) {
-                rescaleReason = rescaleMetric + " above target";
+                MetricTrace selected = metrics.selected() < 0 ? null : metrics.traces().get(metrics.selected());
+                rescaleReason = selected != null && selected.fallback()
+                        ? "fallback replicas for " + selected.described() + ", failing since " + formatTime(selected.failingSince())
+                        : rescaleMetric + " above target";
             }
             if (desiredReplicas < currentReplicas) {
                 rescaleReason = "All metrics below target";
@@ -240,6 +359,23 @@ public final class Reconciler {
         List<MetricComputation> computations = metrics == null ? List.of() : metrics.computations();
         Action action = !rescale ? Action.NONE : desiredReplicas > currentReplicas ? Action.SCALE_UP : Action.SCALE_DOWN;
 
+        if (s.preview()) {
+            saveHistory(s, history, retention, behavior, currentReplicas, currentReplicas); // a preview writes no scale, records no event
+            return preview(s, currentReplicas, minReplicas, maxReplicas, metrics, rescaleRule, normalization, zeroState,
+                    rescale ? desiredReplicas : currentReplicas, action, rescaleReason);
+        }
+        // kept before the scale is written: a new leader never meets a scale whose event it does not know
+        String unkept = saveHistory(s, history, retention, behavior, currentReplicas, rescale ? desiredReplicas : currentReplicas);
+        if (rescale && unkept != null) {
+            // the scale would outlive its event if this instance stopped now: not written, tried again next sync
+            conditions.set(ConditionList.ABLE_TO_SCALE, false, FAILED_UPDATE_HISTORY,
+                    "the HPA controller did not update the target scale: its history could not be kept: " + unkept);
+            StatusUpdate update = updateStatusIfNeeded(s, setStatus(s, currentReplicas, s.originalDesired(), metricStatuses, false));
+            DecisionTrace trace = trace(s, currentReplicas, minReplicas, maxReplicas, metrics, rescaleRule, normalization, zeroState,
+                    desiredReplicas, action, false, rescaleReason, ErrorKind.INTERNAL, FAILED_UPDATE_HISTORY,
+                    "did not rescale " + s.reference() + ": its history could not be kept: " + unkept);
+            return new ReconcileOutcome(trace, update.status(), update.written(), computations);
+        }
         if (rescale) {
             String failure = writeScale(s.namespace(), ref, scale, desiredReplicas);
             if (failure != null) {
@@ -284,6 +420,50 @@ public final class Reconciler {
     }
 
     /**
+     * {@link Mode#PREVIEW}: the decision made as in Auto, not written. AbleToScale=False {@value #PREVIEW} says what
+     * would have been written, a would-be rescale is a Normal {@value #PREVIEW_RESCALE} event, status.desiredReplicas is
+     * the would-be count, lastScaleTime stays. The history stays what Auto would find: the recommendation was recorded
+     * (the stabilization windows hold recommendations whether or not they were written), but no scale event is, because
+     * the target did not change: the policies limit changes of the target, and after a switch to Auto they must count
+     * the changes that happened, not the ones previewed.
+     */
+    private ReconcileOutcome preview(Sync s, int currentReplicas, int minReplicas, int maxReplicas, ReplicasForMetrics metrics,
+                                     String rescaleRule, Normalization normalization, String zeroState, int desiredReplicas, Action action,
+                                     String rescaleReason) {
+        String would = action == Action.NONE ? "would keep " + currentReplicas + " replicas"
+                : "would scale from " + currentReplicas + " to " + desiredReplicas + " (" + rescaleReason + ")";
+        if (normalization != null) {
+            would += "; " + normalization.ableToScaleReason() + ": " + normalization.ableToScaleMessage();
+        }
+        previewHolds(s, would);
+        if (action != Action.NONE) {
+            events.record(s.hpa(), EventRecorder.Type.Normal, PREVIEW_RESCALE, "New size: " + desiredReplicas + "; reason: " + rescaleReason
+                    + "; not written (mode Preview)");
+        }
+        List<MetricStatus> metricStatuses = metrics == null ? null : metrics.statuses();
+        StatusUpdate update = updateStatusIfNeeded(s, setStatus(s, currentReplicas, desiredReplicas, metricStatuses, false));
+        ErrorKind error = metrics == null ? ErrorKind.NONE : metrics.errorKind();
+        String errorReason = metrics == null ? null : metrics.errorReason();
+        String errorMessage = metrics == null ? null : metrics.error();
+        if (update.failure() != null) {
+            error = ErrorKind.INTERNAL;
+            errorReason = "FailedUpdateStatus";
+            errorMessage = "failed to update status for " + s.hpa().getMetadata().getName();
+        }
+        DecisionTrace trace = trace(s, currentReplicas, minReplicas, maxReplicas, metrics, rescaleRule, normalization, zeroState,
+                desiredReplicas, action, false, rescaleReason, error, errorReason, errorMessage);
+        return new ReconcileOutcome(trace, update.status(), update.written(), metrics == null ? List.of() : metrics.computations());
+    }
+
+    /** In Preview, AbleToScale=False {@value #PREVIEW} with what the sync would do. */
+    private static void previewHolds(Sync s, String would) {
+        if (s.preview()) {
+            s.conditions().set(ConditionList.ABLE_TO_SCALE, false, PREVIEW, "mode Preview: the HPA controller does not write the target's scale; "
+                    + would);
+        }
+    }
+
+    /**
      * What {@link #computeReplicasForMetrics} gives: the recommendation (-1 when there is none to act on),
      * the winning metric, every metric's trace, status entry and timing, and the error to report.
      *
@@ -311,13 +491,20 @@ public final class Reconciler {
 
     /**
      * Every metric together (upstream {@code computeReplicasForMetrics}): the largest proposal wins; a failed
-     * metric does not block a scale-up proposed by the others, but blocks a scale-down.
+     * metric does not block a scale-up proposed by the others, but blocks a scale-down. With the fallback control,
+     * a metric that has failed long enough proposes the fallback replicas instead ({@link MetricFallback}): it
+     * enters the max like any proposal and blocks nothing.
      */
-    private ReplicasForMetrics computeReplicasForMetrics(Sync s, ScaleTarget scale, List<MetricSpec> metricSpecs, Tolerances tolerances) {
+    private ReplicasForMetrics computeReplicasForMetrics(Sync s, ScaleTarget scale, List<MetricSpec> metricSpecs, Tolerances tolerances,
+                                                         HpaHistory history) {
         SelectorCheck check = validateSelector(s, scale.selector());
         if (check.selector() == null) {
             return ReplicasForMetrics.unusableSelector(check);
         }
+        MetricEvaluator evaluator = evaluatorFor(s.controls());
+        MetricFallback fallback = new MetricFallback(s.controls().fallback(), history, s.hpa(), events, s.now());
+        Set<String> identities = new LinkedHashSet<>();
+        List<MetricTrace> inFallback = new ArrayList<>();
         MetricEvaluator.Context ctx = new MetricEvaluator.Context(s.namespace(), check.selector(), scale.specReplicas(), scale.statusReplicas(),
                 tolerances, s.now());
         MetricStatus[] statuses = new MetricStatus[metricSpecs.size()];
@@ -325,52 +512,73 @@ public final class Reconciler {
         MetricComputation[] computations = new MetricComputation[metricSpecs.size()];
         int invalid = 0;
         MetricTrace firstFailure = null;
+        MetricTrace firstBlocking = null;
         int replicas = 0;
         int selected = -1;
         for (int i = 0; i < metricSpecs.size(); i++) {
             long start = System.nanoTime();
             MetricSpec spec = metricSpecs.get(i);
+            String identity = MetricIdentity.of(spec);
+            identities.add(identity);
             MetricEvaluator.Evaluated e = evaluator.evaluate(ctx, spec);
             MetricTrace t = e.trace();
-            traces[i] = t;
             statuses[i] = e.status();
             if (t.failed()) {
                 events.record(s.hpa(), EventRecorder.Type.Warning, t.errorReason(), t.errorMessage());
-                computations[i] = new MetricComputation(spec == null ? "" : String.valueOf(spec.getType()), Action.NONE,
-                        t.specError() ? ErrorKind.SPEC : ErrorKind.INTERNAL, System.nanoTime() - start);
-                if (invalid == 0) {
+                t = fallback.failed(identity, t);
+                traces[i] = t;
+                if (firstFailure == null) {
                     firstFailure = t;
                 }
-                invalid++;
-                continue;
+                if (!t.fallback()) {
+                    computations[i] = new MetricComputation(spec == null ? "" : String.valueOf(spec.getType()), Action.NONE,
+                            t.specError() ? ErrorKind.SPEC : ErrorKind.INTERNAL, System.nanoTime() - start);
+                    if (invalid == 0) {
+                        firstBlocking = t;
+                    }
+                    invalid++;
+                    continue;
+                }
+                inFallback.add(t);
+                computations[i] = new MetricComputation(spec.getType(), compare(t.replicas(), s.original().getCurrentReplicas()),
+                        ErrorKind.INTERNAL, System.nanoTime() - start);
+            } else {
+                fallback.succeeded(identity, t);
+                traces[i] = t;
+                computations[i] = new MetricComputation(spec.getType(), compare(t.replicas(), s.original().getCurrentReplicas()),
+                        ErrorKind.NONE, System.nanoTime() - start);
             }
-            computations[i] = new MetricComputation(spec.getType(), compare(t.replicas(), s.original().getCurrentReplicas()),
-                    ErrorKind.NONE, System.nanoTime() - start);
             if (replicas == 0 || t.replicas() > replicas) {
                 replicas = t.replicas();
                 selected = i;
             }
         }
+        fallback.keepOnly(identities);
         List<MetricTrace> traceList = Arrays.asList(traces);
         List<MetricStatus> statusList = Arrays.asList(statuses);
         List<MetricComputation> computationList = Arrays.asList(computations);
         String error = null;
         ErrorKind errorKind = ErrorKind.NONE;
         if (firstFailure != null) {
-            error = "invalid metrics (" + invalid + " invalid out of " + metricSpecs.size() + "), first error is: " + firstFailure.error();
+            error = "invalid metrics (" + (invalid + inFallback.size()) + " invalid out of " + metricSpecs.size() + "), first error is: "
+                    + firstFailure.error();
             errorKind = firstFailure.specError() ? ErrorKind.SPEC : ErrorKind.INTERNAL;
         }
         int rawDesired = selected < 0 ? -1 : replicas;
         // all metrics invalid, or some invalid and the valid ones would scale down: do nothing
         if (invalid >= metricSpecs.size() || (invalid > 0 && replicas < scale.specReplicas())) {
-            s.conditions().set(ConditionList.SCALING_ACTIVE, false, firstFailure.errorReason(),
-                    "the HPA was unable to compute the replica count: " + firstFailure.errorMessage());
+            s.conditions().set(ConditionList.SCALING_ACTIVE, false, firstBlocking.errorReason(),
+                    "the HPA was unable to compute the replica count: " + firstBlocking.errorMessage());
             String verdict = invalid >= metricSpecs.size() ? DecisionTrace.ALL_METRICS_FAILED : DecisionTrace.FAILED_METRIC_BLOCKS_SCALE_DOWN;
             return new ReplicasForMetrics(-1, null, -1, verdict, rawDesired, traceList, statusList, computationList, error, errorKind,
-                    firstFailure.errorReason());
+                    firstBlocking.errorReason());
         }
-        String metric = traces[selected].metric();
-        s.conditions().set(ConditionList.SCALING_ACTIVE, true, "ValidMetricFound", "the HPA was able to successfully calculate a replica count from " + metric);
+        String metric = traces[selected].fallback() ? traces[selected].described() : traces[selected].metric();
+        if (inFallback.isEmpty()) {
+            s.conditions().set(ConditionList.SCALING_ACTIVE, true, "ValidMetricFound", "the HPA was able to successfully calculate a replica count from " + metric);
+        } else {
+            s.conditions().set(ConditionList.SCALING_ACTIVE, true, MetricFallback.STARTED, MetricFallback.conditionMessage(inFallback));
+        }
         return new ReplicasForMetrics(replicas, metric, selected, null, rawDesired, traceList, statusList, computationList, error, errorKind,
                 firstFailure == null ? null : firstFailure.errorReason());
     }
@@ -409,6 +617,27 @@ public final class Reconciler {
     }
 
     /**
+     * Hands the history, as it will be once the scale from {@code currentReplicas} to {@code nextReplicas} is
+     * recorded, to the {@link HistoryWriter}. Returns null when it was kept, else the error, which also costs a
+     * Warning event {@value #FAILED_UPDATE_HISTORY}: a sync that would scale then does not write the scale; one
+     * that would not goes on with the history in memory, and the next sync tries again.
+     */
+    private String saveHistory(Sync s, HpaHistory history, Retention retention, Behavior behavior, int currentReplicas, int nextReplicas) {
+        if (historyWriter == HistoryWriter.NONE) {
+            return null;
+        }
+        HpaHistory.Snapshot planned = history.snapshotWithScaleEvent(behavior, currentReplicas, nextReplicas, s.now());
+        try {
+            historyWriter.save(s.hpa(), retention.compact(planned, s.now()), retention, s.now());
+            return null;
+        } catch (ApiException e) {
+            events.record(s.hpa(), EventRecorder.Type.Warning, FAILED_UPDATE_HISTORY,
+                    "failed to keep the history (recommendations, scale events) for the next leader: " + e.getMessage());
+            return e.getMessage();
+        }
+    }
+
+    /**
      * Writes spec.replicas once, guarded by the resourceVersion of the scale the decision was made from
      * (upstream: one {@code Update}). Returns the error, or null on success. A conflict is not retried: the
      * count was computed from the scale that was read, so writing it over a newer scale would apply an old
@@ -432,9 +661,10 @@ public final class Reconciler {
                                       String outcomeMessage) {
         events.record(s.hpa(), EventRecorder.Type.Warning, reason, message);
         s.conditions().set(ConditionList.SCALING_ACTIVE, false, reason, "the HPA was unable to compute the replica count: " + message);
+        previewHolds(s, "the spec is invalid");
         StatusUpdate update = updateStatusIfNeeded(s, setStatus(s, currentReplicas, s.originalDesired(), null, false));
-        return new ReconcileOutcome(failure(s.key(), s.now(), currentReplicas, minReplicas, maxReplicas, ErrorKind.SPEC, reason, outcomeMessage),
-                update.status(), update.written(), List.of());
+        return new ReconcileOutcome(failure(s.key(), s.now(), currentReplicas, minReplicas, maxReplicas, ErrorKind.SPEC, reason, outcomeMessage,
+                s.controlsTrace()), update.status(), update.written(), List.of());
     }
 
     private ReconcileOutcome failGetScale(Sync s, String message, boolean specError) {
@@ -444,7 +674,7 @@ public final class Reconciler {
         next.setConditions(s.conditions().toList());
         StatusUpdate update = updateStatusIfNeeded(s, next);
         DecisionTrace trace = failure(s.key(), s.now(), -1, -1, -1, specError ? ErrorKind.SPEC : ErrorKind.INTERNAL, "FailedGetScale",
-                "failed to query scale subresource for " + s.reference() + ": " + message);
+                "failed to query scale subresource for " + s.reference() + ": " + message, s.controlsTrace());
         return new ReconcileOutcome(trace, update.status(), update.written(), List.of());
     }
 
@@ -497,14 +727,14 @@ public final class Reconciler {
         return new DecisionTrace(s.key(), s.now(), currentReplicas, minReplicas, maxReplicas,
                 metrics == null ? List.of() : metrics.traces(), metrics == null ? -1 : metrics.selected(),
                 metrics == null ? null : metrics.verdict(), metrics == null ? -1 : metrics.rawDesired(), rescaleRule, normalization,
-                constraints, zeroState, desiredReplicas, action, rescaled, reason, error, errorReason, errorMessage);
+                constraints, zeroState, desiredReplicas, action, rescaled, reason, error, errorReason, errorMessage, s.controlsTrace());
     }
 
     /** The trace of a sync that ended before any decision. */
     private static DecisionTrace failure(String key, long now, int currentReplicas, int minReplicas, int maxReplicas, ErrorKind error,
-                                         String errorReason, String errorMessage) {
+                                         String errorReason, String errorMessage, ControlsTrace controls) {
         return new DecisionTrace(key, now, currentReplicas, minReplicas, maxReplicas, List.of(), -1, null, -1, null, null, List.of(),
-                null, -1, Action.NONE, false, "", error, errorReason, errorMessage);
+                null, -1, Action.NONE, false, "", error, errorReason, errorMessage, controls);
     }
 
     private static Action compare(int proposal, Integer current) {

@@ -65,6 +65,10 @@ public final class FakeCluster implements ScaleClient, PodSource, MetricsSource,
 
     // ---- what the core did ----
     public int scaleReads;
+    /** Calls to the metrics APIs, failed ones included. */
+    public int metricReads;
+    /** Calls to list pods. */
+    public int podLists;
     public final List<Integer> scaleWrites = new ArrayList<>();
     public final List<String> resourceVersionsWritten = new ArrayList<>();
     public final List<HorizontalPodAutoscalerStatus> statusWrites = new ArrayList<>();
@@ -120,6 +124,7 @@ public final class FakeCluster implements ScaleClient, PodSource, MetricsSource,
 
     @Override
     public List<PodInfo> list(String namespace, Selector selector) {
+        podLists++;
         if (podListBug != null) {
             throw podListBug;
         }
@@ -127,6 +132,7 @@ public final class FakeCluster implements ScaleClient, PodSource, MetricsSource,
     }
 
     private void failIfListed(String metric) throws ApiException {
+        metricReads++;
         if (failingMetrics.contains(metric)) {
             throw new ApiException("the server is currently unable to handle the request (get " + metric + ")");
         }

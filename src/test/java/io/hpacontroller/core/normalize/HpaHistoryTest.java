@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -141,5 +142,38 @@ class HpaHistoryTest {
         store.forget("ns/a");
         assertThat(store.size()).isEqualTo(1);
         assertThat(store.of("ns/a")).isNotSameAs(a);
+    }
+
+    @Test
+    void aMetricFailureStartsAtItsFirstFailedSyncAndEndsWhenTheMetricGivesAValue() {
+        HpaHistory h = new HpaHistory();
+        assertThat(h.metricFailed("External/queue", 1_000)).isEqualTo(new HpaHistory.MetricFailure("External/queue", 1_000, false));
+        assertThat(h.metricFailed("External/queue", 16_000).since()).as("the start stays").isEqualTo(1_000);
+        assertThat(h.fallbackStarted("External/queue").fallback()).isTrue();
+        assertThat(h.fallbackStarted("Resource/cpu")).as("not failing: nothing to start").isNull();
+        assertThat(h.metricRecovered("External/queue")).isEqualTo(new HpaHistory.MetricFailure("External/queue", 1_000, true));
+        assertThat(h.metricFailures()).isEmpty();
+        assertThat(h.metricRecovered("External/queue")).isNull();
+    }
+
+    @Test
+    void theFailuresOfMetricsThatLeftTheSpecAreForgotten() {
+        HpaHistory h = new HpaHistory();
+        h.metricFailed("External/a", 1_000);
+        h.metricFailed("External/b", 2_000);
+        assertThat(h.keepMetricFailuresOf(Set.of("External/b"))).extracting(HpaHistory.MetricFailure::metric).containsExactly("External/a");
+        assertThat(h.metricFailures()).extracting(HpaHistory.MetricFailure::metric).containsExactly("External/b");
+    }
+
+    @Test
+    void metricFailuresAreInTheSnapshotAndRestoredFromIt() {
+        HpaHistory h = new HpaHistory();
+        h.recordInitialRecommendation(3, 0);
+        h.metricFailed("Resource/cpu", 5_000);
+        h.fallbackStarted("Resource/cpu");
+        HpaHistory.Snapshot snapshot = h.snapshot();
+        assertThat(snapshot.metricFailures()).containsExactly(new HpaHistory.MetricFailure("Resource/cpu", 5_000, true));
+        assertThat(HpaHistory.restore(snapshot).snapshot()).isEqualTo(snapshot);
+        assertThat(new HpaHistory.Snapshot(true, List.of(), List.of(), List.of()).metricFailures()).isEmpty();
     }
 }

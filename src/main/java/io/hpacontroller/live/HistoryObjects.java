@@ -1,0 +1,197 @@
+package io.hpacontroller.live;
+
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.hpacontroller.core.normalize.HistoryStore;
+import io.hpacontroller.core.normalize.HpaHistory;
+import io.hpacontroller.core.normalize.Retention;
+import io.hpacontroller.core.reconcile.ApiException;
+import io.hpacontroller.core.reconcile.EventRecorder;
+import io.hpacontroller.core.reconcile.HistoryWriter;
+import io.hpacontroller.core.reconcile.Reconciler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Each HPA's history kept in the cluster, one {@link StoredHistory} object per HPA, so that a new leader (or a
+ * restarted controller) decides as the previous one would have.
+ *
+ * <p>{@link #restore}: before an HPA's first sync in this process, its object is read (one GET) and its history
+ * restored, the run in progress taken to have lasted until now ({@link HpaHistory.Snapshot#withRunUntil}: the
+ * previous leader recommended that count, unchanged, at least until its last write, and more likely until it
+ * stopped). An object that cannot be read or parsed costs a Warning event {@value #FAILED_RESTORE_HISTORY} and a
+ * log line; the HPA is decided with an empty history, as upstream decides after a restart.
+ *
+ * <p>{@link #save}: called at every sync that reached a decision, before the scale is written, with the
+ * compacted history that sync leaves. Written (one PUT, or one POST for a new object) only when it is not
+ * {@linkplain Retention#equivalent equivalent} to what was kept last; a change of the learned load alone at
+ * most once a minute; nothing for a history a new leader's first sync would make up again (one
+ * recommendation, nothing else). Every write passes the {@link WriteGate} and carries the resourceVersion
+ * last read or written: a conflict (another instance wrote it) forgets the HPA's history here, so that its
+ * next sync restores what is in the cluster instead of overwriting it.
+ */
+public final class HistoryObjects implements HistoryWriter {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HistoryObjects.class);
+    /** Warning event of a history that could not be restored. */
+    public static final String FAILED_RESTORE_HISTORY = "FailedRestoreHistory";
+    /** How often a change of the learned load alone is written. */
+    static final long LEARNED_LOAD_PERIOD_MILLIS = 60_000;
+
+    private final KubeApi reads;
+    private final KubeApi writes;
+    private final WriteGate gate;
+    private final HistoryStore histories;
+    private final EventRecorder events;
+    /** By HPA key: what the cluster holds for it, as far as this instance knows. */
+    private final Map<String, Kept> kept = new ConcurrentHashMap<>();
+
+    /**
+     * What the cluster holds for an HPA.
+     *
+     * @param resourceVersion the object's, null when none is known to exist
+     * @param history         the history it holds, null when none this instance can use (none, unreadable, another HPA's)
+     * @param writtenAt       when this instance wrote it last (epoch millis), 0 when never
+     */
+    private record Kept(String resourceVersion, HpaHistory.Snapshot history, long writtenAt) {
+        static final Kept NOTHING = new Kept(null, null, 0);
+    }
+
+    public HistoryObjects(KubeApi reads, KubeApi writes, WriteGate gate, HistoryStore histories, EventRecorder events) {
+        this.reads = Objects.requireNonNull(reads);
+        this.writes = Objects.requireNonNull(writes);
+        this.gate = Objects.requireNonNull(gate);
+        this.histories = Objects.requireNonNull(histories);
+        this.events = Objects.requireNonNull(events);
+    }
+
+    private static String path(HorizontalPodAutoscaler hpa) {
+        return StoredHistory.collectionPath(hpa.getMetadata().getNamespace()) + "/"
+                + StoredHistory.nameFor(HpaApi.of(hpa), hpa.getMetadata().getName());
+    }
+
+    /** Restores the HPA's history from the cluster unless this instance already knows it. Never throws. */
+    public void restore(HorizontalPodAutoscaler hpa, long now) {
+        String key = Reconciler.keyOf(hpa);
+        if (kept.containsKey(key)) {
+            return;
+        }
+        String body;
+        try {
+            body = reads.get(path(hpa));
+        } catch (ApiException.NotFound e) {
+            histories.forget(key);
+            kept.put(key, Kept.NOTHING);
+            return;
+        } catch (ApiException e) {
+            unrestored(hpa, key, null, "cannot be read: " + e.getMessage());
+            return;
+        }
+        StoredHistory stored;
+        HpaHistory.Snapshot history;
+        try {
+            stored = reads.serialization().unmarshal(body, StoredHistory.class);
+            if (stored == null || stored.metadata() == null) {
+                throw new IllegalArgumentException("not an object");
+            }
+        } catch (RuntimeException e) {
+            unrestored(hpa, key, null, "cannot be parsed: " + e.getMessage());
+            return;
+        }
+        String version = stored.metadata().getResourceVersion();
+        if (!stored.belongsTo(hpa)) {
+            // left by an earlier HPA of that name: the garbage collector removes it; the first write replaces it
+            histories.forget(key);
+            kept.put(key, new Kept(version, null, 0));
+            return;
+        }
+        try {
+            history = stored.history();
+        } catch (RuntimeException e) {
+            unrestored(hpa, key, version, "cannot be parsed: " + e.getMessage());
+            return;
+        }
+        histories.restore(key, history.withRunUntil(now));
+        kept.put(key, new Kept(version, history, 0));
+        LOG.info("restored the history of {}: {} recommendations, {} scale-ups, {} scale-downs, {} failing metrics", key,
+                history.recommendations().size(), history.scaleUpEvents().size(), history.scaleDownEvents().size(), history.metricFailures().size());
+    }
+
+    private void unrestored(HorizontalPodAutoscaler hpa, String key, String version, String why) {
+        String message = "the kept history (" + StoredHistory.KIND + " " + hpa.getMetadata().getNamespace() + "/"
+                + StoredHistory.nameFor(HpaApi.of(hpa), hpa.getMetadata().getName()) + ") " + why
+                + "; deciding with an empty history, as after a restart without it";
+        LOG.warn("{}: {}", key, message);
+        events.record(hpa, EventRecorder.Type.Warning, FAILED_RESTORE_HISTORY, message);
+        histories.forget(key);
+        kept.put(key, new Kept(version, null, 0));
+    }
+
+    @Override
+    public void save(HorizontalPodAutoscaler hpa, HpaHistory.Snapshot history, Retention retention, long now) throws ApiException {
+        String key = Reconciler.keyOf(hpa);
+        Kept last = kept.getOrDefault(key, Kept.NOTHING);
+        HpaHistory.Snapshot next = bounded(key, history);
+        if (last.history() != null) {
+            if (retention.equivalent(last.history(), next, now)) {
+                return;
+            }
+            if (!Objects.equals(last.history().learnedLoad(), next.learnedLoad())
+                    && retention.equivalent(last.history().withLearnedLoad(null), next.withLearnedLoad(null), now)
+                    && now - last.writtenAt() < LEARNED_LOAD_PERIOD_MILLIS) {
+                return;
+            }
+        } else if (last.resourceVersion() == null && next.onlyTheRunInProgress()) {
+            return; // what a new leader's first sync makes up again
+        }
+        StoredHistory object = StoredHistory.of(hpa, next, last.resourceVersion());
+        gate.check();
+        String body;
+        try {
+            body = last.resourceVersion() == null
+                    ? writes.post(StoredHistory.collectionPath(hpa.getMetadata().getNamespace()), object)
+                    : writes.put(path(hpa), object);
+        } catch (ApiException.Conflict e) {
+            // written by another instance since this one read it: restore from the cluster at the next sync
+            kept.remove(key);
+            histories.forget(key);
+            throw e;
+        }
+        String version;
+        try {
+            StoredHistory written = writes.serialization().unmarshal(body, StoredHistory.class);
+            version = written == null || written.metadata() == null ? null : written.metadata().getResourceVersion();
+        } catch (RuntimeException e) {
+            version = null;
+        }
+        if (version == null) {
+            // written, but its version is unknown: read it again before the next write
+            kept.remove(key);
+            return;
+        }
+        kept.put(key, new Kept(version, next, now));
+    }
+
+    /** The history within the stored object's bound: a learned load beyond {@link StoredHistory#MAX_LEARNED_LOAD} is not kept. */
+    private static HpaHistory.Snapshot bounded(String key, HpaHistory.Snapshot history) {
+        String learned = history.learnedLoad();
+        if (learned != null && learned.length() > StoredHistory.MAX_LEARNED_LOAD) {
+            LOG.warn("{}: the learned load ({} characters) is longer than the {} kept; not kept", key, learned.length(), StoredHistory.MAX_LEARNED_LOAD);
+            return history.withLearnedLoad(null);
+        }
+        return history;
+    }
+
+    /** The HPA was deleted: its object goes with it (garbage collection). */
+    public void forget(String key) {
+        kept.remove(key);
+    }
+
+    /** Whether this instance knows what the cluster holds for the HPA (restored, or found to hold nothing). */
+    boolean knows(String key) {
+        return kept.containsKey(key);
+    }
+}

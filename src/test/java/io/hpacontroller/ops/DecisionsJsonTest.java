@@ -1,0 +1,55 @@
+package io.hpacontroller.ops;
+
+import io.hpacontroller.core.controls.ControlAnnotations;
+import io.hpacontroller.core.fakes.FakeCluster;
+import io.hpacontroller.core.fakes.Pods;
+import io.hpacontroller.core.fakes.Specs;
+import io.hpacontroller.core.normalize.HistoryStore;
+import io.hpacontroller.core.normalize.HpaHistory;
+import io.hpacontroller.core.reconcile.ControllerConfig;
+import io.hpacontroller.core.reconcile.DecisionTrace;
+import io.hpacontroller.core.reconcile.ReconcileOutcome;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** What the decisions endpoint serves reads back as it was written, the controls and the metrics' failures included. */
+class DecisionsJsonTest {
+
+    @Test
+    void aTraceUnderControlsAndAHistoryWithMetricFailuresReadBackUnchanged() throws Exception {
+        Instant now = Instant.parse("2026-03-01T12:00:00Z");
+        FakeCluster cluster = new FakeCluster();
+        cluster.pods = Pods.ready(3, 1000, now.toEpochMilli());
+        cluster.failingMetrics.add("queue");
+        HorizontalPodAutoscaler hpa = Specs.hpa(1, 10, Specs.externalAverage("queue", "2"));
+        hpa.getMetadata().setAnnotations(Map.of(ControlAnnotations.FALLBACK_REPLICAS, "6", ControlAnnotations.FALLBACK_AFTER, "1m",
+                ControlAnnotations.MODE, "Preview", ControlAnnotations.SYNC_PERIOD, "5s"));
+        HistoryStore histories = new HistoryStore();
+        cluster.reconciler(ControllerConfig.defaults(), histories, Clock.fixed(now, ZoneOffset.UTC)).reconcile(hpa);
+        ReconcileOutcome o = cluster.reconciler(ControllerConfig.defaults(), histories, Clock.fixed(now.plusSeconds(60), ZoneOffset.UTC))
+                .reconcile(hpa);
+        assertThat(o.trace().metrics().get(0).fallback()).isTrue();
+
+        HpaDecisions written = new HpaDecisions("default/web", true, HpaDecisions.Flags.of(ControllerConfig.defaults(), Duration.ofSeconds(15)),
+                histories.snapshot("default/web"), List.of(o.trace()));
+        HpaDecisions read = DecisionsJson.read(DecisionsJson.write(written), HpaDecisions.class);
+
+        assertThat(read.history().metricFailures()).containsExactly(new HpaHistory.MetricFailure("External/queue", now.toEpochMilli(), true));
+        assertThat(read.history()).isEqualTo(written.history());
+        DecisionTrace t = read.decisions().get(0);
+        assertThat(t.controls()).isEqualTo(o.trace().controls());
+        assertThat(t.controls().preview()).isTrue();
+        assertThat(t.controls().syncPeriodMillis()).isEqualTo(5000);
+        assertThat(t.metrics().get(0).failingSince()).isEqualTo(now.toEpochMilli());
+        assertThat(t.metrics().get(0).fallback()).isTrue();
+    }
+}
