@@ -3,11 +3,15 @@ package io.hpacontroller.cli;
 import io.hpacontroller.sim.report.TimelineCsv;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -54,6 +58,73 @@ class SimulateCommandTest {
                 + " got no apiVersion Deployment");
         assertThat(r.out()).isEmpty();
         assertThat(dir.resolve("out")).doesNotExist();
+    }
+
+    /** Two HPA specs; the second gets the change under test. */
+    static final String TWO_SPECS = """
+            duration: 2m
+            workload: {replicas: 2, containers: [{name: app, requests: {cpu: 100m}}]}
+            load: {points: [[0, 100]]}
+            hpas:
+            - apiVersion: autoscaling/v2
+              kind: HorizontalPodAutoscaler
+              metadata: {name: good}
+              spec:
+                scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: app}
+                maxReplicas: 5
+            - apiVersion: autoscaling/v2
+              kind: HorizontalPodAutoscaler
+              metadata: {name: bad}
+              spec:
+                scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: app}
+                minReplicas: 1
+                maxReplicas: 5
+                metrics:
+                - type: Resource
+                  resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}
+            """;
+
+    static Stream<Arguments> specsTheApiServerRefuses() {
+        return Stream.of(
+                Arguments.of("type: Utilization,", "type: Utilisation,",
+                        "hpas[1].spec.metrics[0].resource.target.type: Invalid value: \"Utilisation\": must be either Utilization, Value, or AverageValue"),
+                Arguments.of("- type: Resource", "- type: Cpu",
+                        "hpas[1].spec.metrics[0].type: Unsupported value: \"Cpu\": supported values: \"ContainerResource\", \"External\", \"Object\","
+                                + " \"Pods\", \"Resource\""),
+                Arguments.of("averageUtilization: 50", "averageUtilisation: 50",
+                        "hpas[1].spec.metrics[0].resource.target.averageUtilisation: unknown field (known fields: averageUtilization, averageValue,"
+                                + " type, value)"),
+                Arguments.of("    minReplicas: 1", "    minReplica: 1",
+                        "hpas[1].spec.minReplica: unknown field (known fields: behavior, maxReplicas, metrics, minReplicas, scaleTargetRef)"),
+                Arguments.of("averageUtilization: 50", "averageUtilization: 0",
+                        "hpas[1].spec.metrics[0].resource.target.averageUtilization: Invalid value: 0: must be greater than 0"),
+                Arguments.of("averageUtilization: 50", "averageUtilization: \"50%\"",
+                        "hpas[1].spec.metrics[0].resource.target.averageUtilization: cannot unmarshal string \"50%\" into int32"),
+                Arguments.of("    minReplicas: 1", "    minReplicas: 6",
+                        "hpas[1].spec.maxReplicas: Invalid value: 5: must be greater than or equal to `minReplicas`"),
+                Arguments.of("    maxReplicas: 5\n    metrics", "    maxReplicas: 5\n    behavior: {scaleDown: {stabilizationWindowSeconds: 7200,"
+                        + " policies: [{type: Percent, value: 0, periodSeconds: 60}]}}\n    metrics",
+                        "hpas[1].spec.behavior.scaleDown.stabilizationWindowSeconds: Invalid value: 7200: must be less than or equal to 3600; "
+                                + "hpas[1].spec.behavior.scaleDown.policies[0].value: Invalid value: 0: must be greater than zero"));
+    }
+
+    /** Such a spec used to run with every sync failing, and exit 0. */
+    @ParameterizedTest(name = "{1}")
+    @MethodSource("specsTheApiServerRefuses")
+    void aSpecTheApiServerRefusesIsExitCode2WithItsPathBeforeAnythingRuns(String from, String to, String error, @TempDir Path dir) throws IOException {
+        assertThat(TWO_SPECS).contains(from);
+        Path file = Files.writeString(dir.resolve("s.yaml"), TWO_SPECS.replaceFirst("(?s)(name: bad.*?)" + java.util.regex.Pattern.quote(from),
+                "$1" + java.util.regex.Matcher.quoteReplacement(to)));
+        Path out = dir.resolve("out");
+
+        CommandRun r = CommandRun.of("simulate", file.toString(), "--out", out.toString());
+
+        assertThat(r.err().strip()).isEqualTo("simulate: " + file + ": " + error);
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.out()).isEmpty();
+        assertThat(out).doesNotExist();
+        assertThat(CommandRun.of("simulate", Files.writeString(dir.resolve("ok.yaml"), TWO_SPECS).toString(), "--out", out.toString()).exit())
+                .as("the unchanged scenario runs").isZero();
     }
 
     @Test
