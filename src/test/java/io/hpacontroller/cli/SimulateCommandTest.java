@@ -33,7 +33,22 @@ class SimulateCommandTest {
         assertThat(timeline.get(0)).startsWith("time_seconds,hpa,demand,ready_pods,replicas,desired_replicas,metric_value,reason").isEqualTo(TimelineCsv.HEADER);
         assertThat(timeline).hasSize(1 + 32); // one row per HPA per sync: 11 s, 26 s, ... 476 s
         assertThat(timeline.get(4)).isEqualTo("56,nginx-deployment,0,2,4,4,1835,"
-                + "SuccessfulRescale: cpu resource utilization (percentage of request) above target (ScalingLimited: ScaleUpLimit),1000,4,184,scale_up");
+                + "SuccessfulRescale: cpu resource utilization (percentage of request) above target (ScalingLimited: ScaleUpLimit),1000,4,184,scale_up,"
+                // the decision trace's key fields, after the columns above
+                + "cpu resource utilization (percentage of request),20,91.75,0.1,false,cpu resource utilization (percentage of request),184,,4,"
+                + "ScaleUpLimit,2,10,,,\"scaling up from 2 to 4: the scale-up limit max(2 x 2, 4) = 4 (the metrics recommend 184); "
+                + "cpu resource utilization (percentage of request) 1835% against a target of 20% recommends 184\"");
+        assertThat(timeline.get(5)).startsWith("71,nginx-deployment,0,4,8,8,0,SuccessfulRescale: All metrics below target (ScalingLimited: ScaleUpLimit),")
+                .contains(",184,scaleDown,8,StabilizationWindow;ScaleUpLimit,2,10,,,\"scaling up from 4 to 8: the 5m scale-down window keeps "
+                        + "the recommendation of 184 made 15s ago; without it: 2; the scale-up limit max(2 x 4, 4) = 8\"");
+        // the burst (1030 millicores from 30 s to 41 s) falls between syncs: no timeline row shows it, demand.csv does
+        assertThat(timeline.subList(1, timeline.size())).allSatisfy(row -> assertThat(row.split(",")[2]).isEqualTo("0"));
+        List<String> demand = Files.readAllLines(out.resolve("demand.csv"));
+        assertThat(demand.get(0)).isEqualTo("time_seconds,demand,capacity[nginx-deployment],ready_pods[nginx-deployment],pods[nginx-deployment]");
+        assertThat(demand).hasSize(1 + 481); // one row per 1 s step from 0 to 480 s; every sync falls on a step
+        assertThat(demand.subList(1, demand.size())).filteredOn(row -> !row.split(",")[1].equals("0"))
+                .extracting(row -> row.split(",")[0]).containsExactly("30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40");
+        assertThat(demand).contains("30,1030,1000,2,2", "60,0,2000,4,4", "100,0,5000,10,10");
         assertThat(Files.readAllLines(out.resolve("events.csv"))).contains(
                 "56,nginx-deployment,Normal,SuccessfulRescale,New size: 4; reason: cpu resource utilization (percentage of request) above target");
         String html = Files.readString(out.resolve("report.html"));
