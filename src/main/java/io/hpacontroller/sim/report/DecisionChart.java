@@ -4,6 +4,7 @@ import io.hpacontroller.sim.SimulationResult;
 import io.hpacontroller.sim.TimelineRow;
 import io.hpacontroller.sim.TraceFields;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
@@ -32,7 +33,7 @@ final class DecisionChart {
     private static final int GAP = 70;
     private static final int X_AXIS_SPACE = 50;
     private static final int LEGEND_LINE = 20;
-    /** Points of a line with more syncs than this are thinned to the lowest and highest per pixel column. */
+    /** Lines with more syncs than this are thinned to the first, lowest, highest and last value per pixel column. */
     private static final int THIN_ABOVE = 2 * SvgPlot.PLOT_WIDTH;
     /** Syncs marked one by one (with a tooltip) on the metric line; above it, the line alone. */
     private static final int MARKED_SYNCS = 300;
@@ -158,52 +159,75 @@ final class DecisionChart {
         return SvgPlot.niceCeiling(Math.max(max, Math.min(proposal, 2 * max)) + 1);
     }
 
-    /** The tolerance band, {@code target x [1 - scaleDown, 1 + scaleUp]}, shaded for as long as each sync's target holds. */
+    /** The tolerance band, {@code target x [1 - scaleDown, 1 + scaleUp]}, shaded from the first sync with a target on; a failed metric leaves no gap. */
     private void band(SvgPlot.Panel p) {
         svg.append("<g id=\"").append(id).append("-tolerance-band\" class=\"tolerance-band\">");
-        int k = 0;
-        while (k < rows.size()) {
+        double low = Double.NaN;
+        double high = Double.NaN;
+        double target = Double.NaN;
+        double x1 = 0;
+        double x2 = 0;
+        for (int k = 0; k < rows.size(); k++) {
             TimelineRow r = rows.get(k);
-            double target = r.trace().metricTarget();
-            if (!Double.isFinite(target) || r.tolerances() == null) {
-                k++;
+            double t = r.trace().metricTarget();
+            if (!Double.isFinite(t) || r.tolerances() == null) {
                 continue;
             }
-            double low = target * (1 - r.tolerances().scaleDown());
-            double high = target * (1 + r.tolerances().scaleUp());
-            int end = k;
-            while (end + 1 < rows.size() && sameBand(rows.get(end + 1), target, r)) {
-                end++;
+            double l = t * (1 - r.tolerances().scaleDown());
+            double h = t * (1 + r.tolerances().scaleUp());
+            if (l != low || h != high) {
+                if (!Double.isNaN(low)) {
+                    bandRect(p, x1, x2, low, high, target);
+                }
+                low = l;
+                high = h;
+                target = t;
+                x1 = plot.px(r.timeMillis());
             }
-            rect(plot.px(r.timeMillis()), p.py(high), plot.px(until(end)), p.py(low), BAND_FILL,
-                    "tolerance band " + Csv.number(low) + " to " + Csv.number(high) + " around the target " + Csv.number(target));
-            k = end + 1;
+            x2 = plot.px(until(k));
+        }
+        if (!Double.isNaN(low)) {
+            bandRect(p, x1, x2, low, high, target);
         }
         svg.append("</g>\n");
     }
 
-    private static boolean sameBand(TimelineRow next, double target, TimelineRow r) {
-        return next.trace().metricTarget() == target && next.tolerances() != null && next.tolerances().equals(r.tolerances());
+    private void bandRect(SvgPlot.Panel p, double x1, double x2, double low, double high, double target) {
+        rect(x1, p.py(high), x2, p.py(low), BAND_FILL,
+                "tolerance band " + Csv.number(low) + " to " + Csv.number(high) + " around the target " + Csv.number(target));
     }
 
-    /** The syncs at which the scale-down stabilization window kept the count up, shaded until the next sync. */
+    /**
+     * The syncs at which the scale-down stabilization window kept the count up, shaded until the next sync; spans
+     * less than a pixel apart are drawn as one.
+     */
     private void held(SvgPlot.Panel p) {
         svg.append("<g id=\"").append(id).append("-stabilization\" class=\"stabilization-held\">");
-        int k = 0;
-        while (k < rows.size()) {
+        long from = -1;
+        long to = -1;
+        for (int k = 0; k < rows.size(); k++) {
             if (!rows.get(k).trace().heldScaleDown()) {
-                k++;
                 continue;
             }
-            int end = k;
-            while (end + 1 < rows.size() && rows.get(end + 1).trace().heldScaleDown()) {
-                end++;
+            long t = rows.get(k).timeMillis();
+            if (from >= 0 && plot.px(t) - plot.px(to) >= 1) {
+                heldRect(p, from, to);
+                from = -1;
             }
-            rect(plot.px(rows.get(k).timeMillis()), p.y(), plot.px(until(end)), p.y() + p.h(), HELD_FILL,
-                    "the scale-down window held a scale-down from " + Figures.duration(rows.get(k).timeMillis()) + " to " + Figures.duration(until(end)));
-            k = end + 1;
+            if (from < 0) {
+                from = t;
+            }
+            to = until(k);
+        }
+        if (from >= 0) {
+            heldRect(p, from, to);
         }
         svg.append("</g>\n");
+    }
+
+    private void heldRect(SvgPlot.Panel p, long from, long to) {
+        rect(plot.px(from), p.y(), plot.px(to), p.y() + p.h(), HELD_FILL,
+                "the scale-down window held a scale-down from " + Figures.duration(from) + " to " + Figures.duration(to));
     }
 
     private void rect(double x1, double y1, double x2, double y2, String fill, String title) {
@@ -211,13 +235,62 @@ final class DecisionChart {
                 x1, y1, Math.max(1, x2 - x1), Math.max(1, y2 - y1), fill, Html.escape(title)));
     }
 
+    /**
+     * Each sync's value at its time, NaN for none. With more syncs than {@link #THIN_ABOVE}, per pixel column its
+     * first, lowest, highest and last value, so that peaks survive (a column without any value is a gap).
+     */
+    private List<double[]> points(ToDoubleFunction<TimelineRow> value) {
+        List<double[]> out = new ArrayList<>();
+        boolean thin = rows.size() > THIN_ABOVE;
+        int column = Integer.MIN_VALUE;
+        double[] c = null; // first, low, high, last
+        for (TimelineRow r : rows) {
+            double x = plot.px(r.timeMillis());
+            double v = value.applyAsDouble(r);
+            if (!thin) {
+                out.add(new double[] {x, v});
+                continue;
+            }
+            if ((int) x != column) {
+                flush(out, column, c);
+                column = (int) x;
+                c = new double[] {Double.NaN, Double.NaN, Double.NaN, Double.NaN};
+            }
+            if (Double.isFinite(v)) {
+                c[0] = Double.isNaN(c[0]) ? v : c[0];
+                c[1] = Double.isNaN(c[1]) ? v : Math.min(c[1], v);
+                c[2] = Double.isNaN(c[2]) ? v : Math.max(c[2], v);
+                c[3] = v;
+            }
+        }
+        flush(out, column, c);
+        return out;
+    }
+
+    private static void flush(List<double[]> out, int column, double[] c) {
+        if (c == null) {
+            return;
+        }
+        if (Double.isNaN(c[0])) {
+            out.add(new double[] {column, Double.NaN});
+            return;
+        }
+        double previous = Double.NaN;
+        for (double v : c) {
+            if (v != previous) {
+                out.add(new double[] {column, v});
+            }
+            previous = v;
+        }
+    }
+
     /** A value per sync, held until the next sync; NaN leaves a gap. */
     private StringBuilder steps(SvgPlot.Panel p, ToDoubleFunction<TimelineRow> value) {
         StringBuilder d = new StringBuilder();
         double last = Double.NaN;
-        for (int k = 0; k < rows.size(); k++) {
-            double v = value.applyAsDouble(rows.get(k));
-            double x = plot.px(rows.get(k).timeMillis());
+        for (double[] point : points(value)) {
+            double x = point[0];
+            double v = point[1];
             if (!Double.isFinite(v)) {
                 if (Double.isFinite(last)) {
                     d.append(String.format(Locale.ROOT, "H%.1f", x));
@@ -249,37 +322,17 @@ final class DecisionChart {
         return d.append(String.format(Locale.ROOT, "H%.1f", plot.px(plot.duration)));
     }
 
-    /** A value per sync joined by straight lines; NaN leaves a gap. Many syncs keep each pixel column's lowest and highest. */
+    /** A value per sync joined by straight lines; NaN leaves a gap. */
     private StringBuilder line(SvgPlot.Panel p, ToDoubleFunction<TimelineRow> value) {
         StringBuilder d = new StringBuilder();
-        boolean thin = rows.size() > THIN_ABOVE;
         boolean pen = false;
-        int column = Integer.MIN_VALUE;
-        double low = Double.NaN;
-        double high = Double.NaN;
-        for (TimelineRow r : rows) {
-            double v = value.applyAsDouble(r);
-            double x = plot.px(r.timeMillis());
-            if (thin && (int) x == column && Double.isFinite(v) && pen) {
-                low = Math.min(low, v);
-                high = Math.max(high, v);
-                continue;
-            }
-            if (thin && pen && low != high) {
-                d.append(String.format(Locale.ROOT, "L%d %.1fL%d %.1f", column, p.py(low), column, p.py(high)));
-            }
-            if (!Double.isFinite(v)) {
+        for (double[] point : points(value)) {
+            if (!Double.isFinite(point[1])) {
                 pen = false;
                 continue;
             }
-            d.append(String.format(Locale.ROOT, "%s%.1f %.1f", pen ? "L" : "M", x, p.py(v)));
+            d.append(String.format(Locale.ROOT, "%s%.1f %.1f", pen ? "L" : "M", point[0], p.py(point[1])));
             pen = true;
-            column = (int) x;
-            low = v;
-            high = v;
-        }
-        if (thin && pen && low != high) {
-            d.append(String.format(Locale.ROOT, "L%d %.1fL%d %.1f", column, p.py(low), column, p.py(high)));
         }
         return d;
     }
@@ -314,13 +367,16 @@ final class DecisionChart {
         svg.append("</g>\n");
     }
 
-    /** A short tick under each sync that ended with an error. */
+    /** A short tick under each sync that ended with an error (one per pixel column). */
     private void errorTicks(SvgPlot.Panel p) {
         StringBuilder d = new StringBuilder();
         int bottom = p.y() + p.h();
+        int column = Integer.MIN_VALUE;
         for (TimelineRow r : rows) {
-            if (r.trace().errorReason() != null) {
-                d.append(String.format(Locale.ROOT, "M%.1f %dV%d", plot.px(r.timeMillis()), bottom - 10, bottom));
+            double x = plot.px(r.timeMillis());
+            if (r.trace().errorReason() != null && (int) x != column) {
+                d.append(String.format(Locale.ROOT, "M%.1f %dV%d", x, bottom - 10, bottom));
+                column = (int) x;
             }
         }
         if (d.length() > 0) {
