@@ -26,9 +26,11 @@ class CadenceTest extends LiveTestBase {
         controllerAtProductionRatio();
         await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 1);
 
-        List<Sync> syncs = run(61);
+        long slot = firstSlotSecond("web");
+        List<Sync> syncs = run((int) slot + 46);
 
-        assertThat(syncs).extracting(Sync::second).as("one sync per period, errors included").containsExactly(0L, 15L, 30L, 45L, 60L);
+        assertThat(syncs).extracting(Sync::second).as("at once (a new HPA), then once per period at its phase, errors included")
+                .containsExactly(0L, slot, slot + 15, slot + 30, slot + 45);
         assertThat(syncs).allSatisfy(s -> assertThat(s.outcome().error()).isEqualTo(ReconcileOutcome.ErrorKind.INTERNAL));
         assertThat(syncs).extracting(s -> s.outcome().rescaled() ? s.outcome().desiredReplicas() : null)
                 .containsExactly(6, 12, 20, null, null);
@@ -42,7 +44,8 @@ class CadenceTest extends LiveTestBase {
         create(hpa(NS, "web", "apps/v1", "Deployment", "web", 1, 30, externalAverage("queue_messages_ready", "10")));
         controllerAtProductionRatio();
         await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 1);
-        assertThat(run(5)).extracting(Sync::second).containsExactly(0L);
+        long slot = firstSlotSecond("web");
+        assertThat(run(1)).extracting(Sync::second).containsExactly(0L);
 
         // our own status write came back through the watch: not a reason to sync
         await().atMost(Duration.ofSeconds(10)).until(() -> controller.hpaCount() == 1 && readHpa("web").getStatus() != null);
@@ -51,9 +54,9 @@ class CadenceTest extends LiveTestBase {
         h.getMetadata().setGeneration(2L);
         client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).resource(h).update();
         await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 1);
-        List<Sync> afterEdit = run(26);
-        assertThat(afterEdit).extracting(Sync::second).as("at once after the edit, then one period later")
-                .containsExactly(5L, 20L);
+        List<Sync> afterEdit = run((int) slot + 15);
+        assertThat(afterEdit).extracting(Sync::second).as("at once after the edit, then at its slots: nothing else syncs early")
+                .containsExactly(1L, slot, slot + 15);
         assertThat(afterEdit.get(0).outcome().desiredReplicas()).isEqualTo(5);
     }
 }

@@ -106,6 +106,16 @@ abstract class LiveTestBase {
         return syncs;
     }
 
+    /**
+     * The second of manual time (counted as {@link #run} counts them) at which the HPA's first slot
+     * after second 0 is synced: its phase ({@link PhasedCadence}), rounded up to the second.
+     */
+    long firstSlotSecond(String hpaName) {
+        PhasedCadence cadence = new PhasedCadence(PRODUCTION_PERIOD, time, time);
+        long slot = cadence.slotAtOrBefore(NS + "/" + hpaName, 0) + PRODUCTION_PERIOD.toNanos();
+        return (slot + 999_999_999L) / 1_000_000_000L;
+    }
+
     private void awaitWorkloadsSettled() {
         await().atMost(Duration.ofSeconds(10)).until(() -> client.apps().deployments().inNamespace(NS).list()
                 .getItems().stream().allMatch(d -> d.getStatus() != null && Objects.equals(d.getStatus().getReplicas(), d.getSpec().getReplicas())));
