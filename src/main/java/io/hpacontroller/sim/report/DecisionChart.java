@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
+import java.util.function.ToIntFunction;
 
 /**
  * One HPA spec's decisions as inline SVG ({@code <svg id="decisions-N" class="decision-chart">}), drawn from its
@@ -107,7 +108,7 @@ final class DecisionChart {
     }
 
     /** "min 2" or "max 10" at the right end of the line, from the last sync that read the bounds. */
-    private void boundLabel(SvgPlot.Panel p, String which, java.util.function.ToIntFunction<TimelineRow> bound) {
+    private void boundLabel(SvgPlot.Panel p, String which, ToIntFunction<TimelineRow> bound) {
         for (int k = rows.size() - 1; k >= 0; k--) {
             int v = bound.applyAsInt(rows.get(k));
             if (v >= 0) {
