@@ -3,7 +3,6 @@ package io.hpacontroller.cli;
 import io.hpacontroller.sim.Scenario;
 import io.hpacontroller.sim.ScenarioException;
 import io.hpacontroller.sim.ScenarioReader;
-import io.hpacontroller.sim.Simulation;
 import io.hpacontroller.sim.SimulationResult;
 import io.hpacontroller.sim.report.SimulationOutput;
 import io.hpacontroller.sim.report.SummaryText;
@@ -26,7 +25,7 @@ import java.util.concurrent.Callable;
 @Command(name = "simulate", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Replays a load trace through the same decision code as the controller, with a simulated "
                 + "workload, metrics pipeline and clock, for every HPA spec in the scenario. No cluster is needed. "
-                + "Writes timeline.csv, events.csv and report.html into DIR and prints the summary.",
+                + "Writes timeline.csv, demand.csv, events.csv and report.html into DIR and prints the summary.",
                 ""},
         footer = {"",
                 "The scenario file (YAML; unknown keys are errors):",
@@ -91,15 +90,16 @@ public final class SimulateCommand implements Callable<Integer> {
             stderr.flush();
             return 2;
         }
-        SimulationResult result = Simulation.run(scenario);
-        List<Path> files;
+        SimulationOutput.Written written;
         try {
-            files = SimulationOutput.write(result, out);
+            written = SimulationOutput.run(scenario, out);
         } catch (IOException e) {
             stderr.println("simulate: cannot write to " + out + ": " + reason(e));
             stderr.flush();
             return 2;
         }
+        SimulationResult result = written.result();
+        List<Path> files = written.files();
         SummaryText.print(result, stdout);
         stdout.println("Wrote " + String.join(", ", files.stream().map(Path::toString).toList()));
         stdout.flush();

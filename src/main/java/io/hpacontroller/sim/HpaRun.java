@@ -5,7 +5,10 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerCon
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricValueStatus;
 import io.hpacontroller.core.Quantities;
+import io.hpacontroller.core.calc.Tolerances;
+import io.hpacontroller.core.normalize.Behavior;
 import io.hpacontroller.core.normalize.HistoryStore;
+import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.core.reconcile.MetricStatuses;
 import io.hpacontroller.core.reconcile.MetricsSource;
 import io.hpacontroller.core.reconcile.ReconcileOutcome;
@@ -29,6 +32,7 @@ final class HpaRun {
     final Invariants invariants = new Invariants();
     final List<TimelineRow> timeline = new ArrayList<>();
     private final Reconciler reconciler;
+    private final Tolerances tolerances;
     private final VirtualClock clock;
 
     long syncs;
@@ -59,8 +63,23 @@ final class HpaRun {
             metrics = faults.metrics(metrics);
             scale = faults.scale(scale);
         }
-        this.reconciler = new Reconciler(scenario.controller().config(), scale, cluster, metrics, cluster, cluster,
+        ControllerConfig config = scenario.controller().config();
+        this.tolerances = tolerances(hpa, config);
+        this.reconciler = new Reconciler(config, scale, cluster, metrics, cluster, cluster,
                 new HistoryStore(), SelectorOwnership.NONE, clock);
+    }
+
+    /** The tolerances the core computes this spec's metrics with: its behavior's where set, the flag's otherwise. */
+    private static Tolerances tolerances(HorizontalPodAutoscaler hpa, ControllerConfig config) {
+        Behavior behavior = null;
+        if (hpa.getSpec().getBehavior() != null) {
+            try {
+                behavior = Behavior.withDefaults(hpa.getSpec().getBehavior(), (int) config.downscaleStabilization().toSeconds());
+            } catch (IllegalArgumentException e) {
+                return null; // every sync fails on it and says so
+            }
+        }
+        return Behavior.tolerances(behavior, config.tolerance());
     }
 
     String name() {
@@ -115,7 +134,7 @@ final class HpaRun {
                 faults.metricsFailuresThisSync, faults.scaleWritesThisSync, faults.scaleWritesSucceededThisSync));
         timeline.add(new TimelineRow(now, name(), demand, workload.readyCount(now), after, outcome.desiredReplicas(),
                 metricValue(outcome), reason(outcome), workload.capacity(now), workload.podCount(), outcome.proposedReplicas(),
-                outcome.action().label()));
+                outcome.action().label(), TraceFields.of(outcome.trace()), tolerances));
     }
 
     /** The first metric's current value from the status the core wrote: utilization in percent, else the value. */

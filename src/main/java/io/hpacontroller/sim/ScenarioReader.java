@@ -7,6 +7,9 @@ import io.hpacontroller.core.Quantities;
 import io.hpacontroller.core.model.ContainerInfo;
 import io.hpacontroller.core.model.ResourceAmounts;
 import io.hpacontroller.core.reconcile.ControllerConfig;
+import io.hpacontroller.core.validation.FieldError;
+import io.hpacontroller.core.validation.HpaValidation;
+import io.hpacontroller.core.validation.StrictDecoding;
 import io.hpacontroller.input.ParseProblem;
 
 import java.io.IOException;
@@ -120,7 +123,7 @@ public final class ScenarioReader {
             throw top.child("load").error("required (points or csv)");
         }
         LoadTrace load = load(top.child("load"), dir);
-        List<HorizontalPodAutoscaler> hpas = hpas(top.child("hpas"));
+        List<HorizontalPodAutoscaler> hpas = hpas(top.child("hpas"), controller.config().scaleToZeroEnabled());
         Scenario.Faults faults = faults(top.child("faults"));
         return new Scenario(name, description, duration, step, controller, workload, resource, custom, load, hpas, faults);
     }
@@ -366,7 +369,12 @@ public final class ScenarioReader {
         return -1;
     }
 
-    private List<HorizontalPodAutoscaler> hpas(ScenarioNode n) throws ScenarioException {
+    /** The problems the API server would report for the HPA at {@code h}, on one line, each with its path in the scenario. */
+    private static ScenarioException refused(ScenarioNode h, List<FieldError> errors) {
+        return new ScenarioException(String.join("; ", errors.stream().map(e -> h.path() + "." + e).distinct().toList()));
+    }
+
+    private static List<HorizontalPodAutoscaler> hpas(ScenarioNode n, boolean scaleToZero) throws ScenarioException {
         if (n.isMissing()) {
             throw n.error("required: one or more autoscaling/v2 HorizontalPodAutoscaler objects");
         }
@@ -382,12 +390,12 @@ public final class ScenarioReader {
                 throw h.error("expected apiVersion autoscaling/v2 and kind HorizontalPodAutoscaler, got "
                         + (apiVersion.isEmpty() ? "no apiVersion" : apiVersion) + " " + (kind.isEmpty() ? "and no kind" : kind));
             }
-            HorizontalPodAutoscaler hpa;
-            try {
-                hpa = serialization.convertValue(h.raw(), HorizontalPodAutoscaler.class);
-            } catch (RuntimeException e) {
-                throw h.error("not a valid HorizontalPodAutoscaler: " + ParseProblem.firstLine(e.getMessage()));
+            // decoded and validated as the API server would (kubectl apply --validate=strict), before anything runs
+            StrictDecoding.Decoded<HorizontalPodAutoscaler> decoded = StrictDecoding.decode(h.raw(), HorizontalPodAutoscaler.class);
+            if (!decoded.errors().isEmpty()) {
+                throw refused(h, decoded.errors());
             }
+            HorizontalPodAutoscaler hpa = decoded.value();
             if (hpa.getMetadata() == null || hpa.getMetadata().getName() == null || hpa.getMetadata().getName().isEmpty()) {
                 throw h.child("metadata").child("name").error("required (it labels the HPA's line in the report)");
             }
@@ -397,19 +405,16 @@ public final class ScenarioReader {
             if (hpa.getSpec() == null) {
                 throw h.child("spec").error("required");
             }
-            Integer min = hpa.getSpec().getMinReplicas();
-            Integer max = hpa.getSpec().getMaxReplicas();
-            if (min != null && max != null && min > max) {
-                // the core would flip between the two bounds; the API server never lets such an HPA in
-                throw h.child("spec").child("minReplicas").error("must be less than or equal to maxReplicas (" + max
-                        + "); the API server rejects this HPA");
-            }
-            if (hpa.getSpec().getMaxReplicas() != null && hpa.getSpec().getMaxReplicas() > MAX_PODS) {
-                throw h.child("spec").child("maxReplicas").error("the simulator models at most " + MAX_PODS + " pods per workload, got "
-                        + hpa.getSpec().getMaxReplicas());
-            }
             if (hpa.getMetadata().getNamespace() == null) {
                 hpa.getMetadata().setNamespace("default");
+            }
+            List<FieldError> invalid = HpaValidation.validate(hpa, new HpaValidation.Options(scaleToZero));
+            if (!invalid.isEmpty()) {
+                throw refused(h, invalid);
+            }
+            if (hpa.getSpec().getMaxReplicas() > MAX_PODS) {
+                throw h.child("spec").child("maxReplicas").error("the simulator models at most " + MAX_PODS + " pods per workload, got "
+                        + hpa.getSpec().getMaxReplicas());
             }
             if (hpa.getMetadata().getGeneration() == null) {
                 hpa.getMetadata().setGeneration(1L);

@@ -25,6 +25,11 @@ public final class Simulation {
     }
 
     public static SimulationResult run(Scenario scenario) {
+        return run(scenario, StepListener.NONE);
+    }
+
+    /** Runs the scenario, telling {@code listener} the state at every step. */
+    public static SimulationResult run(Scenario scenario, StepListener listener) {
         long wallStart = System.nanoTime();
         long step = scenario.stepMillis();
         long end = scenario.durationMillis();
@@ -75,6 +80,13 @@ public final class Simulation {
                     r.observe(t, dt, demand);
                     capacitySeries.get(i).add(t, r.workload.capacity(t));
                     replicaSeries.get(i).add(t, r.workload.podCount());
+                }
+                if (listener != StepListener.NONE) {
+                    List<StepListener.Workload> states = new ArrayList<>(runs.size());
+                    for (HpaRun r : runs) {
+                        states.add(new StepListener.Workload(r.workload.capacity(t), r.workload.readyCount(t), r.workload.podCount()));
+                    }
+                    listener.step(t, demand, states);
                 }
             }
             if (t >= end) {

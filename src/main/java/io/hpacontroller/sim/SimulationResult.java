@@ -23,8 +23,8 @@ public record SimulationResult(Scenario scenario, List<TimelineRow> timeline, Li
                                List<Series> capacity, List<Series> replicas, List<RecordedEvent> events,
                                List<String> violations, long firstLoadIncreaseMillis, long steps, long wallMillis) {
 
-    /** A change of an HPA's replica count: when, from, to, and the reason from the timeline. */
-    public record ReplicaChange(long timeMillis, int from, int to, String reason) {
+    /** A change of an HPA's replica count: when, from, to, the reason from the timeline, and the decision in words. */
+    public record ReplicaChange(long timeMillis, int from, int to, String reason, String decision) {
     }
 
     /** The replica changes of one HPA, in time order. */
@@ -34,7 +34,7 @@ public record SimulationResult(Scenario scenario, List<TimelineRow> timeline, Li
         for (TimelineRow r : timeline) {
             if (r.hpa().equals(hpa)) {
                 if (r.replicas() != previous) {
-                    out.add(new ReplicaChange(r.timeMillis(), previous, r.replicas(), r.reason()));
+                    out.add(new ReplicaChange(r.timeMillis(), previous, r.replicas(), r.reason(), r.trace().decision()));
                 }
                 previous = r.replicas();
             }

@@ -1,5 +1,7 @@
 package io.hpacontroller.sim;
 
+import io.hpacontroller.core.calc.Tolerances;
+
 /**
  * One sync of one HPA, as the timeline shows it. The decision and its reason come from the core's
  * {@link io.hpacontroller.core.reconcile.ReconcileOutcome}; the rest describes the simulated cluster.
@@ -17,7 +19,10 @@ package io.hpacontroller.sim;
  * @param pods             pods that exist, Ready or not
  * @param proposedReplicas the largest metric proposal before stabilization and limits, -1 when none
  * @param action           scale_up, scale_down or none
+ * @param trace            the key fields of the sync's decision trace
+ * @param tolerances       the tolerance band the sync computed with (the flag, or the spec's behavior)
  */
 public record TimelineRow(long timeMillis, String hpa, double demand, int readyPods, int replicas, int desiredReplicas,
-                          String metricValue, String reason, double capacity, int pods, int proposedReplicas, String action) {
+                          String metricValue, String reason, double capacity, int pods, int proposedReplicas, String action,
+                          TraceFields trace, Tolerances tolerances) {
 }

@@ -134,7 +134,7 @@ class ScenarioReaderTest {
         assertThat(error(MINIMAL.replace("maxReplicas: 5", "maxReplicas: 2147483647")))
                 .isEqualTo("hpas[0].spec.maxReplicas: the simulator models at most 5000 pods per workload, got 2147483647");
         assertThat(error(MINIMAL.replace("minReplicas: 1", "minReplicas: 6")))
-                .isEqualTo("hpas[0].spec.minReplicas: must be less than or equal to maxReplicas (5); the API server rejects this HPA");
+                .isEqualTo("hpas[0].spec.maxReplicas: Invalid value: 5: must be greater than or equal to `minReplicas`");
         assertThat(error(MINIMAL + "faults: {metricsFailure: 2}\n")).isEqualTo("faults.metricsFailure: must be between 0.0 and 1.0, got 2.0");
         assertThat(error(MINIMAL.replace("containers: [{name: web, requests: {cpu: 100m}}]", "containers: []")))
                 .isEqualTo("workload.containers: at least one container is required");

@@ -69,6 +69,38 @@ class SeedReproductionTest {
         assertThat(down.timeMillis() - changes.get(0).timeMillis()).isBetween(300_000L, 300_000L + 15_000L);
     }
 
+    @Test
+    void theTraceSaysTheScaleDownWindowHeldTheCountUpFromTheSecondScaleUpUntilTheScaleDown() {
+        List<Long> held = result.timeline().stream().filter(r -> r.trace().heldScaleDown()).map(TimelineRow::timeMillis).toList();
+        // at 11 s to 41 s the window keeps 2 as well, but minReplicas 2 would too: nothing is held there
+        assertThat(held).first().isEqualTo(changes.get(1).timeMillis());
+        assertThat(held).last().isEqualTo(changes.get(3).timeMillis() - 15_000);
+        assertThat(held).hasSize(19);
+        assertThat(changes.get(1).decision()).isEqualTo("scaling up from 4 to 8: the 5m scale-down window keeps the recommendation of 184 "
+                + "made 15s ago; without it: 2; the scale-up limit max(2 x 4, 4) = 8");
+        assertThat(row(11_000).trace().stabilizationWindow()).isEqualTo("scaleDown");
+        assertThat(row(11_000).trace().heldScaleDown()).isFalse();
+    }
+
+    @Test
+    void theDescriptionNamesTheChosenOffsetsAndPutsTheSimulatedTimesNextToTheMeasuredOnes() {
+        String description = result.scenario().description().replaceAll("\\s+", " ");
+        assertThat(result.scenario().controller().syncPhaseMillis()).isEqualTo(11_000);
+        assertThat(result.scenario().resourceMetrics().phaseMillis()).isEqualTo(9_000);
+        assertThat(description).contains("the sync phase (the HPA is synced at 11 s, 26 s, 41 s,")
+                .contains("metrics-server's scrape phase (scrapes at 9 s, 24 s, 39 s, 54 s,");
+        // the article measured 26 s, 42 s and 57 s; the simulated times in the description are the run's
+        int[] measured = {26, 42, 57};
+        for (int i = 0; i < 3; i++) {
+            ReplicaChange c = changes.get(i);
+            assertThat(description).contains(c.from() + " -> " + c.to() + " after " + measured[i] + " s / " + (c.timeMillis() - LOAD_START) / 1000 + " s");
+        }
+        // the pods' usage first shows in the metrics API with the scrape at 54 s: the sync at 41 s saw none, the one at 56 s did
+        long shows = result.scenario().resourceMetrics().lastScrapeAt(changes.get(0).timeMillis());
+        assertThat(row(shows - 13_000).metricValue()).isEqualTo("0");
+        assertThat(description).contains("the pod metrics show the load after 25 s / " + (shows - LOAD_START) / 1000 + " s");
+    }
+
     private static TimelineRow row(long time) {
         return result.timeline().stream().filter(r -> r.timeMillis() == time).findFirst().orElseThrow();
     }

@@ -43,6 +43,8 @@ class SoakTest {
         assertThat(sum(r, HpaSummary::scaleWriteFailures)).isPositive();
         assertThat(sum(r, HpaSummary::scaleWriteConflicts)).isPositive();
         assertThat(eventReasons).containsKeys("FailedGetResourceMetric", "FailedGetExternalMetric", "FailedRescale", "SuccessfulRescale");
+        // a week of syncs draws as a page that opens: the decision charts are thinned to the pixel columns
+        assertThat(io.hpacontroller.sim.report.ReportPage.render(r).length()).isLessThan(1_000_000);
         // and the HPAs still followed the daily cycle
         for (HpaSummary s : r.summaries()) {
             assertThat(s.peakReplicas()).as(s.hpa()).isGreaterThan(15);

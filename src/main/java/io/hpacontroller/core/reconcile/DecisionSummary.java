@@ -93,7 +93,7 @@ public final class DecisionSummary {
         if (n == null) {
             return metrics;
         }
-        int withinBounds = Math.max(t.minReplicas(), Math.min(t.maxReplicas(), n.recommendation()));
+        int withinBounds = withinBounds(t, n.recommendation());
         Stabilization s = n.stabilization();
         if (s != null) {
             String window = "the " + duration(s.windowSeconds() * 1000L) + (Stabilization.SCALE_DOWN.equals(s.window()) ? " scale-down" : " scale-up")
@@ -102,6 +102,11 @@ public final class DecisionSummary {
         }
         String limits = limits(t, n, true);
         return limits.isEmpty() ? metrics : limits.substring(2) + "; " + metrics;
+    }
+
+    /** A count brought into the trace's [minReplicas, maxReplicas]: what a recommendation gives without the window and limits. */
+    public static int withinBounds(DecisionTrace t, int replicas) {
+        return Math.max(t.minReplicas(), Math.min(t.maxReplicas(), replicas));
     }
 
     /** The rate limit and min/max that changed the count, each as a clause ("; ..."). */

@@ -9,8 +9,9 @@ import io.hpacontroller.sim.SimulationResult;
 
 /**
  * report.html: one self-contained page (inline CSS and SVG, no script, nothing fetched) with the chart,
- * the summary table ({@code id="summary"}, one {@code tr.hpa-row} per HPA spec), each HPA's replica changes
- * with the core's reasons, the scenario's parameters and the HPA specs as YAML.
+ * the summary table ({@code id="summary"}, one {@code tr.hpa-row} per HPA spec), then per HPA spec
+ * ({@code section.decisions}) the errors its syncs met, its {@link DecisionChart} and its replica changes with the
+ * core's reasons and their decisions in words; then the scenario's parameters and the HPA specs as YAML.
  */
 public final class ReportPage {
 
@@ -77,24 +78,13 @@ public final class ReportPage {
             b.append("</ul>\n");
         }
 
-        b.append("<h2>Replica changes</h2>\n");
-        for (HpaSummary h : result.summaries()) {
-            var changes = result.replicaChanges(h.hpa());
-            b.append("<h3>").append(Html.escape(h.hpa())).append("</h3>\n");
-            if (changes.isEmpty()) {
-                b.append("<p>No change.</p>\n");
-                continue;
-            }
-            b.append("<table class=\"changes\" data-hpa=\"").append(Html.escape(h.hpa())).append("\"><thead><tr><th>time</th><th>replicas</th><th>reason (from the core)</th></tr></thead><tbody>\n");
-            for (int i = 0; i < Math.min(CHANGES_LISTED, changes.size()); i++) {
-                var c = changes.get(i);
-                b.append("<tr><td class=\"num\">").append(Figures.duration(c.timeMillis())).append("</td><td class=\"num\">").append(c.from())
-                        .append(" &rarr; ").append(c.to()).append("</td><td>").append(Html.escape(c.reason())).append("</td></tr>\n");
-            }
-            b.append("</tbody></table>\n");
-            if (changes.size() > CHANGES_LISTED) {
-                b.append("<p>... and ").append(changes.size() - CHANGES_LISTED).append(" more (see timeline.csv).</p>\n");
-            }
+        b.append("<h2>Decisions</h2>\n<p>Per HPA spec, from the decision trace of each sync: the first metric as the HPA saw it against its "
+                + "target, with the tolerance band (inside it the metric asks for no change); the raw proposal of the metrics next to the "
+                + "replicas written, between the minReplicas and maxReplicas lines; shaded where the scale-down stabilization window held a "
+                + "scale-down; a tick under each sync that failed; and each replica change with its decision in words "
+                + "(timeline.csv has every sync's).</p>\n");
+        for (int i = 0; i < result.summaries().size(); i++) {
+            decisions(b, result, i);
         }
 
         b.append("<h2>Scenario</h2>\n<table id=\"parameters\"><tbody>\n");
@@ -123,9 +113,38 @@ public final class ReportPage {
         for (HorizontalPodAutoscaler h : s.hpas()) {
             b.append("<pre class=\"hpa-spec\">").append(Html.escape(SERIALIZATION.asYaml(h))).append("</pre>\n");
         }
-        b.append("<p>Files: timeline.csv (one row per HPA per sync), events.csv (the events the core recorded).</p>\n");
+        b.append("<p>Files: timeline.csv (one row per HPA per sync, with its decision trace's key fields), demand.csv (one row per step: "
+                + "the demand and each spec's capacity, as the chart draws them), events.csv (the events the core recorded).</p>\n");
         b.append("</body>\n</html>\n");
         return b.toString();
+    }
+
+    /** One spec's decisions: the errors its syncs met, its decision chart, its replica changes with their decisions. */
+    private static void decisions(StringBuilder b, SimulationResult result, int i) {
+        HpaSummary h = result.summaries().get(i);
+        String hpa = Html.escape(h.hpa());
+        b.append("<section class=\"decisions\" data-hpa=\"").append(hpa).append("\">\n<h3><span class=\"swatch\" style=\"background:")
+                .append(SvgChart.COLORS[i % SvgChart.COLORS.length]).append("\"></span>").append(hpa).append("</h3>\n");
+        SyncErrors.render(b, h, result.timelineOf(h.hpa()));
+        b.append("<figure>\n").append(DecisionChart.render(result, i)).append("</figure>\n");
+        var changes = result.replicaChanges(h.hpa());
+        if (changes.isEmpty()) {
+            b.append("<p>No replica change.</p>\n</section>\n");
+            return;
+        }
+        b.append("<table class=\"changes\" data-hpa=\"").append(hpa).append("\"><thead><tr><th>time</th><th>replicas</th>")
+                .append("<th>reason (from the core)</th><th>decision (from its trace)</th></tr></thead><tbody>\n");
+        for (int c = 0; c < Math.min(CHANGES_LISTED, changes.size()); c++) {
+            var change = changes.get(c);
+            b.append("<tr><td class=\"num\">").append(Figures.duration(change.timeMillis())).append("</td><td class=\"num\">").append(change.from())
+                    .append(" &rarr; ").append(change.to()).append("</td><td>").append(Html.escape(change.reason())).append("</td><td class=\"decision\">")
+                    .append(Html.escape(change.decision())).append("</td></tr>\n");
+        }
+        b.append("</tbody></table>\n");
+        if (changes.size() > CHANGES_LISTED) {
+            b.append("<p>... and ").append(changes.size() - CHANGES_LISTED).append(" more (see timeline.csv).</p>\n");
+        }
+        b.append("</section>\n");
     }
 
     private static void pipeline(StringBuilder b, String name, io.hpacontroller.sim.MetricsPipeline p) {

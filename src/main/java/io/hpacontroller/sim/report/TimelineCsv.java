@@ -2,6 +2,7 @@ package io.hpacontroller.sim.report;
 
 import io.hpacontroller.sim.RecordedEvent;
 import io.hpacontroller.sim.TimelineRow;
+import io.hpacontroller.sim.TraceFields;
 
 import java.io.IOException;
 import java.io.Writer;
@@ -10,9 +11,14 @@ import java.util.List;
 /** timeline.csv (one row per HPA per sync) and events.csv. */
 public final class TimelineCsv {
 
-    /** The header; the first eight columns are a stable contract, more may be appended later. */
+    /**
+     * The header; the columns are a contract in this order: the first eight from the start, then the cluster's, then the
+     * decision trace's key fields ({@link TraceFields}); more may be appended later.
+     */
     public static final String HEADER = "time_seconds,hpa,demand,ready_pods,replicas,desired_replicas,metric_value,reason,"
-            + "capacity,pods,proposed_replicas,action";
+            + "capacity,pods,proposed_replicas,action,"
+            + "metric,metric_target,usage_ratio,tolerance,within_tolerance,selected_metric,stabilized_replicas,stabilization_window,"
+            + "rate_limit,constraints_applied,min_replicas,max_replicas,error_reason,error_message,decision";
 
     private TimelineCsv() {
     }
@@ -20,7 +26,7 @@ public final class TimelineCsv {
     public static void writeTimeline(List<TimelineRow> rows, Writer out) throws IOException {
         out.write(HEADER);
         out.write('\n');
-        StringBuilder b = new StringBuilder(160);
+        StringBuilder b = new StringBuilder(512);
         for (TimelineRow r : rows) {
             b.setLength(0);
             b.append(Csv.seconds(r.timeMillis())).append(',')
@@ -34,9 +40,30 @@ public final class TimelineCsv {
                     .append(Double.isInfinite(r.capacity()) ? "" : Csv.number(r.capacity())).append(',')
                     .append(r.pods()).append(',')
                     .append(r.proposedReplicas() < 0 ? "" : Integer.toString(r.proposedReplicas())).append(',')
-                    .append(r.action()).append('\n');
+                    .append(r.action()).append(',');
+            TraceFields t = r.trace();
+            b.append(Csv.cell(t.metric())).append(',')
+                    .append(Csv.number(t.metricTarget())).append(',')
+                    .append(Csv.number(t.usageRatio())).append(',')
+                    .append(Csv.number(t.tolerance())).append(',')
+                    .append(t.withinTolerance() == null ? "" : t.withinTolerance().toString()).append(',')
+                    .append(Csv.cell(t.selectedMetric())).append(',')
+                    .append(count(t.stabilizedReplicas())).append(',')
+                    .append(t.stabilizationWindow() == null ? "" : t.stabilizationWindow()).append(',')
+                    .append(count(t.rateLimit())).append(',')
+                    .append(Csv.cell(String.join(";", t.constraintsApplied()))).append(',')
+                    .append(count(t.minReplicas())).append(',')
+                    .append(count(t.maxReplicas())).append(',')
+                    .append(Csv.cell(t.errorReason())).append(',')
+                    .append(Csv.cell(t.errorMessage())).append(',')
+                    .append(Csv.cell(t.decision())).append('\n');
             out.write(b.toString());
         }
+    }
+
+    /** A count, empty when -1 (none). */
+    private static String count(int n) {
+        return n < 0 ? "" : Integer.toString(n);
     }
 
     public static void writeEvents(List<RecordedEvent> events, Writer out) throws IOException {

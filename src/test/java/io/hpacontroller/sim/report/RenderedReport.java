@@ -8,8 +8,9 @@ import java.util.regex.Pattern;
 
 /**
  * Checks a report as the browser rendered it: from the DOM Chromium dumped (the chart, one series per HPA
- * spec, labelled axes, a legend, the summary table, nothing fetched from the network) and from its
- * screenshot (each HPA's replicas line and the demand line were painted across the plot).
+ * spec, labelled axes, a legend, the summary table, each spec's decision chart, nothing fetched from the network)
+ * and from its screenshot (each HPA's replicas line and the demand line were painted across the plot, and so were
+ * the decision charts' metric line, tolerance band and written replicas).
  */
 final class RenderedReport {
 
@@ -58,6 +59,7 @@ final class RenderedReport {
                 problems.add("summary rows " + rows + ", expected " + hpas);
             }
         }
+        problems.addAll(decisionProblems(dom, hpas));
         if (dom.contains("<script") || Pattern.compile("(src|href)=\"(https?:)?//").matcher(dom).find() || dom.contains("@import") || dom.contains("url(")) {
             problems.add("the report is not self-contained");
         }
@@ -70,11 +72,69 @@ final class RenderedReport {
         if (columnsPainted(screenshot, SvgChart.DEMAND_COLOR) < MIN_LINE_COLUMNS) {
             problems.add("the demand line was not painted across the plot");
         }
+        for (String[] part : new String[][] {{DecisionChart.METRIC_COLOR, "the metric line"}, {DecisionChart.BAND_FILL, "the tolerance band"},
+                {DecisionChart.REPLICAS_COLOR, "the written replicas line"}}) {
+            int columns = columnsPainted(screenshot, part[0]);
+            if (columns < MIN_LINE_COLUMNS) {
+                problems.add(part[1] + " of the decision charts was painted over " + columns + " pixel columns only");
+            }
+        }
         return problems;
     }
 
+    /**
+     * Each spec's decision chart: its metric, target, replicas, proposal, min and max lines with their points, the
+     * tolerance band shaded, its labelled axes; or, when every sync failed, the errors in words above it.
+     */
+    static List<String> decisionProblems(String dom, List<String> hpas) {
+        List<String> problems = new ArrayList<>();
+        for (int i = 0; i < hpas.size(); i++) {
+            String hpa = hpas.get(i);
+            String chart = element(dom, "<svg id=\"decisions-" + i + "\" class=\"decision-chart\" data-hpa=\"" + hpa + "\"", "</svg>");
+            if (chart == null) {
+                problems.add("no decision chart for " + hpa);
+                continue;
+            }
+            String errors = element(dom, "<div class=\"sync-errors\" data-hpa=\"" + hpa + "\">", "</div>");
+            String metric = pathData(chart, "decisions-" + i + "-metric", hpa);
+            boolean metricSeen = metric != null && segments(metric) >= 1;
+            if (!metricSeen && (errors == null || !errors.contains("class=\"error-message\""))) {
+                problems.add("the decision chart of " + hpa + " has no metric line and the report shows no error for it");
+            }
+            List<String> parts = metricSeen ? List.of("target", "replicas", "proposal", "min", "max") : List.of("replicas", "max");
+            for (String part : parts) {
+                String d = pathData(chart, "decisions-" + i + "-" + part, hpa);
+                if (d == null || d.equals("M0 0")) {
+                    problems.add("the decision chart of " + hpa + " has no " + part + " line");
+                }
+            }
+            if (metricSeen) {
+                String band = element(chart, "<g id=\"decisions-" + i + "-tolerance-band\"", "</g>");
+                if (band == null || !band.contains("<rect")) {
+                    problems.add("the decision chart of " + hpa + " shades no tolerance band");
+                }
+            }
+            for (String label : List.of("x-axis-label", "y-axis-label-metric", "y-axis-label-replicas")) {
+                if (!chart.contains("id=\"decisions-" + i + "-" + label + "\"")) {
+                    problems.add("the decision chart of " + hpa + " has no " + label);
+                }
+            }
+        }
+        return problems;
+    }
+
+    /** The text from {@code start} to the first {@code end} after it; null when there is no start. */
+    static String element(String dom, String start, String end) {
+        int from = dom.indexOf(start);
+        if (from < 0) {
+            return null;
+        }
+        int to = dom.indexOf(end, from);
+        return to < 0 ? dom.substring(from) : dom.substring(from, to + end.length());
+    }
+
     /** The d attribute of the path with this id (and data-hpa, when given); null when there is none. */
-    private static String pathData(String dom, String id, String hpa) {
+    static String pathData(String dom, String id, String hpa) {
         Matcher m = Pattern.compile("<path([^>]*\\bid=\"" + Pattern.quote(id) + "\"[^>]*)>").matcher(dom);
         if (!m.find()) {
             return null;
@@ -92,7 +152,7 @@ final class RenderedReport {
     }
 
     /** How many pixel columns hold at least one pixel of exactly this colour (give or take anti-aliasing). */
-    private static int columnsPainted(BufferedImage img, String hex) {
+    static int columnsPainted(BufferedImage img, String hex) {
         int rgb = Integer.parseInt(hex.substring(1), 16);
         int r = rgb >> 16 & 0xff;
         int g = rgb >> 8 & 0xff;
