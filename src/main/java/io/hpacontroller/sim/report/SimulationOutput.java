@@ -41,6 +41,6 @@ public final class SimulationOutput {
         }
         Path report = dir.resolve(REPORT);
         Files.writeString(report, ReportPage.render(result), StandardCharsets.UTF_8);
-        return List.of(timeline, events, report);
+        return List.of(timeline, events, report, SummaryCsv.writeTo(result, dir));
     }
 }
