@@ -16,7 +16,7 @@ class PredictiveExamplesTest {
 
     private static Map<String, HpaSummary> run(String example) throws ScenarioException {
         SimulationResult r = Examples.run(example);
-        System.out.printf("%s: %s simulated in %d ms of wall time%n", example, DurationText.seconds(r.scenario().durationMillis()) + "s",
+        System.out.printf("%s: %dd simulated in %d ms of wall time%n", example, r.scenario().durationMillis() / 86_400_000,
                 r.wallMillis());
         for (HpaSummary h : r.summaries()) {
             System.out.printf("  %-10s overload %5d s, replica-seconds %9d, replica changes %4d, peak %3d%n", h.hpa(), h.overloadMillis() / 1000,
