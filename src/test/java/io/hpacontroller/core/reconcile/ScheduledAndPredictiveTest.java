@@ -243,4 +243,18 @@ class ScheduledAndPredictiveTest {
         assertThat(o.trace().errorMessage()).startsWith(PredictAnnotation.NAME + ": history 336h0m0s for 3 metrics is more than the 64 KiB");
         assertThat(cluster.scaleWrites).isEmpty();
     }
+
+    @Test
+    void theScheduleAndThePredictionGoThroughTheDecisionsJson() throws Exception {
+        learned(350);
+        HorizontalPodAutoscaler hpa = annotated(1, 20, PredictAnnotation.NAME, LINEAR, SchedulesAnnotation.NAME,
+                "[{cron: '0 11 * * *', duration: 2h, timezone: UTC, minReplicas: 2}]");
+        cluster.scale = new ScaleTarget(4, 4, "app=web", "1");
+        DecisionTrace t = sync(hpa, NOW).trace();
+        assertThat(t.prediction().raised()).isTrue();
+        DecisionTrace read = io.hpacontroller.ops.DecisionsJson.read(io.hpacontroller.ops.DecisionsJson.write(t), DecisionTrace.class);
+        assertThat(read.schedule()).isEqualTo(t.schedule());
+        assertThat(read.prediction()).isEqualTo(t.prediction());
+        assertThat(read).isEqualTo(t);
+    }
 }
