@@ -96,4 +96,29 @@ class PerSpecSetupTest {
         assertThat(csv.get(2)).startsWith("faster,").endsWith(",horizontal-pod-autoscaler-sync-period 5s; horizontal-pod-autoscaler-tolerance 0.02;"
                 + " resource metrics scrapeInterval 5s; resource metrics delay 2s; readyAfter 10s");
     }
+
+    @Test
+    void theFixesOfSeed004SideBySide() throws ScenarioException {
+        SimulationResult r = Examples.run("seed-004-fixes");
+        java.util.Map<String, HpaSummary> s = new java.util.HashMap<>();
+        r.summaries().forEach(h -> s.put(h.hpa(), h));
+        HpaSummary upstream = s.get("upstream");
+        assertThat(upstream.firstScaleUpMillis()).isEqualTo(26_000);
+        assertThat(upstream.overloadMillis()).isEqualTo(56_000);
+        // the metrics pipeline is the first delay: a faster one scales up 15 s sooner
+        assertThat(s.get("faster-metrics").firstScaleUpMillis()).isEqualTo(11_000);
+        assertThat(s.get("faster-metrics").overloadMillis()).isEqualTo(41_000);
+        // a faster sync or a finer tolerance changes nothing while the metrics lag: the data is not there yet
+        assertThat(s.get("sync-5s").overloadMillis()).isEqualTo(56_000);
+        assertThat(s.get("tolerance").overloadMillis()).isEqualTo(56_000);
+        // behavior reaches maxReplicas in one step, but the pods still take 30 s to be Ready
+        assertThat(s.get("behavior").replicaChanges()).isEqualTo(1);
+        assertThat(s.get("behavior").overloadMillis()).isEqualTo(56_000);
+        // faster readiness shortens the overload by what it saves
+        assertThat(s.get("fast-readiness").overloadMillis()).isEqualTo(31_000);
+        // the scheduled rule acts before the load: only the pods' start-up is left
+        assertThat(s.get("scheduled").firstScaleUpMillis()).isEqualTo(-1);
+        assertThat(s.get("scheduled").overloadMillis()).isEqualTo(11_000);
+        assertThat(r.violations()).isEmpty();
+    }
 }
