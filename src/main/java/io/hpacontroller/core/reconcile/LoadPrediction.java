@@ -162,7 +162,7 @@ final class LoadPrediction {
         return f;
     }
 
-    /** "HoltWinters season 24h, horizon 2m, history 7d", "Linear horizon 2m, history 30m". */
+    /** "HoltWinters season 24h0m0s, horizon 5m0s, history 72h0m0s", "Linear horizon 2m0s, history 30m0s" (Go durations). */
     static String describe(PredictSetting s) {
         return s.model() + (s.season() == null ? "" : " season " + GoDuration.format(s.season()) + ",") + " horizon "
                 + GoDuration.format(s.horizon()) + ", history " + GoDuration.format(s.history());

@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * What predictive scaling (annotation {@code autoscaling.hpa-controller.io/predict}) proposed at one sync.
  *
- * @param setting  the setting in words ({@code HoltWinters season 24h, horizon 2m, history 7d}), null when the HPA
+ * @param setting  the setting in words ({@code HoltWinters season 24h0m0s, horizon 5m0s, history 72h0m0s}), null when the HPA
  *                 does not predict
  * @param metrics  one entry per metric that gave a reactive proposal, in spec order
  * @param replicas the highest predicted proposal, -1 when no metric gave one
