@@ -53,7 +53,8 @@ public record Scenario(String name, String description, long durationMillis, lon
      * What one HPA spec runs with: the scenario's controller flags, workload and metrics pipelines, or its own where
      * the spec overrides them (to compare e.g. a faster metrics pipeline or faster readiness side by side).
      *
-     * @param overrides what differs from the scenario, in words ("sync period 5s", "readyAfter 10s"); empty when nothing
+     * @param overrides what differs from the scenario, as written ("horizontal-pod-autoscaler-sync-period 5s", "resource metrics
+     *                  delay 2s", "readyAfter 10s"); empty when nothing
      */
     public record SpecSetup(Controller controller, Workload workload, MetricsPipeline resourceMetrics, MetricsPipeline customMetrics,
                             List<String> overrides) {

@@ -1,8 +1,15 @@
 package io.hpacontroller.sim;
 
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -10,14 +17,34 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The targets of issue 18 on the shipped examples, each simulated through the same core as the controller (the
- * learned load is part of each simulated controller). Prints the figures and the wall time (the README quotes them).
+ * learned load is part of each simulated controller). The three run at once before the tests. Prints the figures and the
+ * wall time (the README quotes them).
  */
 class PredictiveExamplesTest {
 
-    private static Map<String, HpaSummary> run(String example) throws ScenarioException {
-        SimulationResult r = Examples.run(example);
-        System.out.printf("%s: %dd simulated in %d ms of wall time%n", example, r.scenario().durationMillis() / 86_400_000,
-                r.wallMillis());
+    private static final List<String> EXAMPLES = List.of("diurnal-week-predictive", "random-walk-predictive", "regime-change-predictive");
+    private static final Map<String, SimulationResult> RESULTS = new ConcurrentHashMap<>();
+
+    /** The three simulations at once: each is single-threaded, and the machine has two cores. */
+    @BeforeAll
+    static void simulate() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            List<Future<?>> runs = new ArrayList<>();
+            for (String example : EXAMPLES) {
+                runs.add(pool.submit(() -> RESULTS.put(example, Examples.run(example))));
+            }
+            for (Future<?> f : runs) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static Map<String, HpaSummary> run(String example) {
+        SimulationResult r = RESULTS.get(example);
+        System.out.printf("%s: %dd simulated in %d ms of wall time%n", example, r.scenario().durationMillis() / 86_400_000, r.wallMillis());
         for (HpaSummary h : r.summaries()) {
             System.out.printf("  %-10s overload %5d s, replica-seconds %9d, replica changes %4d, peak %3d%n", h.hpa(), h.overloadMillis() / 1000,
                     Math.round(h.replicaSeconds()), h.replicaChanges(), h.peakReplicas());
@@ -27,7 +54,7 @@ class PredictiveExamplesTest {
     }
 
     @Test
-    void aDiurnalWeekPredictiveCutsOverloadByHalfForAtMostATenthMoreReplicaSeconds() throws ScenarioException {
+    void aDiurnalWeekPredictiveCutsOverloadByHalfForAtMostATenthMoreReplicaSeconds() {
         Map<String, HpaSummary> s = run("diurnal-week-predictive");
         HpaSummary reactive = s.get("reactive");
         HpaSummary scheduled = s.get("scheduled");
@@ -42,7 +69,7 @@ class PredictiveExamplesTest {
     }
 
     @Test
-    void aRandomWalkHasNothingToLearnPredictiveCostsAtMostFivePercentMoreAndNeverMoreOverload() throws ScenarioException {
+    void aRandomWalkHasNothingToLearnPredictiveCostsAtMostFivePercentMoreAndNeverMoreOverload() {
         Map<String, HpaSummary> s = run("random-walk-predictive");
         HpaSummary reactive = s.get("reactive");
         HpaSummary predictive = s.get("predictive");
@@ -51,7 +78,7 @@ class PredictiveExamplesTest {
     }
 
     @Test
-    void aRegimeChangeMakesWhatWasLearnedWrongPredictiveIsNeverWorseThanReactive() throws ScenarioException {
+    void aRegimeChangeMakesWhatWasLearnedWrongPredictiveIsNeverWorseThanReactive() {
         Map<String, HpaSummary> s = run("regime-change-predictive");
         HpaSummary reactive = s.get("reactive");
         HpaSummary predictive = s.get("predictive");
