@@ -25,7 +25,7 @@ import java.util.concurrent.Callable;
 @Command(name = "simulate", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Replays a load trace through the same decision code as the controller, with a simulated "
                 + "workload, metrics pipeline and clock, for every HPA spec in the scenario. No cluster is needed. "
-                + "Writes timeline.csv, demand.csv, events.csv and report.html into DIR and prints the summary.",
+                + "Writes timeline.csv, demand.csv, events.csv, summary.csv and report.html into DIR and prints the summary.",
                 ""},
         footer = {"",
                 "The scenario file (YAML; unknown keys are errors):",
@@ -39,7 +39,9 @@ import java.util.concurrent.Callable;
                 "                     metrics adapter): scrapeInterval, window, delay, phase",
                 "  load:              the demand (required): points: [[0s, 500], [5m, 1500]]",
                 "                     or csv: FILE; interpolation, unit, noise",
-                "  hpas:              ordinary autoscaling/v2 HorizontalPodAutoscalers (required)",
+                "  hpas:              ordinary autoscaling/v2 HorizontalPodAutoscalers (required);",
+                "                     an entry {hpa: HPA, controller, metrics, workload} runs that",
+                "                     spec with its own flags, pipelines and startedAfter/readyAfter",
                 "  faults:            seed, metricsFailure, scaleWriteFailure, scaleWriteConflict",
                 "Durations: 500ms, 15s, 5m, 1h30m, 2d, 1w or seconds; quantities: 100m, 256Mi.",
                 "Start from a commented example:",

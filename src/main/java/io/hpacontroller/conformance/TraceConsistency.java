@@ -120,8 +120,10 @@ public final class TraceConsistency {
         Normalization n = t.normalization();
         if (n != null) {
             normalization(n, t.currentReplicas(), t.minReplicas(), t.maxReplicas());
-            expect(n.recommendation() == Math.max(0, t.rawDesiredReplicas()), "the normalizer got " + n.recommendation()
-                    + ", the metrics recommended " + t.rawDesiredReplicas());
+            expect(n.recommendation() == Math.max(0, t.recommendation()), "the normalizer got " + n.recommendation()
+                    + ", the metrics (or the prediction above them) recommended " + t.recommendation());
+            expect(!t.prediction().raised() || t.prediction().replicas() > t.rawDesiredReplicas(),
+                    "the prediction is said to raise " + t.rawDesiredReplicas() + " to " + t.prediction().replicas());
             expect(n.replicas() == t.desiredReplicas(), "normalized to " + n.replicas() + " but decided " + t.desiredReplicas());
             expect(n.constraintsApplied().equals(t.constraintsApplied()), "constraintsApplied differ from the normalization's");
         } else if (t.desiredReplicas() >= 0 && t.rescaleRule() == null) {

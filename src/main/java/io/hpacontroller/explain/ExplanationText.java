@@ -10,8 +10,11 @@ import io.hpacontroller.core.normalize.Stabilization;
 import io.hpacontroller.core.reconcile.DecisionSummary;
 import io.hpacontroller.core.reconcile.DecisionTrace;
 import io.hpacontroller.core.reconcile.MetricTrace;
+import io.hpacontroller.core.reconcile.PredictionTrace;
 import io.hpacontroller.ops.HpaDecisions;
 
+import java.time.Instant;
+import java.util.Locale;
 
 /** {@code explain -o text}: the one-sentence answer, where the history came from, then the trace, section by section. */
 public final class ExplanationText {
@@ -52,6 +55,21 @@ public final class ExplanationText {
                 + (h.source() == null ? " (upstream's defaults: the controller's are unknown)" : " (the controller's)"));
         if (!t.controls().named().isEmpty()) {
             line("controls: " + String.join(", ", t.controls().named()) + " (this HPA's own)");
+        }
+        if (t.schedule().specMinReplicas() >= 0) {
+            line("schedules: " + (t.schedule().activeRule() == null ? "no rule active, minReplicas " + t.schedule().minReplicas()
+                    : t.schedule().activeRule() + " -> minReplicas " + t.schedule().minReplicas()));
+        }
+        if (t.prediction().active()) {
+            line("predict: " + t.prediction().setting() + (t.prediction().replicas() < 0 ? ", no proposal"
+                    : ", proposes " + t.prediction().replicas() + (t.prediction().raised() ? " (above the metrics: it decides)" : " (not above the metrics)")));
+            for (PredictionTrace.PredictedMetric m : t.prediction().metrics()) {
+                line("  " + m.metric() + ": " + (m.replicas() >= 0 ? m.replicas() + " replicas for the load " + String.format(Locale.ROOT, "%.4g", m.load())
+                        + " forecast for " + Instant.ofEpochMilli(m.at()) + "; " : "") + m.message());
+            }
+            if (t.prediction().note() != null) {
+                line("  " + t.prediction().note());
+            }
         }
         line("");
 

@@ -4,9 +4,11 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerCondition;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricValueStatus;
+import io.hpacontroller.core.Parsed;
 import io.hpacontroller.core.Quantities;
 import io.hpacontroller.core.calc.Tolerances;
 import io.hpacontroller.core.normalize.Behavior;
+import io.hpacontroller.core.controls.HpaControls;
 import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.core.reconcile.MetricStatuses;
@@ -16,6 +18,7 @@ import io.hpacontroller.core.reconcile.Reconciler;
 import io.hpacontroller.core.reconcile.ScaleClient;
 import io.hpacontroller.core.reconcile.SelectorOwnership;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -48,23 +51,32 @@ final class HpaRun {
     /** When the demand first rises, -1 if it never does. */
     private final long firstIncrease;
 
+    /** This spec's sync period: its sync-period annotation, or the controller flag of its setup. */
+    final long syncPeriodMillis;
+    /** The time of this spec's next sync. */
+    long nextSync;
+
     HpaRun(Scenario scenario, int index, HorizontalPodAutoscaler hpa, VirtualClock clock, long horizonMillis, long firstIncrease) {
         this.hpa = hpa;
+        Scenario.SpecSetup setup = scenario.setups().get(index);
         this.firstIncrease = firstIncrease;
         this.clock = clock;
         String target = hpa.getSpec().getScaleTargetRef() != null && hpa.getSpec().getScaleTargetRef().getName() != null
                 ? hpa.getSpec().getScaleTargetRef().getName() : "workload";
-        this.workload = new SimulatedWorkload(target, scenario.workload(), clock.now(), horizonMillis);
+        this.workload = new SimulatedWorkload(target, setup.workload(), clock.now(), horizonMillis);
         this.cluster = new SimulatedCluster(workload, clock);
         this.faults = new FaultInjection(scenario.faults(), scenario.faults().seed() * 31 + index, cluster);
-        MetricsSource metrics = new SimulatedMetricsApis(workload, scenario.resourceMetrics(), scenario.customMetrics(), clock);
+        MetricsSource metrics = new SimulatedMetricsApis(workload, setup.resourceMetrics(), setup.customMetrics(), clock);
         ScaleClient scale = cluster;
         if (scenario.faults().any()) {
             metrics = faults.metrics(metrics);
             scale = faults.scale(scale);
         }
-        ControllerConfig config = scenario.controller().config();
+        ControllerConfig config = setup.controller().config();
         this.tolerances = tolerances(hpa, config);
+        Duration flag = Duration.ofMillis(setup.controller().syncPeriodMillis());
+        this.syncPeriodMillis = HpaControls.of(hpa) instanceof Parsed.Valid<HpaControls> v ? v.value().syncPeriodOr(flag).toMillis() : flag.toMillis();
+        this.nextSync = setup.controller().syncPhaseMillis();
         this.reconciler = new Reconciler(config, scale, cluster, metrics, cluster, cluster,
                 new HistoryStore(), SelectorOwnership.NONE, clock);
     }

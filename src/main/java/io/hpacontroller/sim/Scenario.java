@@ -23,10 +23,45 @@ import java.util.Map;
  * @param load        the demand trace
  * @param hpas        the HPA specs, each in its own simulated cluster
  * @param faults      faults to inject; {@link Faults#NONE} for none
+ * @param setups      per HPA spec (same order as {@code hpas}): the controller, workload and metrics pipelines it runs
+ *                    with, the scenario's own unless the spec overrides some of them
  */
 public record Scenario(String name, String description, long durationMillis, long stepMillis, Controller controller,
                        Workload workload, MetricsPipeline resourceMetrics, MetricsPipeline customMetrics, LoadTrace load,
-                       List<HorizontalPodAutoscaler> hpas, Faults faults) {
+                       List<HorizontalPodAutoscaler> hpas, Faults faults, List<SpecSetup> setups) {
+
+    public Scenario {
+        hpas = List.copyOf(hpas);
+        if (setups == null) {
+            SpecSetup same = new SpecSetup(controller, workload, resourceMetrics, customMetrics, List.of());
+            setups = hpas.stream().map(h -> same).toList();
+        }
+        setups = List.copyOf(setups);
+        if (setups.size() != hpas.size()) {
+            throw new IllegalArgumentException("one setup per HPA spec: " + setups.size() + " for " + hpas.size());
+        }
+    }
+
+    /** Every HPA spec with the scenario's own controller, workload and metrics pipelines. */
+    public Scenario(String name, String description, long durationMillis, long stepMillis, Controller controller,
+                    Workload workload, MetricsPipeline resourceMetrics, MetricsPipeline customMetrics, LoadTrace load,
+                    List<HorizontalPodAutoscaler> hpas, Faults faults) {
+        this(name, description, durationMillis, stepMillis, controller, workload, resourceMetrics, customMetrics, load, hpas, faults, null);
+    }
+
+    /**
+     * What one HPA spec runs with: the scenario's controller flags, workload and metrics pipelines, or its own where
+     * the spec overrides them (to compare e.g. a faster metrics pipeline or faster readiness side by side).
+     *
+     * @param overrides what differs from the scenario, as written ("horizontal-pod-autoscaler-sync-period 5s", "resource metrics
+     *                  delay 2s", "readyAfter 10s"); empty when nothing
+     */
+    public record SpecSetup(Controller controller, Workload workload, MetricsPipeline resourceMetrics, MetricsPipeline customMetrics,
+                            List<String> overrides) {
+        public SpecSetup {
+            overrides = List.copyOf(overrides);
+        }
+    }
 
     /**
      * The controller: sync period and phase, and the flags the decisions depend on.

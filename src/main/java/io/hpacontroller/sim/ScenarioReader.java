@@ -106,7 +106,7 @@ public final class ScenarioReader {
         if (duration / step > MAX_STEPS) {
             throw top.child("step").error("too small for the duration: at most " + MAX_STEPS + " steps");
         }
-        Scenario.Controller controller = controller(top.child("controller"));
+        Scenario.Controller controller = controller(top.child("controller"), DEFAULT_CONTROLLER);
         if (top.child("workload").isMissing()) {
             throw top.child("workload").error("required (replicas and containers with their requests)");
         }
@@ -123,24 +123,33 @@ public final class ScenarioReader {
             throw top.child("load").error("required (points or csv)");
         }
         LoadTrace load = load(top.child("load"), dir);
-        List<HorizontalPodAutoscaler> hpas = hpas(top.child("hpas"), controller.config().scaleToZeroEnabled());
+        Scenario.SpecSetup base = new Scenario.SpecSetup(controller, workload, resource, custom, List.of());
+        List<HorizontalPodAutoscaler> hpas = new ArrayList<>();
+        List<Scenario.SpecSetup> setups = new ArrayList<>();
+        hpas(top.child("hpas"), base, hpas, setups);
         Scenario.Faults faults = faults(top.child("faults"));
-        return new Scenario(name, description, duration, step, controller, workload, resource, custom, load, hpas, faults);
+        return new Scenario(name, description, duration, step, controller, workload, resource, custom, load, hpas, faults, setups);
     }
 
-    private static Scenario.Controller controller(ScenarioNode n) throws ScenarioException {
-        ControllerConfig d = ControllerConfig.defaults();
+    static final Scenario.Controller DEFAULT_CONTROLLER = new Scenario.Controller(15_000, 0, ControllerConfig.defaults());
+    static final Set<String> CONTROLLER_KEYS = Set.of("horizontal-pod-autoscaler-sync-period", "syncPhase", "horizontal-pod-autoscaler-tolerance",
+            "horizontal-pod-autoscaler-downscale-stabilization", "horizontal-pod-autoscaler-cpu-initialization-period",
+            "horizontal-pod-autoscaler-initial-readiness-delay", "HPAScaleToZero");
+    /** What an HPA spec may change of the scenario's workload: how long its pods take to start. */
+    static final Set<String> WORKLOAD_TIMING_KEYS = Set.of("startedAfter", "readyAfter", "startupCpu");
+
+    /** The controller's flags, those not given taken from {@code base}. */
+    private static Scenario.Controller controller(ScenarioNode n, Scenario.Controller base) throws ScenarioException {
+        ControllerConfig d = base.config();
         if (n.isMissing()) {
-            return new Scenario.Controller(15_000, 0, d);
+            return base;
         }
-        n.mapping(Set.of("horizontal-pod-autoscaler-sync-period", "syncPhase", "horizontal-pod-autoscaler-tolerance",
-                "horizontal-pod-autoscaler-downscale-stabilization", "horizontal-pod-autoscaler-cpu-initialization-period",
-                "horizontal-pod-autoscaler-initial-readiness-delay", "HPAScaleToZero"));
-        long period = n.child("horizontal-pod-autoscaler-sync-period").duration(15_000);
+        n.mapping(CONTROLLER_KEYS);
+        long period = n.child("horizontal-pod-autoscaler-sync-period").duration(base.syncPeriodMillis());
         if (period <= 0) {
             throw n.child("horizontal-pod-autoscaler-sync-period").error("must be more than 0");
         }
-        long phase = n.child("syncPhase").duration(0);
+        long phase = n.child("syncPhase").duration(base.syncPhaseMillis());
         double tolerance = n.child("horizontal-pod-autoscaler-tolerance").number(d.tolerance(), 0, 1e9);
         ControllerConfig config = new ControllerConfig(tolerance,
                 Duration.ofMillis(n.child("horizontal-pod-autoscaler-cpu-initialization-period").duration(d.cpuInitializationPeriod().toMillis())),
@@ -201,20 +210,10 @@ public final class ScenarioReader {
         if (containers.isEmpty()) {
             throw cs.error("at least one container is required");
         }
-        long started = n.child("startedAfter").duration(0);
-        long ready = n.child("readyAfter").duration(5_000);
-        if (ready < started) {
-            throw n.child("readyAfter").error("a pod cannot be Ready before it has started (startedAfter is " + DurationText.seconds(started) + "s)");
-        }
-        Scenario.StartupCpu startup = null;
-        ScenarioNode s = n.child("startupCpu");
-        if (!s.isMissing()) {
-            s.mapping(Set.of("cpu", "duration"));
-            if (s.child("cpu").isMissing() || s.child("duration").isMissing()) {
-                throw s.error("needs both cpu (a quantity, e.g. 500m) and duration (e.g. 30s)");
-            }
-            startup = new Scenario.StartupCpu(quantity(s.child("cpu")), s.child("duration").duration(0));
-        }
+        Scenario.Workload timing = timing(n, new Scenario.Workload(replicas, labels, List.of(), 0, 5_000, null, null, 1, 0, 0));
+        long started = timing.startedAfterMillis();
+        long ready = timing.readyAfterMillis();
+        Scenario.StartupCpu startup = timing.startupCpu();
         Double capacity = null;
         if (!n.child("capacity").isMissing()) {
             capacity = n.child("capacity").number(0);
@@ -226,6 +225,26 @@ public final class ScenarioReader {
         long idle = n.child("idleCpu").isMissing() ? 0 : quantity(n.child("idleCpu"));
         long memory = n.child("memory").isMissing() ? 0 : quantity(n.child("memory"));
         return new Scenario.Workload(replicas, labels, List.copyOf(containers), started, ready, startup, capacity, cpuPerDemand, idle, memory);
+    }
+
+    /** The workload with the start-up times of {@code n} ({@link #WORKLOAD_TIMING_KEYS}), those not given taken from {@code base}. */
+    private static Scenario.Workload timing(ScenarioNode n, Scenario.Workload base) throws ScenarioException {
+        long started = n.child("startedAfter").duration(base.startedAfterMillis());
+        long ready = n.child("readyAfter").duration(base.readyAfterMillis());
+        if (ready < started) {
+            throw n.child("readyAfter").error("a pod cannot be Ready before it has started (startedAfter is " + DurationText.seconds(started) + "s)");
+        }
+        Scenario.StartupCpu startup = base.startupCpu();
+        ScenarioNode s = n.child("startupCpu");
+        if (!s.isMissing()) {
+            s.mapping(Set.of("cpu", "duration"));
+            if (s.child("cpu").isMissing() || s.child("duration").isMissing()) {
+                throw s.error("needs both cpu (a quantity, e.g. 500m) and duration (e.g. 30s)");
+            }
+            startup = new Scenario.StartupCpu(quantity(s.child("cpu")), s.child("duration").duration(0));
+        }
+        return new Scenario.Workload(base.replicas(), base.labels(), base.containers(), started, ready, startup, base.capacity(),
+                base.cpuPerDemand(), base.idleCpuMilli(), base.memoryMilli());
     }
 
     private static long quantity(ScenarioNode n) throws ScenarioException {
@@ -374,13 +393,26 @@ public final class ScenarioReader {
         return new ScenarioException(String.join("; ", errors.stream().map(e -> h.path() + "." + e).distinct().toList()));
     }
 
-    private static List<HorizontalPodAutoscaler> hpas(ScenarioNode n, boolean scaleToZero) throws ScenarioException {
+    /**
+     * The HPA specs and what each runs with. An entry is an HPA object, or a mapping {@code {hpa: <the HPA>,
+     * controller: ..., metrics: ..., workload: ...}} whose other keys override, for that spec only, the scenario's
+     * controller flags, metrics pipelines and the workload's start-up ({@link #WORKLOAD_TIMING_KEYS}).
+     */
+    private void hpas(ScenarioNode n, Scenario.SpecSetup base, List<HorizontalPodAutoscaler> out, List<Scenario.SpecSetup> setups)
+            throws ScenarioException {
         if (n.isMissing()) {
             throw n.error("required: one or more autoscaling/v2 HorizontalPodAutoscaler objects");
         }
-        List<HorizontalPodAutoscaler> out = new ArrayList<>();
         Set<String> names = new HashSet<>();
-        for (ScenarioNode h : n.list()) {
+        for (ScenarioNode item : n.list()) {
+            ScenarioNode h = item;
+            Scenario.SpecSetup setup = base;
+            if (item.raw().isObject() && item.raw().has("hpa")) {
+                item.mapping(Set.of("hpa", "controller", "metrics", "workload"));
+                h = item.child("hpa");
+                setup = setup(item, base);
+            }
+            setups.add(setup);
             if (!h.raw().isObject()) {
                 throw h.error("expected a HorizontalPodAutoscaler object, got " + ScenarioNode.describe(h.raw()));
             }
@@ -408,7 +440,7 @@ public final class ScenarioReader {
             if (hpa.getMetadata().getNamespace() == null) {
                 hpa.getMetadata().setNamespace("default");
             }
-            List<FieldError> invalid = HpaValidation.validate(hpa, new HpaValidation.Options(scaleToZero));
+            List<FieldError> invalid = HpaValidation.validate(hpa, new HpaValidation.Options(setup.controller().config().scaleToZeroEnabled()));
             if (!invalid.isEmpty()) {
                 throw refused(h, invalid);
             }
@@ -425,7 +457,46 @@ public final class ScenarioReader {
         if (out.isEmpty()) {
             throw n.error("at least one HPA is required");
         }
-        return List.copyOf(out);
+    }
+
+    /** One spec's setup: the scenario's, with what the entry's controller, metrics and workload keys change. */
+    private static Scenario.SpecSetup setup(ScenarioNode item, Scenario.SpecSetup base) throws ScenarioException {
+        List<String> overrides = new ArrayList<>();
+        ScenarioNode c = item.child("controller");
+        Scenario.Controller controller = controller(c, base.controller());
+        overrides.addAll(given(c));
+        ScenarioNode m = item.child("metrics");
+        MetricsPipeline resource = base.resourceMetrics();
+        MetricsPipeline custom = base.customMetrics();
+        if (!m.isMissing()) {
+            m.mapping(Set.of("resource", "custom"));
+            resource = pipeline(m.child("resource"), base.resourceMetrics());
+            custom = pipeline(m.child("custom"), base.customMetrics());
+            for (String which : List.of("resource", "custom")) {
+                given(m.child(which)).forEach(g -> overrides.add(which + " metrics " + g));
+            }
+        }
+        ScenarioNode w = item.child("workload");
+        Scenario.Workload workload = base.workload();
+        if (!w.isMissing()) {
+            w.mapping(WORKLOAD_TIMING_KEYS);
+            workload = timing(w, base.workload());
+            overrides.addAll(given(w));
+        }
+        return new Scenario.SpecSetup(controller, workload, resource, custom, overrides);
+    }
+
+    /** The keys a mapping gives, with their values as written ("readyAfter 10s"). */
+    private static List<String> given(ScenarioNode n) {
+        List<String> out = new ArrayList<>();
+        if (n.isMissing() || !n.raw().isObject()) {
+            return out;
+        }
+        for (var it = n.raw().fields(); it.hasNext(); ) {
+            var e = it.next();
+            out.add(e.getKey() + " " + (e.getValue().isValueNode() ? e.getValue().asText() : e.getValue().toString()));
+        }
+        return out;
     }
 
     private static Scenario.Faults faults(ScenarioNode n) throws ScenarioException {

@@ -9,8 +9,9 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * Runs a scenario: every HPA spec in its own simulated cluster, all fed the same demand, on one virtual
- * clock. Time advances in steps of the scenario's {@code step}, and also stops exactly at every sync.
+ * Runs a scenario: every HPA spec in its own simulated cluster (with its own controller flags, metrics pipelines
+ * and workload start-up when the spec sets them), all fed the same demand, on one virtual clock. Time advances
+ * in steps of the scenario's {@code step}, and also stops exactly at every sync of every spec.
  * Before time 0 the workload runs (without syncs) long enough to fill the metrics pipelines, so the first
  * sync sees a cluster in a steady state.
  */
@@ -33,7 +34,10 @@ public final class Simulation {
         long wallStart = System.nanoTime();
         long step = scenario.stepMillis();
         long end = scenario.durationMillis();
-        long horizon = Math.max(scenario.resourceMetrics().horizonMillis(), scenario.customMetrics().horizonMillis()) + step;
+        long horizon = step;
+        for (Scenario.SpecSetup setup : scenario.setups()) {
+            horizon = Math.max(horizon, Math.max(setup.resourceMetrics().horizonMillis(), setup.customMetrics().horizonMillis()) + step);
+        }
         long warmStart = -((horizon + step - 1) / step) * step;
         VirtualClock clock = new VirtualClock(warmStart);
 
@@ -59,16 +63,16 @@ public final class Simulation {
 
         Random noise = load.noise() == null ? null : load.noise().source();
         double demand = noise == null ? load.demandAt(warmStart) : load.noise().apply(load.demandAt(warmStart), noise);
-        long period = scenario.controller().syncPeriodMillis();
-        long nextSync = scenario.controller().syncPhaseMillis();
         long t = warmStart;
         long steps = 0;
         while (true) {
-            if (t == nextSync && t <= end) {
-                for (HpaRun r : runs) {
+            long nextSync = Long.MAX_VALUE;
+            for (HpaRun r : runs) {
+                if (t == r.nextSync && t <= end) {
                     r.sync(demand);
+                    r.nextSync += r.syncPeriodMillis;
                 }
-                nextSync += period;
+                nextSync = Math.min(nextSync, r.nextSync);
             }
             long next = Math.min(Math.min(Math.floorDiv(t, step) * step + step, nextSync), end);
             long dt = Math.max(0, next - t);

@@ -206,6 +206,18 @@ public final class ReplicaCalculator {
         return total;
     }
 
+    /**
+     * A proposal from a usage ratio over {@code pods} pods without looking at the pods themselves: upstream's
+     * rule {@code ceil(ratio x pods)}, or the current count inside the tolerance. Predictive scaling turns a
+     * forecast load into a proposal through this rule (the usage ratio the forecast would give with the pods
+     * the metric is measured over now).
+     */
+    public static Proposal fromUsageRatio(int currentReplicas, double usageRatio, int pods, Tolerances tolerances) {
+        ToleranceVerdict verdict = tolerances.verdict(usageRatio);
+        int raw = Arith.ceilToReplicas(usageRatio * pods);
+        return new Proposal(verdict.within() ? currentReplicas : raw, usageRatio, raw, null, null, verdict, -1, -1);
+    }
+
     /** The usage ratio once missing and unready pods are counted in, and over how many pods. */
     private record Rebalanced(double ratio, int counted) {
     }

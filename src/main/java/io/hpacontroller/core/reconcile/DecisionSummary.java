@@ -62,6 +62,20 @@ public final class DecisionSummary {
         if (DecisionTrace.SCALED_TO_ZERO.equals(t.scaleToZero())) {
             sb.append("; scaled to zero: an Object or External metric wakes it");
         }
+        if (t.schedule().raised()) {
+            sb.append("; minReplicas ").append(t.minReplicas()).append(" (spec: ").append(t.schedule().specMinReplicas()).append(") from ")
+                    .append(t.schedule().activeRule());
+        }
+        PredictionTrace p = t.prediction();
+        if (p.raised()) {
+            sb.append("; the predicted load proposes ").append(p.replicas()).append(", above the metrics' ").append(t.rawDesiredReplicas())
+                    .append(" (").append(p.setting()).append(")");
+        }
+        for (PredictionTrace.PredictedMetric m : p.metrics()) {
+            if (m.discarded()) {
+                sb.append("; forecast of ").append(m.metric()).append(" discarded: ").append(m.message());
+            }
+        }
         return sb.toString();
     }
 

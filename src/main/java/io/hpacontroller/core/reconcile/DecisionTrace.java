@@ -41,12 +41,16 @@ import java.util.List;
  * @param controls           the per-HPA controls the sync decided under ({@link ControlsTrace#NONE} for none, or when they
  *                           were invalid); in Preview, {@code action} and {@code desiredReplicas} are what the sync would
  *                           have written, and {@code rescaled} is false
+ * @param schedule           the scheduled rules as this sync applied them ({@link ScheduleTrace#NONE} without rules);
+ *                           {@code minReplicas} above is the effective one (raised by the active rule)
+ * @param prediction         what predictive scaling proposed ({@link PredictionTrace#NONE} without it); when it raised the
+ *                           recommendation, the normalizer started from its proposal instead of {@code rawDesiredReplicas}
  */
 public record DecisionTrace(String hpa, long time, int currentReplicas, int minReplicas, int maxReplicas, List<MetricTrace> metrics,
                             int selectedMetric, String metricsVerdict, int rawDesiredReplicas, String rescaleRule,
                             Normalization normalization, List<String> constraintsApplied, String scaleToZero, int desiredReplicas,
                             Action action, boolean rescaled, String reason, ErrorKind error, String errorReason, String errorMessage,
-                            ControlsTrace controls) {
+                            ControlsTrace controls, ScheduleTrace schedule, PredictionTrace prediction) {
 
     /** Every metric failed: nothing to decide from. */
     public static final String ALL_METRICS_FAILED = "all metrics failed";
@@ -73,6 +77,24 @@ public record DecisionTrace(String hpa, long time, int currentReplicas, int minR
         metrics = metrics == null ? List.of() : metrics;
         constraintsApplied = constraintsApplied == null ? List.of() : constraintsApplied;
         controls = controls == null ? ControlsTrace.NONE : controls;
+        schedule = schedule == null ? ScheduleTrace.NONE : schedule;
+        prediction = prediction == null ? PredictionTrace.NONE : prediction;
+    }
+
+    /** A trace without scheduled or predictive scaling. */
+    public DecisionTrace(String hpa, long time, int currentReplicas, int minReplicas, int maxReplicas, List<MetricTrace> metrics,
+                         int selectedMetric, String metricsVerdict, int rawDesiredReplicas, String rescaleRule,
+                         Normalization normalization, List<String> constraintsApplied, String scaleToZero, int desiredReplicas,
+                         Action action, boolean rescaled, String reason, ErrorKind error, String errorReason, String errorMessage,
+                         ControlsTrace controls) {
+        this(hpa, time, currentReplicas, minReplicas, maxReplicas, metrics, selectedMetric, metricsVerdict, rawDesiredReplicas, rescaleRule,
+                normalization, constraintsApplied, scaleToZero, desiredReplicas, action, rescaled, reason, error, errorReason, errorMessage,
+                controls, ScheduleTrace.NONE, PredictionTrace.NONE);
+    }
+
+    /** The recommendation the normalizer started from: the metrics' highest proposal, or the prediction when it was higher. */
+    public int recommendation() {
+        return prediction.raised() ? prediction.replicas() : rawDesiredReplicas;
     }
 
     /** A trace without per-HPA controls. */

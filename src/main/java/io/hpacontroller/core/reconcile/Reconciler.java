@@ -6,12 +6,14 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerSpe
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpec;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricStatus;
+import io.hpacontroller.core.GoDuration;
 import io.hpacontroller.core.Parsed;
 import io.hpacontroller.core.calc.ReplicaCalculator;
 import io.hpacontroller.core.calc.Tolerances;
 import io.hpacontroller.core.controls.ControlAnnotations;
 import io.hpacontroller.core.controls.HpaControls;
 import io.hpacontroller.core.controls.Mode;
+import io.hpacontroller.core.forecast.PredictAnnotation;
 import io.hpacontroller.core.labels.Selector;
 import io.hpacontroller.core.model.PodInfo;
 import io.hpacontroller.core.model.ScaleTarget;
@@ -24,6 +26,7 @@ import io.hpacontroller.core.normalize.Retention;
 import io.hpacontroller.core.reconcile.ReconcileOutcome.Action;
 import io.hpacontroller.core.reconcile.ReconcileOutcome.ErrorKind;
 import io.hpacontroller.core.reconcile.ReconcileOutcome.MetricComputation;
+import io.hpacontroller.core.schedule.Schedules;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -33,6 +36,7 @@ import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -65,6 +69,7 @@ public final class Reconciler {
     private final Clock clock;
     private final MetricEvaluator evaluator;
     private final MetricsSource metrics;
+    private final LoadPrediction prediction = new LoadPrediction();
 
     /** ScalingActive=False reason and Warning event of HPAs whose controls cannot be read. */
     public static final String INVALID_ANNOTATION = "InvalidAnnotation";
@@ -136,6 +141,7 @@ public final class Reconciler {
     public void forget(String key) {
         histories.forget(key);
         ownership.forget(key);
+        prediction.forget(key);
     }
 
     /**
@@ -143,7 +149,7 @@ public final class Reconciler {
      * conditions are the status being built (upstream sets them on its copy of the HPA).
      */
     private record Sync(HorizontalPodAutoscaler hpa, String key, String namespace, long now,
-                        HorizontalPodAutoscalerStatus original, ConditionList conditions, HpaControls controls) {
+                        HorizontalPodAutoscalerStatus original, ConditionList conditions, HpaControls controls, Ahead ahead) {
 
         boolean preview() {
             return controls.mode() == Mode.PREVIEW;
@@ -161,6 +167,12 @@ public final class Reconciler {
         int originalDesired() {
             return original.getDesiredReplicas() == null ? 0 : original.getDesiredReplicas();
         }
+    }
+
+    /** What the scheduled rules and the prediction did at this sync, for the trace (set as the sync goes). */
+    private static final class Ahead {
+        ScheduleTrace schedule = ScheduleTrace.NONE;
+        PredictionTrace prediction = PredictionTrace.NONE;
     }
 
     /** Syncs one HPA under the controls of its annotations ({@link HpaControls#of}). Never throws. */
@@ -185,7 +197,7 @@ public final class Reconciler {
             }
             HpaControls valid = controls instanceof Parsed.Valid<HpaControls> v ? v.value() : HpaControls.NONE;
             Sync s = new Sync(hpa, key, hpa.getMetadata().getNamespace(), now, original,
-                    new ConditionList(original.getConditions(), formatTime(now)), valid);
+                    new ConditionList(original.getConditions(), formatTime(now)), valid, new Ahead());
             if (controls instanceof Parsed.Invalid<HpaControls> invalid) {
                 return failControls(s, invalid.message());
             }
@@ -197,6 +209,23 @@ public final class Reconciler {
             String msg = "internal error while reconciling " + key + ": " + e;
             return new ReconcileOutcome(failure(key, now, -1, -1, -1, ErrorKind.INTERNAL, null, msg, ControlsTrace.NONE), original, false, List.of());
         }
+    }
+
+    /**
+     * The effective minReplicas: while a scheduled rule is active, {@code max(spec.minReplicas, rule's minReplicas)}
+     * capped by maxReplicas (the highest rule wins among overlapping ones); otherwise spec.minReplicas. The trace
+     * names the rule in force.
+     */
+    private static int scheduledMinReplicas(Sync s, int specMinReplicas, int maxReplicas) {
+        Schedules schedules = s.controls().schedules();
+        if (schedules == null) {
+            return specMinReplicas;
+        }
+        Optional<Schedules.ActiveRule> active = schedules.activeAt(Instant.ofEpochMilli(s.now()));
+        int min = active.map(a -> Math.min(Math.max(specMinReplicas, a.minReplicas()), Math.max(specMinReplicas, maxReplicas)))
+                .orElse(specMinReplicas);
+        s.ahead().schedule = new ScheduleTrace(active.map(Schedules.ActiveRule::describe).orElse(null), specMinReplicas, min);
+        return min;
     }
 
     /**
@@ -268,7 +297,16 @@ public final class Reconciler {
         }
 
         int maxReplicas = spec.getMaxReplicas();
-        int minReplicas = spec.getMinReplicas() != null ? spec.getMinReplicas() : 1;
+        int specMinReplicas = spec.getMinReplicas() != null ? spec.getMinReplicas() : 1;
+        int minReplicas = scheduledMinReplicas(s, specMinReplicas, maxReplicas);
+        if (s.controls().predict() == null) {
+            prediction.stop(s.key(), history);
+        } else {
+            Optional<String> tooMuch = s.controls().predict().capacityProblem(spec.getMetrics() == null ? 1 : Math.max(1, spec.getMetrics().size()));
+            if (tooMuch.isPresent()) {
+                return failControls(s, PredictAnnotation.NAME + ": " + tooMuch.get());
+            }
+        }
         List<MetricSpec> metricSpecs = spec.getMetrics() == null || spec.getMetrics().isEmpty() ? defaultMetrics() : spec.getMetrics();
 
         boolean scaleToZero = config.scaleToZeroEnabled();
@@ -300,7 +338,8 @@ public final class Reconciler {
             computeMetrics = false;
         } else if (currentReplicas < minReplicas) {
             rescaleRule = DecisionTrace.BELOW_MIN_REPLICAS;
-            rescaleReason = DecisionTrace.BELOW_MIN_REPLICAS;
+            rescaleReason = s.ahead().schedule.raised() ? DecisionTrace.BELOW_MIN_REPLICAS + " raised by " + s.ahead().schedule.activeRule()
+                    : DecisionTrace.BELOW_MIN_REPLICAS;
             desiredReplicas = minReplicas;
             computeMetrics = false;
         }
@@ -336,9 +375,21 @@ public final class Reconciler {
                 desiredReplicas = metrics.replicas();
                 rescaleMetric = metrics.metric();
             }
+            if (s.controls().predict() != null) {
+                PredictionTrace p = prediction.predict(s.key(), history, s.controls().predict(), metrics.identities(), metrics.traces(),
+                        currentReplicas, scale.statusReplicas(), maxReplicas, Behavior.tolerances(behavior, config.tolerance()), s.now());
+                if (p.replicas() > desiredReplicas) {
+                    int predicted = p.replicas();
+                    p = new PredictionTrace(p.setting(), p.metrics(), predicted, true, p.note());
+                    desiredReplicas = predicted;
+                    rescaleMetric = "the load predicted " + GoDuration.format(s.controls().predict().horizon()) + " ahead for "
+                            + p.metrics().stream().filter(m -> m.replicas() == predicted).findFirst().orElseThrow().metric();
+                }
+                s.ahead().prediction = p;
+            }
             if (desiredReplicas > currentReplicas) {
                 MetricTrace selected = metrics.selected() < 0 ? null : metrics.traces().get(metrics.selected());
-                rescaleReason = selected != null && selected.fallback()
+                rescaleReason = selected != null && selected.fallback() && !s.ahead().prediction.raised()
                         ? "fallback replicas for " + selected.described() + ", failing since " + formatTime(selected.failingSince())
                         : rescaleMetric + " above target";
             }
@@ -482,10 +533,11 @@ public final class Reconciler {
      */
     private record ReplicasForMetrics(int replicas, String metric, int selected, String verdict, int rawDesired, List<MetricTrace> traces,
                                       List<MetricStatus> statuses, List<MetricComputation> computations, String error, ErrorKind errorKind,
-                                      String errorReason) {
+                                      String errorReason, List<String> identities) {
 
         static ReplicasForMetrics unusableSelector(SelectorCheck check) {
-            return new ReplicasForMetrics(-1, null, -1, null, -1, List.of(), null, List.of(), check.error(), ErrorKind.INTERNAL, check.reason());
+            return new ReplicasForMetrics(-1, null, -1, null, -1, List.of(), null, List.of(), check.error(), ErrorKind.INTERNAL, check.reason(),
+                    List.of());
         }
     }
 
@@ -510,6 +562,7 @@ public final class Reconciler {
         MetricStatus[] statuses = new MetricStatus[metricSpecs.size()];
         MetricTrace[] traces = new MetricTrace[metricSpecs.size()];
         MetricComputation[] computations = new MetricComputation[metricSpecs.size()];
+        String[] ids = new String[metricSpecs.size()];
         int invalid = 0;
         MetricTrace firstFailure = null;
         MetricTrace firstBlocking = null;
@@ -520,6 +573,7 @@ public final class Reconciler {
             MetricSpec spec = metricSpecs.get(i);
             String identity = MetricIdentity.of(spec);
             identities.add(identity);
+            ids[i] = identity;
             MetricEvaluator.Evaluated e = evaluator.evaluate(ctx, spec);
             MetricTrace t = e.trace();
             statuses[i] = e.status();
@@ -571,7 +625,7 @@ public final class Reconciler {
                     "the HPA was unable to compute the replica count: " + firstBlocking.errorMessage());
             String verdict = invalid >= metricSpecs.size() ? DecisionTrace.ALL_METRICS_FAILED : DecisionTrace.FAILED_METRIC_BLOCKS_SCALE_DOWN;
             return new ReplicasForMetrics(-1, null, -1, verdict, rawDesired, traceList, statusList, computationList, error, errorKind,
-                    firstBlocking.errorReason());
+                    firstBlocking.errorReason(), List.of(ids));
         }
         String metric = traces[selected].fallback() ? traces[selected].described() : traces[selected].metric();
         if (inFallback.isEmpty()) {
@@ -580,7 +634,7 @@ public final class Reconciler {
             s.conditions().set(ConditionList.SCALING_ACTIVE, true, MetricFallback.STARTED, MetricFallback.conditionMessage(inFallback));
         }
         return new ReplicasForMetrics(replicas, metric, selected, null, rawDesired, traceList, statusList, computationList, error, errorKind,
-                firstFailure == null ? null : firstFailure.errorReason());
+                firstFailure == null ? null : firstFailure.errorReason(), List.of(ids));
     }
 
     /** The target's selector, parsed, or the error that makes it unusable and its reason (the condition and event already set). */
@@ -727,7 +781,8 @@ public final class Reconciler {
         return new DecisionTrace(s.key(), s.now(), currentReplicas, minReplicas, maxReplicas,
                 metrics == null ? List.of() : metrics.traces(), metrics == null ? -1 : metrics.selected(),
                 metrics == null ? null : metrics.verdict(), metrics == null ? -1 : metrics.rawDesired(), rescaleRule, normalization,
-                constraints, zeroState, desiredReplicas, action, rescaled, reason, error, errorReason, errorMessage, s.controlsTrace());
+                constraints, zeroState, desiredReplicas, action, rescaled, reason, error, errorReason, errorMessage, s.controlsTrace(),
+                s.ahead().schedule, s.ahead().prediction);
     }
 
     /** The trace of a sync that ended before any decision. */

@@ -61,6 +61,6 @@ public final class SimulationOutput {
         }
         Path report = dir.resolve(REPORT);
         Files.writeString(report, ReportPage.render(result), StandardCharsets.UTF_8);
-        return new Written(result, List.of(timeline, demand, events, report));
+        return new Written(result, List.of(timeline, demand, events, report, SummaryCsv.writeTo(result, dir)));
     }
 }
