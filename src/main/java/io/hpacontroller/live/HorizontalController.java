@@ -5,6 +5,8 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.hpacontroller.core.Parsed;
+import io.hpacontroller.core.controls.HpaControls;
 import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.reconcile.HpaSelectorIndex;
 import io.hpacontroller.core.reconcile.ReconcileOutcome;
@@ -22,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -36,9 +39,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Each HPA is synced at most once per sync period, counted from the start of its last sync, whatever
  * the outcome: a sync that failed on the cluster's side waits for the next period like any other, as
- * upstream. An HPA is synced at once when it is first seen and when its spec changes (its generation
- * moves); status writes of our own do not requeue. A sweep every sync period re-adds any HPA the queue
- * does not track (never earlier than its next due time), so no HPA can be lost.
+ * upstream. The period is the flag's, or the HPA's own ({@link HpaControls#syncPeriod()}, read at each sync
+ * with the other controls and handed to the core with the HPA). An HPA is synced at once when it is first
+ * seen, when its spec changes (its generation moves) and when its control annotations change (they do not
+ * move the generation: {@code kubectl annotate} takes effect at once); status writes of our own do not
+ * requeue. A sweep every sync period re-adds any HPA the queue does not track (never earlier than its next
+ * due time), so no HPA can be lost.
  */
 public final class HorizontalController implements AutoCloseable {
 
@@ -54,6 +60,9 @@ public final class HorizontalController implements AutoCloseable {
     private final Reconciler reconciler;
     private final EventPublisher events;
     private final HistoryStore histories = new HistoryStore();
+    private final HpaControlsCache controls = new HpaControlsCache();
+    /** The sync period of each HPA whose own differs from the flag's. */
+    private final Map<String, Duration> periods = new ConcurrentHashMap<>();
     private final HpaSelectorIndex selectors = new HpaSelectorIndex();
     private final Map<String, PodIndex> podIndexes = new LinkedHashMap<>();
     private final PodCache pods;
@@ -85,7 +94,7 @@ public final class HorizontalController implements AutoCloseable {
         this.options = Objects.requireNonNull(options);
         this.clock = Objects.requireNonNull(clock);
         this.gate = Objects.requireNonNull(gate);
-        this.queue = new WorkQueue(ticker, WorkQueue.Cadence.every(options.syncPeriod()));
+        this.queue = new WorkQueue(ticker, WorkQueue.Cadence.perKey(key -> periods.getOrDefault(key, options.syncPeriod())));
         KubeApi api = new KubeApi(client, options.apiTimeout());
         KubeApi writes = new KubeApi(client, gate.requestTimeout(options.apiTimeout()));
         ApiDiscovery discovery = new ApiDiscovery(api, clock);
@@ -123,7 +132,7 @@ public final class HorizontalController implements AutoCloseable {
             @Override
             public void onUpdate(HorizontalPodAutoscaler old, HorizontalPodAutoscaler hpa) {
                 selectors.register(Reconciler.keyOf(hpa), hpa.getMetadata().getNamespace());
-                if (!Objects.equals(old.getMetadata().getGeneration(), hpa.getMetadata().getGeneration())) {
+                if (!Objects.equals(old.getMetadata().getGeneration(), hpa.getMetadata().getGeneration()) || HpaControlsCache.changed(old, hpa)) {
                     queue.addNow(Reconciler.keyOf(hpa));
                 }
             }
@@ -132,7 +141,7 @@ public final class HorizontalController implements AutoCloseable {
             public void onDelete(HorizontalPodAutoscaler hpa, boolean finalStateUnknown) {
                 String key = Reconciler.keyOf(hpa);
                 queue.remove(key);
-                reconciler.forget(key);
+                forget(key);
             }
         };
         if (options.namespaces().isEmpty()) {
@@ -267,19 +276,37 @@ public final class HorizontalController implements AutoCloseable {
         HorizontalPodAutoscaler hpa = lookup(key);
         if (hpa == null) {
             queue.remove(key);
-            reconciler.forget(key);
+            forget(key);
             return notifyListeners(new SyncReport(key, null, 0, 0, 0, 0, waitedNanos));
         }
         ApiCallStats.reset();
         long cpuStart = THREADS.getCurrentThreadCpuTime();
         long start = System.nanoTime();
-        ReconcileOutcome outcome = reconciler.reconcile(hpa);
+        Parsed<HpaControls> hpaControls = controls.of(key, hpa);
+        keepPeriod(key, hpaControls);
+        ReconcileOutcome outcome = reconciler.reconcile(hpa, hpaControls);
         long total = System.nanoTime() - start;
         long cpu = THREADS.getCurrentThreadCpuTime() - cpuStart;
         if (lookup(key) == null) {
-            reconciler.forget(key); // deleted while it was reconciled: drop the history the reconcile may have re-created
+            forget(key); // deleted while it was reconciled: drop the history the reconcile may have re-created
         }
         return notifyListeners(new SyncReport(key, outcome, total, cpu, ApiCallStats.nanos(), ApiCallStats.calls(), waitedNanos));
+    }
+
+    /** The period the queue schedules the HPA's next sync by: its own when its controls give one, else the flag's. */
+    private void keepPeriod(String key, Parsed<HpaControls> hpaControls) {
+        Duration own = hpaControls instanceof Parsed.Valid<HpaControls> v ? v.value().syncPeriod() : null;
+        if (own == null || own.equals(options.syncPeriod())) {
+            periods.remove(key);
+        } else {
+            periods.put(key, own);
+        }
+    }
+
+    private void forget(String key) {
+        reconciler.forget(key);
+        controls.forget(key);
+        periods.remove(key);
     }
 
     private SyncReport notifyListeners(SyncReport report) {

@@ -48,6 +48,11 @@ public final class WorkQueue {
             long nanos = period.toNanos();
             return (key, startedAt) -> startedAt + nanos;
         }
+
+        /** Each key once per its own period ({@code periodOf}, asked at each requeue), counted from the start of its last sync. */
+        static Cadence perKey(java.util.function.Function<String, Duration> periodOf) {
+            return (key, startedAt) -> startedAt + periodOf.apply(key).toNanos();
+        }
     }
 
     private final ReentrantLock lock = new ReentrantLock();
