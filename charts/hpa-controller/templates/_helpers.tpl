@@ -50,6 +50,8 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- range .Values.watchNamespaces }}
 - --namespace={{ . }}
 {{- end }}
+- --hpa-apis={{ if .Values.takeOverBuiltinHpas }}autoscaling/v2,{{ end }}autoscaling.hpa-controller.io/v1
+- --shadow={{ .Values.shadow }}
 - --horizontal-pod-autoscaler-sync-period={{ .Values.hpa.syncPeriod }}
 - --horizontal-pod-autoscaler-tolerance={{ .Values.hpa.tolerance }}
 - --horizontal-pod-autoscaler-downscale-stabilization={{ .Values.hpa.downscaleStabilization }}
@@ -83,6 +85,9 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- define "hpa-controller.validate" -}}
 {{- if and (not .Values.leaderElection.enabled) (gt (int .Values.replicaCount) 1) }}
 {{- fail "leaderElection.enabled=false needs replicaCount=1: without a lease every replica would scale the same targets" }}
+{{- end }}
+{{- if and .Values.shadow .Values.takeOverBuiltinHpas }}
+{{- fail "shadow=true computes the autoscaling/v2 HPAs read-only beside the built-in controller; takeOverBuiltinHpas=true reconciles them: choose one" }}
 {{- end }}
 {{- if not (has .Values.logFormat (list "text" "json")) }}
 {{- fail (printf "logFormat must be text or json, not %q" .Values.logFormat) }}

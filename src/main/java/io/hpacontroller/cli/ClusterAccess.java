@@ -1,5 +1,6 @@
 package io.hpacontroller.cli;
 
+import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.authorization.v1.ResourceAttributes;
 import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReview;
 import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReviewBuilder;
@@ -8,12 +9,14 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.VersionInfo;
 import io.hpacontroller.core.GoDuration;
 import io.hpacontroller.input.ParseProblem;
+import io.hpacontroller.live.HpaApi;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
@@ -23,8 +26,9 @@ import java.util.regex.Pattern;
  * What {@code run} needs of the cluster, checked once before the controller starts: the API server
  * answers, takes the credentials, is Kubernetes 1.23 or later (autoscaling/v2), and grants the
  * permissions the controller cannot work without (asked with SelfSubjectAccessReviews, the way
- * {@code kubectl auth can-i} asks). Permissions it works without but loses part of its job
- * (the scale of one kind, events, a metrics API) are warnings.
+ * {@code kubectl auth can-i} asks), and serves the HPA APIs of {@code --hpa-apis} (the mirror API's CRD
+ * is installed). Permissions it works without but loses part of its job (the scale of one kind, events,
+ * a metrics API) are warnings.
  */
 final class ClusterAccess {
 
@@ -34,6 +38,8 @@ final class ClusterAccess {
     enum State {
         /** Go ahead. */
         READY,
+        /** An API {@code --hpa-apis} names is not served (its CRD is not installed): a mistake of the settings. */
+        MISSING_API,
         /** Not now: the API server did not answer (or answered 5xx); try again later. */
         UNREACHABLE,
         /** Never with these settings: wrong credentials, missing permissions, a server that is not Kubernetes or is too old. */
@@ -66,39 +72,59 @@ final class ClusterAccess {
 
     private final KubernetesClient client;
     private final List<Permission> permissions;
+    private final Set<HpaApi> apis;
 
     ClusterAccess(KubernetesClient client, List<Permission> permissions) {
+        this(client, permissions, Set.of());
+    }
+
+    /** @param apis the APIs whose HPAs are reconciled: each must be served (the mirror's CRD installed) */
+    ClusterAccess(KubernetesClient client, List<Permission> permissions, Set<HpaApi> apis) {
         this.client = client;
         this.permissions = List.copyOf(permissions);
+        this.apis = Set.copyOf(apis);
     }
 
     /**
      * What the controller asks for, as the chart's ClusterRole and lease Role grant it: in each watched
      * namespace (or cluster-wide when none is given), and on the Lease when leader election is on.
+     * autoscaling/v2 HPAs are always read (reconciled, shadowed, or for the mirror HPAs' AmbiguousSelector
+     * check); a status is written only for the APIs whose HPAs are reconciled, a scale and events only
+     * when any are (shadow mode alone writes nothing).
      *
+     * @param apis           the APIs whose HPAs are reconciled ({@code --hpa-apis})
      * @param leaseNamespace the Lease's namespace, null without leader election
      */
-    static List<Permission> needed(List<String> namespaces, String leaseNamespace, String leaseName) {
+    static List<Permission> needed(Set<HpaApi> apis, List<String> namespaces, String leaseNamespace, String leaseName) {
         List<Permission> out = new ArrayList<>();
+        boolean writes = !apis.isEmpty();
         for (String ns : namespaces.isEmpty() ? List.of("") : namespaces) {
-            for (String verb : List.of("list", "watch")) {
-                out.add(new Permission(verb, "autoscaling", "horizontalpodautoscalers", "", "", ns, true));
+            for (HpaApi api : HpaApi.values()) {
+                if (api == HpaApi.BUILTIN || apis.contains(api)) {
+                    for (String verb : List.of("list", "watch")) {
+                        out.add(new Permission(verb, api.group(), api.plural(), "", "", ns, true));
+                    }
+                }
+                if (apis.contains(api)) {
+                    out.add(new Permission("update", api.group(), api.plural(), "status", "", ns, true));
+                }
             }
-            out.add(new Permission("update", "autoscaling", "horizontalpodautoscalers", "status", "", ns, true));
             for (String verb : List.of("list", "watch")) {
                 out.add(new Permission(verb, "", "pods", "", "", ns, true));
             }
-            out.add(new Permission("get", "autoscaling", "horizontalpodautoscalers", "", "", ns, false));
+            for (HpaApi api : apis) {
+                out.add(new Permission("get", api.group(), api.plural(), "", "", ns, false));
+            }
             for (String[] kind : List.of(new String[] {"apps", "deployments"}, new String[] {"apps", "statefulsets"},
                     new String[] {"apps", "replicasets"}, new String[] {"", "replicationcontrollers"})) {
-                for (String verb : List.of("get", "update")) {
+                for (String verb : writes ? List.of("get", "update") : List.of("get")) {
                     out.add(new Permission(verb, kind[0], kind[1], "scale", "", ns, false));
                 }
                 for (String verb : List.of("list", "watch")) {
                     out.add(new Permission(verb, kind[0], kind[1], "", "", ns, false));
                 }
             }
-            for (String verb : List.of("create", "patch")) {
+            for (String verb : writes ? List.of("create", "patch") : List.<String>of()) {
                 out.add(new Permission(verb, "", "events", "", "", ns, false));
             }
             out.add(new Permission("list", "metrics.k8s.io", "pods", "", "", ns, false));
@@ -141,6 +167,12 @@ final class ClusterAccess {
         } catch (RuntimeException e) {
             return refused("this is not a Kubernetes API server: GET /version returned no version (" + ParseProblem.of(e) + ")");
         }
+        for (HpaApi api : apis) {
+            String missingApi = served(api);
+            if (missingApi != null) {
+                return new Verdict(State.MISSING_API, missingApi, List.of());
+            }
+        }
         Map<String, List<String>> missing = new LinkedHashMap<>();
         Map<String, List<String>> lacking = new LinkedHashMap<>();
         for (Permission p : permissions) {
@@ -167,6 +199,29 @@ final class ClusterAccess {
         }
         return new Verdict(State.READY, version, cannot(lacking).stream()
                 .map(w -> w + ": HPAs that need it will fail their syncs (conditions and events say which)").toList());
+    }
+
+    /** Null when the API serves its HPAs, else what to do about it. */
+    private String served(HpaApi api) {
+        APIResourceList resources;
+        try {
+            resources = client.getApiResources(api.apiVersion());
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 404) {
+                return null; // the informer will say what is wrong
+            }
+            resources = null;
+        }
+        if (resources != null && resources.getResources() != null
+                && resources.getResources().stream().anyMatch(r -> api.plural().equals(r.getName()))) {
+            return null;
+        }
+        if (api == HpaApi.MIRROR) {
+            return "--hpa-apis includes " + api.apiVersion() + " but the API server does not serve it: install its CRD"
+                    + " (kubectl apply -f deploy/" + api.plural() + "." + api.group() + ".yaml; Helm installs it from the chart's crds/)"
+                    + " or leave it out of --hpa-apis";
+        }
+        return "--hpa-apis includes " + api.apiVersion() + " but the API server does not serve it";
     }
 
     private static Verdict refused(String message) {

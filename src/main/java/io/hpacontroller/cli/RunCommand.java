@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.live.ControllerOptions;
+import io.hpacontroller.live.HpaApi;
 import io.hpacontroller.ops.ControllerRuntime;
 import io.hpacontroller.ops.LeaderElection;
 import io.hpacontroller.ops.LogFormat;
@@ -20,14 +21,18 @@ import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code run}: reconciles every autoscaling/v2 HorizontalPodAutoscaler of a cluster, with
- * kube-controller-manager's flag names and defaults. Every flag can also come from an environment
+ * {@code run}: reconciles the HorizontalPodAutoscalers of the APIs of {@code --hpa-apis} (by default the
+ * mirror API only, which the built-in controller does not see, so that a default run never fights it),
+ * optionally shadows the built-in controller on autoscaling/v2 ({@code --shadow}), with
+ * kube-controller-manager's flag names and defaults for the rest. Every flag can also come from an environment
  * variable: {@code HPA_CONTROLLER_} + the flag name in upper case with underscores.
  */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
@@ -48,6 +53,17 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--namespace", paramLabel = "NS", split = ",", defaultValue = "${env:HPA_CONTROLLER_NAMESPACE}",
             description = "Namespace to watch; repeatable or comma-separated. Default: all namespaces.")
     List<String> namespaces = new ArrayList<>();
+
+    @Option(names = "--hpa-apis", paramLabel = "APIS", split = ",", defaultValue = "${env:HPA_CONTROLLER_HPA_APIS:-autoscaling.hpa-controller.io/v1}",
+            description = {"The APIs whose HorizontalPodAutoscalers this controller reconciles, comma-separated: autoscaling/v2 (the built-in HPAs:"
+                    + " only where the built-in HPA controller is off) and autoscaling.hpa-controller.io/v1 (the mirror API, which the built-in"
+                    + " controller does not see; its CRD must be installed). Empty with --shadow: only shadow (default: ${DEFAULT-VALUE})."})
+    List<String> hpaApis = new ArrayList<>();
+
+    @Option(names = "--shadow", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true", defaultValue = "${env:HPA_CONTROLLER_SHADOW:-false}",
+            description = "Compute every autoscaling/v2 HPA's decision read-only beside the built-in HPA controller, and export and log where"
+                    + " the two differ; writes nothing for those HPAs (default: ${DEFAULT-VALUE}).")
+    boolean shadow;
 
     @Option(names = "--horizontal-pod-autoscaler-sync-period", paramLabel = "DURATION", converter = DurationConverter.class,
             defaultValue = "${env:HPA_CONTROLLER_HORIZONTAL_POD_AUTOSCALER_SYNC_PERIOD:-15s}",
@@ -149,7 +165,23 @@ public final class RunCommand implements Callable<Integer> {
         List<String> ns = namespaces == null ? List.of() : namespaces.stream().map(String::trim).filter(s -> !s.isEmpty()).distinct().toList();
         ControllerConfig decisions = new ControllerConfig(tolerance, cpuInitializationPeriod, initialReadinessDelay,
                 downscaleStabilization, featureGates.scaleToZero());
-        ControllerOptions options = new ControllerOptions(decisions, syncPeriod, workers, ns, Duration.ofSeconds(10));
+        Set<HpaApi> apis = EnumSet.noneOf(HpaApi.class);
+        for (String text : hpaApis == null ? List.<String>of() : hpaApis) {
+            if (text.isBlank()) {
+                continue;
+            }
+            HpaApi api = HpaApi.parse(text.trim());
+            if (api == null) {
+                throw new CommandLine.ParameterException(cl, "--hpa-apis: unknown API '" + text.trim() + "' (known: " + HpaApi.choices() + ")");
+            }
+            apis.add(api);
+        }
+        ControllerOptions options;
+        try {
+            options = new ControllerOptions(decisions, syncPeriod, workers, ns, Duration.ofSeconds(10), apis, shadow);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cl, e.getMessage());
+        }
         LeaderElection.Settings election = null;
         if (leaderElect) {
             try {
@@ -213,8 +245,10 @@ public final class RunCommand implements Callable<Integer> {
             client.close();
         }, "shutdown");
         Runtime.getRuntime().addShutdownHook(shutdown);
-        LOG.info("hpa-controller connecting to {} ({}; namespaces: {})", connection.server(), connection.source(),
-                settings.options().namespaces().isEmpty() ? "all" : settings.options().namespaces());
+        LOG.info("hpa-controller connecting to {} ({}; namespaces: {}; reconciling the HPAs of: {}{})", connection.server(), connection.source(),
+                settings.options().namespaces().isEmpty() ? "all" : settings.options().namespaces(),
+                settings.options().apis().isEmpty() ? "no API" : settings.options().apis().stream().map(HpaApi::apiVersion).sorted().toList(),
+                settings.options().shadow() ? "; shadowing the built-in controller on autoscaling/v2" : "");
         try {
             runtime.serve();
         } catch (IOException e) {
@@ -223,13 +257,17 @@ public final class RunCommand implements Callable<Integer> {
                     + " or --health-probe-bind-address " + healthAddress + ": " + e.getMessage());
         }
         LeaderElection.Settings election = settings.election();
-        ClusterAccess access = new ClusterAccess(client, ClusterAccess.needed(settings.options().namespaces(),
-                election == null ? null : election.namespace(), election == null ? null : election.name()));
+        ClusterAccess access = new ClusterAccess(client, ClusterAccess.needed(settings.options().apis(), settings.options().namespaces(),
+                election == null ? null : election.namespace(), election == null ? null : election.name()), settings.options().apis());
         ClusterAccess.Verdict verdict = ClusterAccess.untilAnswered(access::check,
                 wait -> stopping.await(wait.toMillis(), TimeUnit.MILLISECONDS), LOG::warn, connection.server());
         if (verdict == null) {
             runtime.awaitStopped();
             return 0;
+        }
+        if (verdict.state() == ClusterAccess.State.MISSING_API) {
+            stopNow(shutdown);
+            throw new CommandLine.ParameterException(spec.commandLine(), verdict.message());
         }
         if (verdict.state() == ClusterAccess.State.REFUSED) {
             LOG.error("cannot run against {} ({}): {}", connection.server(), connection.source(), verdict.message());

@@ -3,8 +3,10 @@ package io.hpacontroller.live;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * How the live controller runs.
@@ -14,18 +16,35 @@ import java.util.Objects;
  * @param workers     {@code --concurrent-horizontal-pod-autoscaler-syncs}
  * @param namespaces  namespaces to watch; empty means all
  * @param apiTimeout  timeout of one API request
+ * @param apis        {@code --hpa-apis}: the APIs whose HPAs are reconciled (their scale, status and events written)
+ * @param shadow      {@code --shadow}: autoscaling/v2 HPAs are computed read-only beside the built-in controller
+ *                    (then autoscaling/v2 cannot also be in {@code apis})
  */
-public record ControllerOptions(ControllerConfig decisions, Duration syncPeriod, int workers, List<String> namespaces, Duration apiTimeout) {
+public record ControllerOptions(ControllerConfig decisions, Duration syncPeriod, int workers, List<String> namespaces, Duration apiTimeout,
+                                Set<HpaApi> apis, boolean shadow) {
 
     public ControllerOptions {
         Objects.requireNonNull(decisions);
         namespaces = List.copyOf(namespaces);
+        apis = apis.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(apis));
         if (syncPeriod.isZero() || syncPeriod.isNegative()) {
             throw new IllegalArgumentException("the sync period must be positive, got " + syncPeriod);
         }
         if (workers < 1) {
             throw new IllegalArgumentException("at least one worker is needed, got " + workers);
         }
+        if (shadow && apis.contains(HpaApi.BUILTIN)) {
+            throw new IllegalArgumentException("--shadow computes " + HpaApi.BUILTIN.apiVersion() + " HPAs read-only beside the built-in "
+                    + "controller: --hpa-apis cannot also reconcile them");
+        }
+        if (!shadow && apis.isEmpty()) {
+            throw new IllegalArgumentException("nothing to do: --hpa-apis names no API and --shadow is off");
+        }
+    }
+
+    /** Reconciles autoscaling/v2 HPAs, as the built-in controller would (full replacement). */
+    public ControllerOptions(ControllerConfig decisions, Duration syncPeriod, int workers, List<String> namespaces, Duration apiTimeout) {
+        this(decisions, syncPeriod, workers, namespaces, apiTimeout, Set.of(HpaApi.BUILTIN), false);
     }
 
     public static ControllerOptions defaults() {
@@ -33,18 +52,23 @@ public record ControllerOptions(ControllerConfig decisions, Duration syncPeriod,
     }
 
     public ControllerOptions withSyncPeriod(Duration d) {
-        return new ControllerOptions(decisions, d, workers, namespaces, apiTimeout);
+        return new ControllerOptions(decisions, d, workers, namespaces, apiTimeout, apis, shadow);
     }
 
     public ControllerOptions withWorkers(int n) {
-        return new ControllerOptions(decisions, syncPeriod, n, namespaces, apiTimeout);
+        return new ControllerOptions(decisions, syncPeriod, n, namespaces, apiTimeout, apis, shadow);
     }
 
     public ControllerOptions withNamespaces(List<String> ns) {
-        return new ControllerOptions(decisions, syncPeriod, workers, ns, apiTimeout);
+        return new ControllerOptions(decisions, syncPeriod, workers, ns, apiTimeout, apis, shadow);
     }
 
     public ControllerOptions withDecisions(ControllerConfig c) {
-        return new ControllerOptions(c, syncPeriod, workers, namespaces, apiTimeout);
+        return new ControllerOptions(c, syncPeriod, workers, namespaces, apiTimeout, apis, shadow);
+    }
+
+    /** Which APIs' HPAs are reconciled, and whether autoscaling/v2 ones are shadowed. */
+    public ControllerOptions withApis(Set<HpaApi> reconciled, boolean shadowBuiltin) {
+        return new ControllerOptions(decisions, syncPeriod, workers, namespaces, apiTimeout, reconciled, shadowBuiltin);
     }
 }

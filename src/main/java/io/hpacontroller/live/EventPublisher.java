@@ -92,7 +92,7 @@ public final class EventPublisher implements EventRecorder, AutoCloseable {
         Event event = new EventBuilder()
                 .withNewMetadata().withName(write.name()).withNamespace(namespace).endMetadata()
                 .withNewInvolvedObject()
-                .withApiVersion("autoscaling/v2").withKind("HorizontalPodAutoscaler")
+                .withApiVersion(HpaApi.of(hpa).apiVersion()).withKind("HorizontalPodAutoscaler")
                 .withName(hpa.getMetadata().getName()).withNamespace(namespace)
                 .withUid(hpa.getMetadata().getUid()).withResourceVersion(hpa.getMetadata().getResourceVersion())
                 .endInvolvedObject()

@@ -37,6 +37,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * keys, read the HPA from the informer's cache and hand it to the core's {@link Reconciler}, whose
  * ports are the REST adapters of this package.
  *
+ * <p>HPAs come from the APIs of {@link ControllerOptions#apis()} ({@link HpaApi}: autoscaling/v2 and the
+ * mirror API, one informer each, the mirror's objects handed to the core as autoscaling/v2 model objects).
+ * autoscaling/v2 HPAs are always watched: reconciled when that API is selected, else read only for the
+ * selectors of their targets ({@link BuiltinHpaSelectors}), which the mirror HPAs' AmbiguousSelector check
+ * needs, and with {@code --shadow} also computed read-only and compared with the built-in controller's
+ * decisions ({@link Shadow}).
+ *
  * <p>Each HPA is synced at most once per sync period, counted from the start of its last sync, whatever
  * the outcome: a sync that failed on the cluster's side waits for the next period like any other, as
  * upstream. The period is the flag's, or the HPA's own ({@link HpaControls#syncPeriod()}, read at each sync
@@ -69,6 +76,11 @@ public final class HorizontalController implements AutoCloseable {
     private final WorkloadScales workloads;
     private final WriteGate gate;
     private final List<SharedIndexInformer<HorizontalPodAutoscaler>> hpaInformers = new ArrayList<>();
+    private final List<SharedIndexInformer<MirrorHpa>> mirrorInformers = new ArrayList<>();
+    /** Records the selectors of the autoscaling/v2 HPAs that are not reconciled here, null when they are. */
+    private final BuiltinHpaSelectors builtinSelectors;
+    /** Shadow mode, null without it. */
+    private final Shadow shadow;
     private final List<SharedIndexInformer<Pod>> podInformers = new ArrayList<>();
     private final List<SyncListener> listeners = new CopyOnWriteArrayList<>();
     private final List<Thread> workers = new ArrayList<>();
@@ -106,8 +118,21 @@ public final class HorizontalController implements AutoCloseable {
         }
         this.pods = new PodCache(podIndexes);
         this.workloads = new WorkloadScales(client, options.namespaces());
-        this.reconciler = new Reconciler(options.decisions(), new ScaleSubresource(api, writes, discovery, gate, workloads), pods,
-                new RestMetrics(api, discovery), new HpaStatusUpdater(writes, gate), events, histories, selectors, clock);
+        ScaleSubresource scales = new ScaleSubresource(api, writes, discovery, gate, workloads);
+        RestMetrics metrics = new RestMetrics(api, discovery);
+        this.reconciler = new Reconciler(options.decisions(), scales, pods, metrics, new HpaStatusUpdater(writes, gate), events, histories, selectors, clock);
+        this.builtinSelectors = options.apis().contains(HpaApi.BUILTIN) ? null : new BuiltinHpaSelectors(scales, selectors);
+        this.shadow = options.shadow() ? new Shadow(options.decisions(), scales, pods, metrics, selectors, clock, options.workers()) : null;
+    }
+
+    /** Shadow mode's comparisons; null without {@code --shadow}. */
+    public Shadow shadow() {
+        return shadow;
+    }
+
+    /** Whether autoscaling/v2 HPAs go through the work queue: reconciled, or read for their selectors next to mirror HPAs. */
+    private boolean queuesBuiltin() {
+        return !options.apis().isEmpty();
     }
 
     public void addListener(SyncListener listener) {
@@ -122,35 +147,83 @@ public final class HorizontalController implements AutoCloseable {
 
     /** Starts the HPA informers only (the bench measures them apart from the pods). */
     public void startHpaInformers() {
-        ResourceEventHandler<HorizontalPodAutoscaler> handler = new ResourceEventHandler<>() {
+        ResourceEventHandler<HorizontalPodAutoscaler> builtin = new ResourceEventHandler<>() {
             @Override
             public void onAdd(HorizontalPodAutoscaler hpa) {
-                selectors.register(Reconciler.keyOf(hpa), hpa.getMetadata().getNamespace());
-                queue.add(Reconciler.keyOf(hpa));
+                added(hpa, queuesBuiltin());
+                if (shadow != null) {
+                    shadow.added(hpa);
+                }
             }
 
             @Override
             public void onUpdate(HorizontalPodAutoscaler old, HorizontalPodAutoscaler hpa) {
-                selectors.register(Reconciler.keyOf(hpa), hpa.getMetadata().getNamespace());
-                if (!Objects.equals(old.getMetadata().getGeneration(), hpa.getMetadata().getGeneration()) || HpaControlsCache.changed(old, hpa)) {
-                    queue.addNow(Reconciler.keyOf(hpa));
+                updated(old, hpa, queuesBuiltin());
+                if (shadow != null) {
+                    shadow.updated(old, hpa);
                 }
             }
 
             @Override
             public void onDelete(HorizontalPodAutoscaler hpa, boolean finalStateUnknown) {
-                String key = Reconciler.keyOf(hpa);
-                queue.remove(key);
-                forget(key);
+                deleted(hpa);
+                if (shadow != null) {
+                    shadow.forget(hpa);
+                }
             }
         };
+        ResourceEventHandler<MirrorHpa> mirror = new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(MirrorHpa hpa) {
+                added(hpa.toCore(), true);
+            }
+
+            @Override
+            public void onUpdate(MirrorHpa old, MirrorHpa hpa) {
+                updated(old.toCore(), hpa.toCore(), true);
+            }
+
+            @Override
+            public void onDelete(MirrorHpa hpa, boolean finalStateUnknown) {
+                deleted(hpa.toCore());
+            }
+        };
+        boolean mirrors = options.apis().contains(HpaApi.MIRROR);
         if (options.namespaces().isEmpty()) {
-            hpaInformers.add(client.autoscaling().v2().horizontalPodAutoscalers().inAnyNamespace().inform(handler, 0));
+            hpaInformers.add(client.autoscaling().v2().horizontalPodAutoscalers().inAnyNamespace().inform(builtin, 0));
+            if (mirrors) {
+                mirrorInformers.add(client.resources(MirrorHpa.class).inAnyNamespace().inform(mirror, 0));
+            }
         } else {
             for (String ns : options.namespaces()) {
-                hpaInformers.add(client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns).inform(handler, 0));
+                hpaInformers.add(client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns).inform(builtin, 0));
+                if (mirrors) {
+                    mirrorInformers.add(client.resources(MirrorHpa.class).inNamespace(ns).inform(mirror, 0));
+                }
             }
         }
+    }
+
+    private void added(HorizontalPodAutoscaler hpa, boolean queue) {
+        String key = Reconciler.keyOf(hpa);
+        selectors.register(key, hpa.getMetadata().getNamespace());
+        if (queue) {
+            this.queue.add(key);
+        }
+    }
+
+    private void updated(HorizontalPodAutoscaler old, HorizontalPodAutoscaler hpa, boolean queue) {
+        String key = Reconciler.keyOf(hpa);
+        selectors.register(key, hpa.getMetadata().getNamespace());
+        if (queue && (!Objects.equals(old.getMetadata().getGeneration(), hpa.getMetadata().getGeneration()) || HpaControlsCache.changed(old, hpa))) {
+            this.queue.addNow(key);
+        }
+    }
+
+    private void deleted(HorizontalPodAutoscaler hpa) {
+        String key = Reconciler.keyOf(hpa);
+        queue.remove(key);
+        forget(key);
     }
 
     /** Starts the Pod informers only. */
@@ -174,7 +247,8 @@ public final class HorizontalController implements AutoCloseable {
 
     /** Whether the HPA informers have listed the HPAs once. */
     public boolean hpaInformersSynced() {
-        return !hpaInformers.isEmpty() && hpaInformers.stream().allMatch(SharedIndexInformer::hasSynced);
+        return !hpaInformers.isEmpty() && hpaInformers.stream().allMatch(SharedIndexInformer::hasSynced)
+                && mirrorInformers.stream().allMatch(SharedIndexInformer::hasSynced);
     }
 
     /** Waits for the informers to sync. */
@@ -193,6 +267,13 @@ public final class HorizontalController implements AutoCloseable {
     public synchronized void startWorkers() {
         if (!running.compareAndSet(false, true)) {
             return;
+        }
+        if (builtinSelectors != null) {
+            // before any mirror HPA is reconciled: the built-in HPAs' selectors, for its AmbiguousSelector check
+            hpaInformers.forEach(i -> i.getStore().list().forEach(builtinSelectors::refresh));
+        }
+        if (shadow != null) {
+            shadow.start();
         }
         workers.clear();
         for (int i = 0; i < options.workers(); i++) {
@@ -222,11 +303,18 @@ public final class HorizontalController implements AutoCloseable {
 
     /** Queues every cached HPA the queue does not know about. */
     void sweep() {
-        for (SharedIndexInformer<HorizontalPodAutoscaler> informer : hpaInformers) {
-            for (String key : informer.getStore().listKeys()) {
-                if (!queue.isTracked(key)) {
-                    queue.add(key);
-                }
+        if (queuesBuiltin()) {
+            hpaInformers.forEach(informer -> sweep(HpaApi.BUILTIN, informer.getStore().listKeys()));
+        }
+        mirrorInformers.forEach(informer -> sweep(HpaApi.MIRROR, informer.getStore().listKeys()));
+    }
+
+    private void sweep(HpaApi api, List<String> storeKeys) {
+        for (String storeKey : storeKeys) {
+            int slash = storeKey.indexOf('/');
+            String key = api.key(storeKey.substring(0, slash), storeKey.substring(slash + 1));
+            if (!queue.isTracked(key)) {
+                queue.add(key);
             }
         }
     }
@@ -252,12 +340,18 @@ public final class HorizontalController implements AutoCloseable {
     List<SyncReport> syncDue() {
         List<SyncReport> reports = new ArrayList<>();
         for (Optional<WorkQueue.Item> item = queue.poll(); item.isPresent(); item = queue.poll()) {
-            reports.add(sync(item.get()));
+            SyncReport report = sync(item.get());
+            if (report != null) {
+                reports.add(report);
+            }
         }
         return reports;
     }
 
-    /** One sync of one key; the key is requeued at its next due time whatever happened. */
+    /**
+     * One sync of one key; the key is requeued at its next due time whatever happened. Null for an
+     * autoscaling/v2 HPA that is only read for its selector.
+     */
     private SyncReport sync(WorkQueue.Item item) {
         String key = item.key();
         busy.incrementAndGet();
@@ -277,7 +371,14 @@ public final class HorizontalController implements AutoCloseable {
         if (hpa == null) {
             queue.remove(key);
             forget(key);
+            if (builtinSelectors != null && HpaApi.ofKey(key) == HpaApi.BUILTIN) {
+                return null; // never reconciled here: nothing to report
+            }
             return notifyListeners(new SyncReport(key, null, 0, 0, 0, 0, waitedNanos));
+        }
+        if (builtinSelectors != null && HpaApi.of(hpa) == HpaApi.BUILTIN) {
+            builtinSelectors.refresh(hpa);
+            return null;
         }
         ApiCallStats.reset();
         long cpuStart = THREADS.getCurrentThreadCpuTime();
@@ -321,8 +422,18 @@ public final class HorizontalController implements AutoCloseable {
     }
 
     private HorizontalPodAutoscaler lookup(String key) {
+        String storeKey = HpaApi.namespacedName(key);
+        if (HpaApi.ofKey(key) == HpaApi.MIRROR) {
+            for (SharedIndexInformer<MirrorHpa> informer : mirrorInformers) {
+                MirrorHpa hpa = informer.getStore().getByKey(storeKey);
+                if (hpa != null) {
+                    return hpa.toCore();
+                }
+            }
+            return null;
+        }
         for (SharedIndexInformer<HorizontalPodAutoscaler> informer : hpaInformers) {
-            HorizontalPodAutoscaler hpa = informer.getStore().getByKey(key);
+            HorizontalPodAutoscaler hpa = informer.getStore().getByKey(storeKey);
             if (hpa != null) {
                 return hpa;
             }
@@ -337,6 +448,9 @@ public final class HorizontalController implements AutoCloseable {
     public synchronized void stopWorkers(Duration timeout) {
         running.set(false);
         queue.wakeUp();
+        if (shadow != null) {
+            shadow.stop(timeout);
+        }
         if (sweeper != null) {
             sweeper.shutdownNow();
             sweeper = null;
@@ -376,6 +490,7 @@ public final class HorizontalController implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         hpaInformers.forEach(SharedIndexInformer::stop);
+        mirrorInformers.forEach(SharedIndexInformer::stop);
         podInformers.forEach(SharedIndexInformer::stop);
         workloads.stop();
         events.close();
@@ -392,8 +507,10 @@ public final class HorizontalController implements AutoCloseable {
         return queue;
     }
 
+    /** The HPAs this controller reconciles (of the APIs of {@code --hpa-apis}). */
     public int hpaCount() {
-        return hpaInformers.stream().mapToInt(i -> i.getStore().list().size()).sum();
+        int builtin = options.apis().contains(HpaApi.BUILTIN) ? hpaInformers.stream().mapToInt(i -> i.getStore().list().size()).sum() : 0;
+        return builtin + mirrorInformers.stream().mapToInt(i -> i.getStore().list().size()).sum();
     }
 
     public int podCount() {

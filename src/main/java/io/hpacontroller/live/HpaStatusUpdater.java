@@ -6,10 +6,11 @@ import io.hpacontroller.core.reconcile.ApiException;
 import io.hpacontroller.core.reconcile.StatusWriter;
 
 /**
- * Writes an HPA's status through the status subresource (PUT, guarded by the resourceVersion of the
- * HPA as the informer saw it). When the HPA changed meanwhile (409), the latest one is read and the
- * status written once more on top of it; the informer's next event reconciles any spec change. Each
- * write passes the {@link WriteGate} right before it is sent.
+ * Writes an HPA's status through the status subresource of its API (PUT, guarded by the resourceVersion of
+ * the HPA as the informer saw it). When the HPA changed meanwhile (409), the latest one is read and the
+ * status written once more on top of it; the informer's next event reconciles any spec change. Each write
+ * passes the {@link WriteGate} right before it is sent. A mirror HPA's status also gets the printer
+ * columns' fields ({@link MirrorHpaStatus}).
  */
 public final class HpaStatusUpdater implements StatusWriter {
 
@@ -21,26 +22,25 @@ public final class HpaStatusUpdater implements StatusWriter {
         this.gate = gate;
     }
 
-    static String path(String namespace, String name) {
-        return "/apis/autoscaling/v2/namespaces/" + namespace + "/horizontalpodautoscalers/" + name;
-    }
-
     @Override
     public void write(HorizontalPodAutoscaler hpa, HorizontalPodAutoscalerStatus status) throws ApiException {
-        String path = path(hpa.getMetadata().getNamespace(), hpa.getMetadata().getName()) + "/status";
+        HpaApi kind = HpaApi.of(hpa);
+        String path = kind.path(hpa.getMetadata().getNamespace(), hpa.getMetadata().getName());
         gate.check();
         try {
-            api.put(path, withStatus(hpa, status));
+            api.put(path + "/status", withStatus(kind, hpa, status));
         } catch (ApiException.Conflict e) {
-            HorizontalPodAutoscaler latest = api.get(path(hpa.getMetadata().getNamespace(), hpa.getMetadata().getName()), HorizontalPodAutoscaler.class);
+            HorizontalPodAutoscaler latest = kind == HpaApi.MIRROR ? api.get(path, MirrorHpa.class).toCore() : api.get(path, HorizontalPodAutoscaler.class);
             gate.check();
-            api.put(path, withStatus(latest, status));
+            api.put(path + "/status", withStatus(kind, latest, status));
         }
     }
 
     /** A copy of the HPA carrying the new status; the informer's object is never modified. */
-    private static HorizontalPodAutoscaler withStatus(HorizontalPodAutoscaler hpa, HorizontalPodAutoscalerStatus status) {
-        HorizontalPodAutoscaler copy = new HorizontalPodAutoscaler("autoscaling/v2", "HorizontalPodAutoscaler", hpa.getMetadata(), hpa.getSpec(), status);
-        return copy;
+    private static Object withStatus(HpaApi kind, HorizontalPodAutoscaler hpa, HorizontalPodAutoscalerStatus status) {
+        if (kind == HpaApi.MIRROR) {
+            return MirrorHpa.of(hpa, MirrorHpaStatus.of(hpa, status));
+        }
+        return new HorizontalPodAutoscaler(kind.apiVersion(), "HorizontalPodAutoscaler", hpa.getMetadata(), hpa.getSpec(), status);
     }
 }

@@ -2,6 +2,7 @@ package io.hpacontroller.ops;
 
 import io.hpacontroller.core.reconcile.ReconcileOutcome;
 import io.hpacontroller.live.HorizontalController;
+import io.hpacontroller.live.HpaApi;
 import io.hpacontroller.live.SyncReport;
 import io.hpacontroller.live.WorkQueue;
 import io.prometheus.metrics.core.metrics.Counter;
@@ -16,7 +17,8 @@ import java.util.function.BooleanSupplier;
 /**
  * The controller's Prometheus metrics, under upstream's names so existing dashboards and alerts work:
  * {@code horizontal_pod_autoscaler_controller_*} (reconciliations and metric computations by action
- * and error, their durations, desired replicas per HPA, number of HPAs), the client-go work-queue
+ * and error, their durations, desired replicas per HPA, number of HPAs; desired replicas also by
+ * {@code api_group}, so an HPA and a mirror HPA of the same name are two series), the client-go work-queue
  * metrics for the queue named "horizontalpodautoscaler", and the leader-election status.
  */
 public final class ControllerMetrics implements HorizontalController.SyncListener {
@@ -47,7 +49,7 @@ public final class ControllerMetrics implements HorizontalController.SyncListene
                 .classicOnly().classicExponentialUpperBounds(0.001, 2, 15).labelNames("action", "error", "metric_type").register(registry);
         desiredReplicas = Gauge.builder().name(SUBSYSTEM + "desired_replicas")
                 .help("Current desired replica count for each HPA")
-                .labelNames("namespace", "hpa_name").register(registry);
+                .labelNames("namespace", "hpa_name", "api_group").register(registry);
         GaugeWithCallback.builder().name(SUBSYSTEM + "num_horizontal_pod_autoscalers")
                 .help("Current number of controlled HPA objects.")
                 .callback(cb -> cb.call(controller.hpaCount())).register(registry);
@@ -82,8 +84,7 @@ public final class ControllerMetrics implements HorizontalController.SyncListene
         queueDuration.labelValues(QUEUE).observe(report.queueWaitNanos() / 1e9);
         ReconcileOutcome o = report.outcome();
         if (o == null) {
-            String[] parts = report.key().split("/", 2);
-            desiredReplicas.remove(parts[0], parts.length > 1 ? parts[1] : "");
+            desiredReplicas.remove(labels(report.key()));
             return;
         }
         workDuration.labelValues(QUEUE).observe(report.totalNanos() / 1e9);
@@ -96,8 +97,13 @@ public final class ControllerMetrics implements HorizontalController.SyncListene
             metricComputationDuration.labelValues(m.action().label(), m.error().label(), m.metricType()).observe(m.nanos() / 1e9);
         }
         if (o.desiredReplicas() >= 0) {
-            String[] parts = report.key().split("/", 2);
-            desiredReplicas.labelValues(parts[0], parts[1]).set(o.desiredReplicas());
+            desiredReplicas.labelValues(labels(report.key())).set(o.desiredReplicas());
         }
+    }
+
+    /** namespace, hpa_name and api_group of a key: an HPA and its mirror twin are two series. */
+    private static String[] labels(String key) {
+        String[] parts = HpaApi.namespacedName(key).split("/", 2);
+        return new String[] {parts[0], parts.length > 1 ? parts[1] : "", HpaApi.ofKey(key).group()};
     }
 }

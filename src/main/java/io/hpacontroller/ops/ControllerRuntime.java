@@ -97,6 +97,9 @@ public final class ControllerRuntime implements AutoCloseable {
         controller.addListener(new ControllerMetrics(registry, controller, this::isLeader, lease == null ? "" : lease.name()));
         controller.addListener(new DecisionLog());
         controller.addListener(decisions);
+        if (controller.shadow() != null) {
+            controller.shadow().addListener(new ShadowComparisons(registry));
+        }
     }
 
     /**

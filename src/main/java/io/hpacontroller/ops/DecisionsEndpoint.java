@@ -6,6 +6,7 @@ import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.normalize.HpaHistory;
 import io.hpacontroller.core.reconcile.DecisionTrace;
 import io.hpacontroller.live.ControllerOptions;
+import io.hpacontroller.live.HpaApi;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -14,7 +15,8 @@ import java.util.List;
 import java.util.function.BooleanSupplier;
 
 /**
- * {@code GET /decisions/NAMESPACE/NAME} on the metrics port: the HPA's last decision traces, the flags and
+ * {@code GET /decisions/NAMESPACE/NAME} on the metrics port ({@code /decisions/autoscaling.hpa-controller.io/NAMESPACE/NAME}
+ * for a mirror HPA, its key): the HPA's last decision traces, the flags and
  * the HPA's remembered history, as {@link HpaDecisions} JSON. 404 (with the same body, empty) when this
  * instance has neither synced nor remembered the HPA; 400 for another path shape; 405 for another method.
  * Served as the Prometheus HTTP server's default handler, so every path but {@code /metrics} comes here.
@@ -49,11 +51,13 @@ final class DecisionsEndpoint implements HttpHandler {
                 return;
             }
             String[] parts = path.substring(PREFIX.length()).split("/", -1);
-            if (parts.length != 2 || parts[0].isEmpty() || parts[1].isEmpty()) {
-                answer(ex, 400, "text/plain", "expected " + PREFIX + "NAMESPACE/NAME, got " + path + "\n");
+            boolean mirror = parts.length == 3 && parts[0].equals(HpaApi.MIRROR.group());
+            if (!(parts.length == 2 || mirror) || java.util.Arrays.stream(parts).anyMatch(String::isEmpty)) {
+                answer(ex, 400, "text/plain", "expected " + PREFIX + "NAMESPACE/NAME, or " + PREFIX + HpaApi.MIRROR.group()
+                        + "/NAMESPACE/NAME for a mirror HPA, got " + path + "\n");
                 return;
             }
-            String key = parts[0] + "/" + parts[1];
+            String key = String.join("/", parts);
             List<DecisionTrace> decisions = recent.of(key);
             HpaHistory.Snapshot history = histories.snapshot(key);
             HpaDecisions body = new HpaDecisions(key, leading.getAsBoolean(), flags, history, decisions);

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.hpacontroller.cli.ClusterAccess.State;
 import io.hpacontroller.cli.ClusterAccess.Verdict;
+import io.hpacontroller.live.HpaApi;
 import io.hpacontroller.testing.MockCluster;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -23,6 +24,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -44,8 +46,11 @@ class ClusterAccessTest {
         cluster.close();
     }
 
+    /** --hpa-apis=autoscaling/v2: the built-in controller turned off. */
+    private static final Set<HpaApi> FULL_REPLACEMENT = Set.of(HpaApi.BUILTIN);
+
     private Verdict check(List<String> namespaces, String leaseNamespace) {
-        return new ClusterAccess(client, ClusterAccess.needed(namespaces, leaseNamespace, "hpa-controller")).check();
+        return new ClusterAccess(client, ClusterAccess.needed(FULL_REPLACEMENT, namespaces, leaseNamespace, "hpa-controller")).check();
     }
 
     @Test
@@ -56,7 +61,7 @@ class ClusterAccessTest {
         assertThat(v.message()).isEqualTo("v1.37.0");
         assertThat(v.warnings()).isEmpty();
         assertThat(cluster.count("POST", p -> p.endsWith("/selfsubjectaccessreviews"))).as("one review per permission")
-                .isEqualTo(ClusterAccess.needed(List.of(), "hpa-controller", "hpa-controller").size());
+                .isEqualTo(ClusterAccess.needed(FULL_REPLACEMENT, List.of(), "hpa-controller", "hpa-controller").size());
     }
 
     @Test
@@ -136,10 +141,50 @@ class ClusterAccessTest {
         }
         Config nowhere = new ConfigBuilder(Config.empty()).withMasterUrl("https://127.0.0.1:" + port).withRequestRetryBackoffLimit(0).build();
         try (KubernetesClient closed = new KubernetesClientBuilder().withConfig(nowhere).build()) {
-            Verdict v = new ClusterAccess(closed, ClusterAccess.needed(List.of(), null, null)).check();
+            Verdict v = new ClusterAccess(closed, ClusterAccess.needed(FULL_REPLACEMENT, List.of(), null, null)).check();
             assertThat(v.state()).isEqualTo(State.UNREACHABLE);
             assertThat(v.message()).contains("Connection refused");
         }
+    }
+
+    @Test
+    void theMirrorApiNeedsItsCrdAndItsOwnStatusButOnlyReadsTheBuiltinHpas() {
+        Set<HpaApi> mirror = Set.of(HpaApi.MIRROR);
+        cluster.forbid("update", "horizontalpodautoscalers.autoscaling/status");
+
+        Verdict ready = new ClusterAccess(client, ClusterAccess.needed(mirror, List.of(), null, null), mirror).check();
+        assertThat(ready.state()).isEqualTo(State.READY);
+        assertThat(ready.warnings()).isEmpty();
+
+        cluster.forbid("watch", "horizontalpodautoscalers.autoscaling");
+        cluster.forbid("update", "horizontalpodautoscalers.autoscaling.hpa-controller.io/status");
+        Verdict refused = new ClusterAccess(client, ClusterAccess.needed(mirror, List.of(), null, null), mirror).check();
+        assertThat(refused.state()).isEqualTo(State.REFUSED);
+        assertThat(refused.message()).startsWith("missing permissions: cannot watch horizontalpodautoscalers.autoscaling at the cluster scope;"
+                + " cannot update horizontalpodautoscalers.autoscaling.hpa-controller.io/status at the cluster scope");
+    }
+
+    @Test
+    void aMirrorApiWhoseCrdIsNotInstalledIsAMistakeOfTheSettings() {
+        cluster.fail("GET", "^/apis/autoscaling\\.hpa-controller\\.io/v1$", 404, 1);
+        Set<HpaApi> mirror = Set.of(HpaApi.MIRROR);
+
+        Verdict v = new ClusterAccess(client, ClusterAccess.needed(mirror, List.of(), null, null), mirror).check();
+
+        assertThat(v.state()).isEqualTo(State.MISSING_API);
+        assertThat(v.message()).isEqualTo("--hpa-apis includes autoscaling.hpa-controller.io/v1 but the API server does not serve it: install its CRD"
+                + " (kubectl apply -f deploy/horizontalpodautoscalers.autoscaling.hpa-controller.io.yaml; Helm installs it from the chart's crds/)"
+                + " or leave it out of --hpa-apis");
+        assertThat(Path.of("deploy/horizontalpodautoscalers.autoscaling.hpa-controller.io.yaml")).as("the file the message names").exists();
+    }
+
+    @Test
+    void shadowModeAloneAsksForNoWrite() {
+        List<ClusterAccess.Permission> needed = ClusterAccess.needed(Set.of(), List.of(), "hpa-controller", "hpa-controller");
+
+        assertThat(needed).filteredOn(p -> !p.resource().equals("leases"))
+                .allSatisfy(p -> assertThat(p.verb()).as(p.target()).isIn("get", "list", "watch"))
+                .anySatisfy(p -> assertThat(p.target()).isEqualTo("horizontalpodautoscalers.autoscaling"));
     }
 
     /** A default install must pass its own start-up check: deploy/ grants every permission the check asks for. */
@@ -150,7 +195,8 @@ class ClusterAccessTest {
         String leaseRbac = Files.readString(Path.of("deploy/leader-election-rbac.yaml"));
         Role leaseRole = yaml.unmarshal(leaseRbac.substring(0, leaseRbac.indexOf("\n---\n")), Role.class);
 
-        List<ClusterAccess.Permission> needed = ClusterAccess.needed(List.of(), leaseRole.getMetadata().getNamespace(), "hpa-controller");
+        // the chart's default: the mirror API only
+        List<ClusterAccess.Permission> needed = ClusterAccess.needed(Set.of(HpaApi.MIRROR), List.of(), leaseRole.getMetadata().getNamespace(), "hpa-controller");
 
         assertThat(needed).hasSizeGreaterThan(20).allSatisfy(p -> assertThat(
                 grants(clusterRole.getRules(), p) || p.namespace().equals(leaseRole.getMetadata().getNamespace()) && grants(leaseRole.getRules(), p))

@@ -102,7 +102,8 @@ class ExplainIT {
             controller.start();
             // the controller's first sync writes what explain said
             await().atMost(Duration.ofSeconds(60)).until(() -> replicas(ns) == 4);
-            JsonNode first = decisions(controller.metricsPort(), ns);
+            // a sync is recorded when it ends, after its status write: the scale can be seen before
+            JsonNode first = await().atMost(Duration.ofSeconds(20)).until(() -> decisions(controller.metricsPort(), ns), d -> d.size() > 0);
             assertThat(first.get(first.size() - 1).path("desiredReplicas").asInt())
                     .isEqualTo(alone.path("trace").path("desiredReplicas").asInt()).isEqualTo(4);
             await().atMost(Duration.ofSeconds(60)).until(() -> readyPods(ns) == 4);

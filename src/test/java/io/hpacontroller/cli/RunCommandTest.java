@@ -1,5 +1,6 @@
 package io.hpacontroller.cli;
 
+import io.hpacontroller.live.HpaApi;
 import io.hpacontroller.ops.ControllerRuntime;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,6 +53,29 @@ class RunCommandTest {
         assertThat(s.election().name()).isEqualTo("hpa-controller");
         assertThat(s.metricsAddress().getPort()).isEqualTo(8080);
         assertThat(s.healthAddress().getPort()).isEqualTo(8081);
+        assertThat(s.options().apis()).as("never a fight with the built-in controller by default").containsExactly(HpaApi.MIRROR);
+        assertThat(s.options().shadow()).isFalse();
+    }
+
+    @Test
+    void hpaApisAndShadow() {
+        assertThat(parse("--hpa-apis=autoscaling/v2,autoscaling.hpa-controller.io/v1").options().apis())
+                .containsExactlyInAnyOrder(HpaApi.BUILTIN, HpaApi.MIRROR);
+        assertThat(parse("--hpa-apis=autoscaling/v2").options().apis()).containsExactly(HpaApi.BUILTIN);
+        ControllerRuntime.Settings shadowOnly = parse("--hpa-apis=", "--shadow");
+        assertThat(shadowOnly.options().apis()).isEmpty();
+        assertThat(shadowOnly.options().shadow()).isTrue();
+        assertThat(parse("--shadow=true").options().apis()).containsExactly(HpaApi.MIRROR);
+    }
+
+    @Test
+    void contradictoryOrUnknownHpaApisExitWithTwo() {
+        assertThat(execute("--hpa-apis=autoscaling/v1")).satisfies(r -> {
+            assertThat(r.exit()).isEqualTo(2);
+            assertThat(r.err()).contains("--hpa-apis: unknown API 'autoscaling/v1' (known: autoscaling/v2, autoscaling.hpa-controller.io/v1)");
+        });
+        assertThat(execute("--hpa-apis=autoscaling/v2", "--shadow").err()).contains("--shadow computes autoscaling/v2 HPAs read-only");
+        assertThat(execute("--hpa-apis=").err()).contains("nothing to do: --hpa-apis names no API and --shadow is off");
     }
 
     @Test

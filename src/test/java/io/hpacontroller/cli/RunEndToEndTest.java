@@ -49,7 +49,7 @@ class RunEndToEndTest {
             // the product's logging configuration, not the tests' (which keeps INFO quiet)
             Process p = new ProcessBuilder(List.of(java, "-Dlogback.configurationFile=logback.xml", "-cp", System.getProperty("java.class.path"),
                     Main.class.getName(), "run", "--kubeconfig", kubeconfig.toString(), "--context", "mock", "--namespace", "shop",
-                    "--leader-elect=false", "--horizontal-pod-autoscaler-sync-period=1s",
+                    "--hpa-apis=autoscaling/v2", "--leader-elect=false", "--horizontal-pod-autoscaler-sync-period=1s",
                     "--metrics-bind-address=127.0.0.1:0", "--health-probe-bind-address=127.0.0.1:0", "--log-format=json"))
                     .redirectErrorStream(true).redirectOutput(log.toFile()).start();
             try {
@@ -83,6 +83,23 @@ class RunEndToEndTest {
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
         return out;
+    }
+
+    /** The default --hpa-apis on a cluster without the mirror API's CRD: exit 2, one line, what to do. */
+    @Test
+    void theMirrorApiWithoutItsCrdIsExitCode2(@TempDir Path dir) throws Exception {
+        try (MockCluster cluster = MockCluster.start()) {
+            cluster.fail("GET", "^/apis/autoscaling\\.hpa-controller\\.io/v1$", 404, 100);
+            Path kubeconfig = cluster.writeKubeconfig(dir.resolve("kubeconfig"), "shop");
+            Process p = run(dir, "--kubeconfig", kubeconfig.toString(), "--leader-elect=false",
+                    "--metrics-bind-address=0", "--health-probe-bind-address=0").start();
+
+            String out = finish(p);
+
+            assertThat(p.exitValue()).isEqualTo(2);
+            assertThat(out).contains("error: --hpa-apis includes autoscaling.hpa-controller.io/v1 but the API server does not serve it: install its CRD")
+                    .doesNotContain("\tat ");
+        }
     }
 
     @Test

@@ -9,8 +9,9 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The chart installed on a real control plane for the controller under test to run as its
  * ServiceAccount. {@link #shipped}: release {@code hpa-controller} in namespace {@code hpa-controller}
- * with the default values plus {@link #EXTRA_SCALE_TARGETS} (the Widget CRD of the tests), i.e. deploy/
- * plus one rule (RbacIT checks exactly that).
+ * as a full replacement ({@link #FULL_REPLACEMENT}: {@code takeOverBuiltinHpas: true} and the Widget CRD of
+ * the tests), i.e. deploy/ plus two rules (RbacIT checks exactly that). {@link #mirror}: the default values
+ * (the mirror API only) plus the Widget rule, in release and namespace {@code hpa-mirror}.
  */
 public final class ChartReleases {
 
@@ -22,14 +23,34 @@ public final class ChartReleases {
                   resources: [widgets]
             """;
 
+    /** A full replacement: autoscaling/v2 HPAs taken over, Widgets scalable. */
+    public static final String FULL_REPLACEMENT = "takeOverBuiltinHpas: true\n" + EXTRA_SCALE_TARGETS;
+
+    /** The release of {@link #mirror}. */
+    public static final String MIRROR_RELEASE = "hpa-mirror";
+
     private static final Map<KubeControlPlane, ChartRelease> SHIPPED = new ConcurrentHashMap<>();
+    private static final Map<KubeControlPlane, ChartRelease> MIRROR = new ConcurrentHashMap<>();
 
     private ChartReleases() {
     }
 
-    /** The shipped release, installed once per control plane. */
+    /** The shipped chart as a full replacement, installed once per control plane. */
     public static ChartRelease shipped(KubeControlPlane plane) {
-        return SHIPPED.computeIfAbsent(plane, p -> install(p, HelmChart.RELEASE, HelmChart.NAMESPACE, EXTRA_SCALE_TARGETS));
+        return SHIPPED.computeIfAbsent(plane, p -> install(p, HelmChart.RELEASE, HelmChart.NAMESPACE, FULL_REPLACEMENT));
+    }
+
+    /** The chart's crds/ on a control plane, as {@code helm install} creates them (once per control plane). */
+    public static void installCrds(KubeControlPlane plane) {
+        MirrorCrd.install(plane);
+    }
+
+    /** The shipped chart with its default values (the mirror API only; its CRD installed too), once per control plane. */
+    public static ChartRelease mirror(KubeControlPlane plane) {
+        return MIRROR.computeIfAbsent(plane, p -> {
+            MirrorCrd.install(p);
+            return install(p, MIRROR_RELEASE, MIRROR_RELEASE, EXTRA_SCALE_TARGETS);
+        });
     }
 
     /** {@code helm install RELEASE charts/hpa-controller -n NAMESPACE -f values}, identity objects only. */

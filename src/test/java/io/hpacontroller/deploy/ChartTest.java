@@ -37,6 +37,8 @@ class ChartTest {
     /** The controller's command-line contract with the chart's defaults (kube-controller-manager's). */
     private static final List<String> DEFAULT_ARGS = List.of(
             "run",
+            "--hpa-apis=autoscaling.hpa-controller.io/v1",
+            "--shadow=false",
             "--horizontal-pod-autoscaler-sync-period=15s",
             "--horizontal-pod-autoscaler-tolerance=0.1",
             "--horizontal-pod-autoscaler-downscale-stabilization=5m",
@@ -290,6 +292,14 @@ class ChartTest {
     }
 
     @Test
+    void theMirrorApiByDefaultTheBuiltinHpasOnRequestAndShadowBesideTheBuiltinController() {
+        assertThat(controller(HelmChart.render(Map.of("takeOverBuiltinHpas", true))).getArgs())
+                .contains("--hpa-apis=autoscaling/v2,autoscaling.hpa-controller.io/v1", "--shadow=false");
+        assertThat(controller(HelmChart.render(Map.of("shadow", true))).getArgs())
+                .contains("--hpa-apis=autoscaling.hpa-controller.io/v1", "--shadow=true");
+    }
+
+    @Test
     void watchedNamespacesBecomeFlagsAndNamespacedBindings() {
         Manifests rendered = HelmChart.render("watchNamespaces: [shop, payments]");
 
@@ -335,6 +345,8 @@ class ChartTest {
     void refusesTwoReplicasWithoutLeaderElectionAndAnUnknownLogFormat() {
         assertThatThrownBy(() -> HelmChart.render(Map.of("leaderElection.enabled", false)))
                 .hasMessageContaining("leaderElection.enabled=false needs replicaCount=1");
+        assertThatThrownBy(() -> HelmChart.render(Map.of("shadow", true, "takeOverBuiltinHpas", true)))
+                .hasMessageContaining("shadow=true computes the autoscaling/v2 HPAs read-only");
         assertThatThrownBy(() -> HelmChart.render(Map.of("logFormat", "xml")))
                 .hasMessageContaining("logFormat must be text or json");
     }

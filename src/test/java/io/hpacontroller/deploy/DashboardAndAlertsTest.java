@@ -76,7 +76,7 @@ class DashboardAndAlertsTest {
                          new InetSocketAddress("127.0.0.1", 0), null, Duration.ofSeconds(5)))) {
                 runtime.start();
                 await().atMost(Duration.ofSeconds(30)).until(() -> metrics(runtime.metricsPort())
-                        .contains("horizontal_pod_autoscaler_controller_desired_replicas{hpa_name=\"web\",namespace=\"shop\"} 4.0"));
+                        .contains("horizontal_pod_autoscaler_controller_desired_replicas{api_group=\"autoscaling\",hpa_name=\"web\",namespace=\"shop\"} 4.0"));
                 scraped = metrics(runtime.metricsPort());
             }
         }

@@ -24,8 +24,9 @@ import java.util.stream.Collectors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * deploy/ is the chart's default rendering (release hpa-controller in namespace hpa-controller)
- * plus the Namespace object: one source of truth, checked object by object.
+ * deploy/ is the chart's default rendering (release hpa-controller in namespace hpa-controller),
+ * its CRDs (crds/, which Helm installs unrendered) and the Namespace object: one source of truth,
+ * checked object by object.
  *
  * <p>Regenerate deploy/ after a chart change:
  * {@code mvn -q -B test -Dtest=DeployManifestsTest -Ddeploy.regenerate=true}
@@ -48,13 +49,18 @@ class DeployManifestsTest {
     static void regenerateWhenAsked() throws IOException {
         if (Boolean.getBoolean("deploy.regenerate")) {
             writeDeployDir(HelmChart.renderText(Map.of()));
+            for (Path crd : chartCrds()) {
+                Files.writeString(Manifests.DEPLOY_DIR.resolve(crd.getFileName()), GENERATED_HEADER + withoutLeadingComments(Manifests.read(crd)));
+            }
         }
     }
 
     @Test
     void deployDirHoldsTheChartsDefaultRendering() {
-        Map<String, HasMetadata> chart = byKey(HelmChart.renderDefaults().all().stream()
+        List<HasMetadata> rendered = new ArrayList<>(HelmChart.renderDefaults().all().stream()
                 .map(DeployManifestsTest::withoutHelmOnlyLabels).toList());
+        chartCrds().forEach(crd -> rendered.addAll(Manifests.parse(Manifests.read(crd)).all()));
+        Map<String, HasMetadata> chart = byKey(rendered);
         Map<String, HasMetadata> deploy = byKey(Manifests.deployDir().all().stream()
                 .filter(o -> !(o instanceof Namespace)).toList());
 
@@ -90,6 +96,19 @@ class DeployManifestsTest {
                 .filter(f -> !f.getFileName().toString().equals("namespace.yaml")).toList();
 
         assertThat(generated).isNotEmpty().allSatisfy(f -> assertThat(Manifests.read(f)).startsWith(GENERATED_HEADER));
+    }
+
+    /** The chart's crds/ files, which Helm installs as they are (before the templates). */
+    static List<Path> chartCrds() {
+        try (var files = Files.list(HelmChart.CHART_DIR.resolve("crds"))) {
+            return files.filter(f -> f.getFileName().toString().endsWith(".yaml")).sorted().toList();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static String withoutLeadingComments(String yaml) {
+        return yaml.lines().dropWhile(l -> l.startsWith("#")).collect(Collectors.joining("\n", "", "\n"));
     }
 
     /** Writes one file per chart template (Helm's "# Source:" comments) into deploy/, replacing the generated ones. */

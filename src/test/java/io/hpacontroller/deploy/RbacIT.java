@@ -37,8 +37,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * deploy/'s RBAC on a real API server: the controller runs as the chart's ServiceAccount with the
- * ClusterRole, Role and bindings exactly as shipped (plus the one rule {@code rbac.extraScaleTargets}
- * adds for a CRD target) through a whole scale-up and scale-down with Resource, Pods, Object and External
+ * ClusterRole, Role and bindings exactly as shipped (plus the status rule {@code takeOverBuiltinHpas}
+ * adds, and the one rule {@code rbac.extraScaleTargets} adds for a CRD target) through a whole scale-up and scale-down with Resource, Pods, Object and External
  * metrics and a custom resource target, with leader election on: not one request is refused. Without
  * one of the rules the same controller meets a 403, so the check can fail.
  */
@@ -53,14 +53,17 @@ class RbacIT {
     }
 
     @Test
-    void theRenderedRbacIsDeploysPlusTheExtraScaleTargetRule() {
-        List<HasMetadata> rendered = HelmChart.objects(HelmChart.RELEASE, HelmChart.NAMESPACE, ChartReleases.EXTRA_SCALE_TARGETS);
+    void theRenderedRbacIsDeploysPlusTheTakeOverAndExtraScaleTargetRules() {
+        List<HasMetadata> rendered = HelmChart.objects(HelmChart.RELEASE, HelmChart.NAMESPACE, ChartReleases.FULL_REPLACEMENT);
         Manifests deploy = Manifests.deployDir();
         ClusterRole role = single(rendered, ClusterRole.class);
         List<PolicyRule> rules = new ArrayList<>(role.getRules());
         PolicyRule extra = new PolicyRuleBuilder().withApiGroups("example.com").withResources("widgets/scale").withVerbs("get", "update", "patch").build();
-        assertThat(rules).contains(extra);
+        PolicyRule takeOver = new PolicyRuleBuilder().withApiGroups("autoscaling").withResources("horizontalpodautoscalers/status")
+                .withVerbs("update", "patch").build();
+        assertThat(rules).contains(extra, takeOver);
         rules.remove(extra);
+        rules.remove(takeOver);
         assertThat(rules).isEqualTo(deploy.single(ClusterRole.class).getRules());
         assertThat(single(rendered, Role.class).getRules()).isEqualTo(deploy.single(Role.class).getRules());
         assertThat(single(rendered, RoleBinding.class).getSubjects()).isEqualTo(deploy.single(RoleBinding.class).getSubjects());
@@ -162,7 +165,7 @@ class RbacIT {
     })
     void withoutOneRuleOfTheClusterRoleTheControllerIsRefused(String group, String resource, String verb, String auditedResource,
                                                               String release, KubeControlPlane kube, TestNamespace ns) {
-        List<HasMetadata> rendered = HelmChart.objects(release, release, "");
+        List<HasMetadata> rendered = HelmChart.objects(release, release, "takeOverBuiltinHpas: true\n");
         ClusterRole role = single(rendered, ClusterRole.class);
         assertThat(role.getRules().removeIf(r -> r.getApiGroups().contains(group) && r.getResources().contains(resource)))
                 .as("the rule on %s %s", group, resource).isTrue();

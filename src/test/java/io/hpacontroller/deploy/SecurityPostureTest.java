@@ -38,12 +38,25 @@ class SecurityPostureTest {
                         deploy.all(ClusterRole.class).stream().flatMap(r -> r.getRules().stream()),
                         deploy.all(Role.class).stream().flatMap(r -> r.getRules().stream()))
                 .filter(r -> r.getVerbs().stream().anyMatch(RbacReview.WRITE_VERBS::contains))
-                .flatMap(r -> r.getResources().stream()).distinct().toList();
+                .flatMap(r -> r.getApiGroups().stream().flatMap(g -> r.getResources().stream().map(res -> g + "/" + res))).distinct().toList();
 
-        assertThat(written).containsExactlyInAnyOrder(
-                "horizontalpodautoscalers/status",
-                "deployments/scale", "statefulsets/scale", "replicasets/scale", "replicationcontrollers/scale",
-                "events", "leases");
+        assertThat(written).as("by default the built-in HPAs are only read: the mirror HPAs' status is written").containsExactlyInAnyOrder(
+                "autoscaling.hpa-controller.io/horizontalpodautoscalers/status",
+                "apps/deployments/scale", "apps/statefulsets/scale", "apps/replicasets/scale", "/replicationcontrollers/scale",
+                "/events", "events.k8s.io/events", "coordination.k8s.io/leases");
+    }
+
+    @Test
+    void takingOverTheBuiltinHpasAddsOnlyTheirStatus() {
+        List<PolicyRule> defaults = HelmChart.render("").single(ClusterRole.class).getRules();
+        List<PolicyRule> takeOver = new java.util.ArrayList<>(HelmChart.render("takeOverBuiltinHpas: true").single(ClusterRole.class).getRules());
+        takeOver.removeAll(defaults);
+
+        assertThat(takeOver).singleElement().satisfies(r -> {
+            assertThat(r.getApiGroups()).containsExactly("autoscaling");
+            assertThat(r.getResources()).containsExactly("horizontalpodautoscalers/status");
+            assertThat(r.getVerbs()).containsExactly("update", "patch");
+        });
     }
 
     @Test

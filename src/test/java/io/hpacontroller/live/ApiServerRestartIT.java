@@ -100,9 +100,12 @@ class ApiServerRestartIT {
 
             await().atMost(Duration.ofSeconds(60)).until(() ->
                     admin.apps().deployments().inNamespace(ns.name()).withName("web").get().getSpec().getReplicas() == 5);
-            List<SyncReport> rescaled = controller.syncs(ns.name() + "/web").stream().filter(r -> r.outcome().rescaled()).toList();
-            assertThat(rescaled).as("the rescales after the restart").isNotEmpty()
-                    .allSatisfy(r -> assertThat(r.outcome().currentReplicas()).as("decided from the count the write was guarded by").isGreaterThanOrEqualTo(3));
+            // the sync is reported when it ends, after its status write: the scale can be seen before
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+                List<SyncReport> rescaled = controller.syncs(ns.name() + "/web").stream().filter(r -> r.outcome().rescaled()).toList();
+                assertThat(rescaled).as("the rescales after the restart").isNotEmpty()
+                        .allSatisfy(r -> assertThat(r.outcome().currentReplicas()).as("decided from the count the write was guarded by").isGreaterThanOrEqualTo(3));
+            });
         }
     }
 }

@@ -216,14 +216,14 @@ class ControllerRuntimeTest {
 
         // the listener that sets the gauges runs just after the reconcile that scaled
         await().atMost(Duration.ofSeconds(15)).until(() -> get(r.metricsPort(), "/metrics").body()
-                .contains("horizontal_pod_autoscaler_controller_desired_replicas{hpa_name=\"web\",namespace=\"demo\"} 8.0"));
+                .contains("horizontal_pod_autoscaler_controller_desired_replicas{api_group=\"autoscaling\",hpa_name=\"web\",namespace=\"demo\"} 8.0"));
         String metrics = get(r.metricsPort(), "/metrics").body();
         assertThat(metrics)
                 .contains("horizontal_pod_autoscaler_controller_reconciliations_total{action=\"scale_up\",error=\"none\"}")
                 .contains("horizontal_pod_autoscaler_controller_reconciliation_duration_seconds_bucket{action=\"scale_up\",error=\"none\",le=\"0.001\"}")
                 .contains("horizontal_pod_autoscaler_controller_metric_computation_total{action=\"scale_up\",error=\"none\",metric_type=\"Resource\"}")
                 .contains("horizontal_pod_autoscaler_controller_metric_computation_duration_seconds_count{action=\"scale_up\",error=\"none\",metric_type=\"Resource\"}")
-                .contains("horizontal_pod_autoscaler_controller_desired_replicas{hpa_name=\"web\",namespace=\"demo\"} 8.0")
+                .contains("horizontal_pod_autoscaler_controller_desired_replicas{api_group=\"autoscaling\",hpa_name=\"web\",namespace=\"demo\"} 8.0")
                 .contains("horizontal_pod_autoscaler_controller_num_horizontal_pod_autoscalers 1.0")
                 .contains("workqueue_depth{name=\"horizontalpodautoscaler\"}")
                 .contains("workqueue_adds_total{name=\"horizontalpodautoscaler\"}")

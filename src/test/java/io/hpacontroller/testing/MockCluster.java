@@ -48,6 +48,11 @@ public final class MockCluster implements AutoCloseable {
             .withGroup("example.com").withVersion("v1").withKind("Widget").withPlural("widgets").withScope("Namespaced").build();
 
     /** A request the cluster received, and when (System.nanoTime) it arrived. */
+    /** The mirror API's HPAs, stored like any custom resource. */
+    public static final CustomResourceDefinitionContext MIRROR_HPAS = new CustomResourceDefinitionContext.Builder()
+            .withGroup("autoscaling.hpa-controller.io").withVersion("v1").withKind("HorizontalPodAutoscaler")
+            .withPlural("horizontalpodautoscalers").withScope("Namespaced").withStatusSubresource(true).build();
+
     public record Request(String method, String path, long atNanos) {
     }
 
@@ -226,7 +231,7 @@ public final class MockCluster implements AutoCloseable {
     private final class Dispatcher extends KubernetesCrudDispatcher {
 
         Dispatcher() {
-            super(List.of(WIDGETS));
+            super(List.of(WIDGETS, MIRROR_HPAS));
         }
 
         @Override

@@ -104,12 +104,20 @@ public final class Reconciler {
         return config;
     }
 
-    /** The key of an HPA: "namespace/name". */
+    /**
+     * The key of an HPA: "namespace/name" for autoscaling's own (as upstream), "group/namespace/name" for an
+     * HPA of another API group with the same schema (a driver hands those to the core with their apiVersion),
+     * so HPAs of two APIs with the same namespace and name never share histories or selector entries.
+     */
     public static String keyOf(HorizontalPodAutoscaler hpa) {
         if (hpa == null || hpa.getMetadata() == null) {
             return "<unknown>/<unknown>";
         }
-        return hpa.getMetadata().getNamespace() + "/" + hpa.getMetadata().getName();
+        String key = hpa.getMetadata().getNamespace() + "/" + hpa.getMetadata().getName();
+        String apiVersion = hpa.getApiVersion();
+        int slash = apiVersion == null ? -1 : apiVersion.indexOf('/');
+        String group = slash < 0 ? "autoscaling" : apiVersion.substring(0, slash);
+        return group.equals("autoscaling") ? key : group + "/" + key;
     }
 
     /** The HPA was deleted: drop everything remembered about it. */

@@ -57,7 +57,9 @@
  *     {@code holdUnready(ns)} / {@code release(ns)}.</li>
  * <li>{@link io.hpacontroller.testing.kube.ChartRelease}: a rendered chart's ServiceAccount, ClusterRole, Role and
  *     bindings applied as they are; {@code client()} as that ServiceAccount, {@code kubeconfigForPod(pod)} for a
- *     replica whose requests the audit log can tell apart.</li>
+ *     replica whose requests the audit log can tell apart. {@code ChartReleases.shipped(plane)} is a full replacement
+ *     ({@code takeOverBuiltinHpas: true}), {@code ChartReleases.mirror(plane)} the default install (the mirror API only,
+ *     its CRD installed: {@code ChartReleases.installCrds(plane)}).</li>
  * <li>Our controller: {@link io.hpacontroller.testing.kube.InProcessController} ({@code ControllerRuntime} with a
  *     given client, every sync recorded) and {@link io.hpacontroller.testing.kube.ControllerProcess}
  *     ({@code java -cp <test classpath> io.hpacontroller.cli.Main run ...}, for SIGKILL).</li>
