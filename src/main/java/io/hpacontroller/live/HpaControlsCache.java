@@ -6,17 +6,18 @@ import io.hpacontroller.core.controls.ControlAnnotations;
 import io.hpacontroller.core.controls.HpaControls;
 
 import java.util.Map;
+import java.util.Objects;
 import java.util.SortedMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The controls of each HPA, read again only when its annotations under the prefix changed (the schedules and
- * predict annotations are YAML: not worth parsing at every sync). An HPA without such annotations costs one
- * scan of its annotations per sync.
+ * The controls of each HPA, read again only when its annotations under the prefix or its spec (a mirror HPA's
+ * fields: the generation moves) changed (the schedules and predict annotations are YAML: not worth parsing at every
+ * sync). An HPA without such annotations costs one scan of its annotations per sync.
  */
 final class HpaControlsCache {
 
-    private record Entry(SortedMap<String, String> annotations, Parsed<HpaControls> controls) {
+    private record Entry(SortedMap<String, String> annotations, Long generation, Parsed<HpaControls> controls) {
     }
 
     private final Map<String, Entry> byKey = new ConcurrentHashMap<>();
@@ -29,8 +30,9 @@ final class HpaControlsCache {
             return HpaControls.of(hpa);
         }
         Entry e = byKey.get(key);
-        if (e == null || !e.annotations().equals(ours)) {
-            e = new Entry(ours, HpaControls.of(hpa));
+        Long generation = hpa.getMetadata().getGeneration();
+        if (e == null || !e.annotations().equals(ours) || !Objects.equals(e.generation(), generation)) {
+            e = new Entry(ours, generation, HpaControls.of(hpa));
             byKey.put(key, e);
         }
         return e.controls();
