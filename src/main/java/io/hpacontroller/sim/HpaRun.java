@@ -4,7 +4,9 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerCondition;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricValueStatus;
+import io.hpacontroller.core.Parsed;
 import io.hpacontroller.core.Quantities;
+import io.hpacontroller.core.controls.HpaControls;
 import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.reconcile.MetricStatuses;
 import io.hpacontroller.core.reconcile.MetricsSource;
@@ -13,6 +15,7 @@ import io.hpacontroller.core.reconcile.Reconciler;
 import io.hpacontroller.core.reconcile.ScaleClient;
 import io.hpacontroller.core.reconcile.SelectorOwnership;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -30,6 +33,8 @@ final class HpaRun {
     final List<TimelineRow> timeline = new ArrayList<>();
     private final Reconciler reconciler;
     private final VirtualClock clock;
+    /** The HPA's sync period: its sync-period control, or the scenario's {@code --horizontal-pod-autoscaler-sync-period}. */
+    final long syncPeriodMillis;
 
     long syncs;
     long syncsWithError;
@@ -48,6 +53,8 @@ final class HpaRun {
         this.hpa = hpa;
         this.firstIncrease = firstIncrease;
         this.clock = clock;
+        HpaControls controls = HpaControls.of(hpa) instanceof Parsed.Valid<HpaControls> v ? v.value() : HpaControls.NONE;
+        this.syncPeriodMillis = controls.syncPeriodOr(Duration.ofMillis(scenario.controller().syncPeriodMillis())).toMillis();
         String target = hpa.getSpec().getScaleTargetRef() != null && hpa.getSpec().getScaleTargetRef().getName() != null
                 ? hpa.getSpec().getScaleTargetRef().getName() : "workload";
         this.workload = new SimulatedWorkload(target, scenario.workload(), clock.now(), horizonMillis);

@@ -3,7 +3,9 @@ package io.hpacontroller.sim;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.hpacontroller.core.Parsed;
 import io.hpacontroller.core.Quantities;
+import io.hpacontroller.core.controls.HpaControls;
 import io.hpacontroller.core.model.ContainerInfo;
 import io.hpacontroller.core.model.ResourceAmounts;
 import io.hpacontroller.core.reconcile.ControllerConfig;
@@ -410,6 +412,10 @@ public final class ScenarioReader {
             }
             if (hpa.getMetadata().getNamespace() == null) {
                 hpa.getMetadata().setNamespace("default");
+            }
+            if (HpaControls.of(hpa) instanceof Parsed.Invalid<HpaControls> invalid) {
+                // the live controller would stop this HPA with ScalingActive=False InvalidAnnotation: nothing to simulate
+                throw h.child("metadata").child("annotations").error(invalid.message());
             }
             if (hpa.getMetadata().getGeneration() == null) {
                 hpa.getMetadata().setGeneration(1L);

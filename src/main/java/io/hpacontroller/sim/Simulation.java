@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
@@ -54,18 +55,22 @@ public final class Simulation {
 
         Random noise = load.noise() == null ? null : load.noise().source();
         double demand = noise == null ? load.demandAt(warmStart) : load.noise().apply(load.demandAt(warmStart), noise);
-        long period = scenario.controller().syncPeriodMillis();
-        long nextSync = scenario.controller().syncPhaseMillis();
+        // each HPA at its own period (the flag's, or its sync-period control), all from the same phase
+        long[] nextSync = new long[runs.size()];
+        Arrays.fill(nextSync, scenario.controller().syncPhaseMillis());
         long t = warmStart;
         long steps = 0;
         while (true) {
-            if (t == nextSync && t <= end) {
-                for (HpaRun r : runs) {
+            long firstDue = Long.MAX_VALUE;
+            for (int i = 0; i < runs.size(); i++) {
+                HpaRun r = runs.get(i);
+                if (t == nextSync[i] && t <= end) {
                     r.sync(demand);
+                    nextSync[i] += r.syncPeriodMillis;
                 }
-                nextSync += period;
+                firstDue = Math.min(firstDue, nextSync[i]);
             }
-            long next = Math.min(Math.min(Math.floorDiv(t, step) * step + step, nextSync), end);
+            long next = Math.min(Math.min(Math.floorDiv(t, step) * step + step, firstDue), end);
             long dt = Math.max(0, next - t);
             if (t >= 0) {
                 steps++;

@@ -205,4 +205,45 @@ class ControlsLiveTest extends LiveTestBase {
             });
         });
     }
+
+    @Test
+    void aMirrorHpaTakesTheSameControlsFromItsFields() throws Exception {
+        client.apps().deployments().inNamespace(NS).resource(deployment(NS, "web", 3)).create();
+        client.apps().deployments().inNamespace(NS).resource(deployment(NS, "api", 3)).create();
+        cluster.metrics().setExternalMetric(NS, "web_queue", "60");
+        cluster.metrics().setExternalMetric(NS, "api_queue", "60");
+        MirrorHpa preview = mirror(hpa(NS, "web", "apps/v1", "Deployment", "web", 1, 20, externalAverage("web_queue", "10")));
+        preview.getSpec().setAdditionalProperty("mode", "Preview");
+        client.resources(MirrorHpa.class).inNamespace(NS).resource(preview).create();
+        MirrorHpa bad = mirror(hpa(NS, "api", "apps/v1", "Deployment", "api", 1, 20, externalAverage("api_queue", "10")));
+        bad.getSpec().setBehavior(new io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBehavior());
+        bad.getSpec().getBehavior().setAdditionalProperty("syncPeriodSeconds", 0);
+        client.resources(MirrorHpa.class).inNamespace(NS).resource(bad).create();
+
+        startController(LiveFixtures.fastOptions().withApis(java.util.Set.of(HpaApi.MIRROR), false));
+
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            HorizontalPodAutoscaler web = client.resources(MirrorHpa.class).inNamespace(NS).withName("web").get().toCore();
+            assertThat(condition(web, "AbleToScale")).isEqualTo("False/Preview");
+            assertThat(web.getStatus().getDesiredReplicas()).isEqualTo(6);
+            HorizontalPodAutoscaler api = client.resources(MirrorHpa.class).inNamespace(NS).withName("api").get().toCore();
+            assertThat(condition(api, "ScalingActive")).isEqualTo("False/InvalidSpec");
+            assertThat(api.getStatus().getConditions()).anySatisfy(c -> assertThat(c.getMessage())
+                    .contains("spec.behavior.syncPeriodSeconds: must be a whole number of seconds from 1 to 3600, got 0"));
+            assertThat(events("InvalidSpec")).extracting(Event::getType).containsOnly("Warning").isNotEmpty();
+        });
+        long before = syncs.size();
+        await().atMost(Duration.ofSeconds(10)).until(() -> syncs.size() >= before + 4);
+        assertThat(replicas("web")).isEqualTo(3);
+        assertThat(replicas("api")).isEqualTo(3);
+        assertThat(scaleWrites("web")).isZero();
+        assertThat(metricReads("api")).isZero();
+    }
+
+    private static MirrorHpa mirror(HorizontalPodAutoscaler v2) {
+        MirrorHpa m = new MirrorHpa();
+        m.setMetadata(v2.getMetadata());
+        m.setSpec(v2.getSpec());
+        return m;
+    }
 }
