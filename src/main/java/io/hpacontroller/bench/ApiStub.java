@@ -48,11 +48,19 @@ public final class ApiStub implements AutoCloseable {
     private final Map<Integer, String> deploymentVersions = new ConcurrentHashMap<>();
     private final List<ServerWebSocket> hpaWatchers = new CopyOnWriteArrayList<>();
     private final List<ServerWebSocket> deploymentWatchers = new CopyOnWriteArrayList<>();
+    /** Per HPA, the wall-clock time (epoch ms) of its first metrics query; 0 until then. */
+    private final long[] firstQuery;
+    private final AtomicLong firstQueries = new AtomicLong();
+    /** Metrics queries per wall-clock second (epoch second). */
+    private final Map<Long, LongAdder> queriesPerSecond = new ConcurrentHashMap<>();
+    /** The leases the controller holds (leader election), by namespace/name: their JSON. */
+    private final Map<String, String> leases = new ConcurrentHashMap<>();
 
     private static final Pattern SCALE = Pattern.compile("^/apis/apps/v1/namespaces/([^/]+)/deployments/d-(\\d+)/scale$");
     private static final Pattern METRICS = Pattern.compile("^/apis/metrics\\.k8s\\.io/v1beta1/namespaces/([^/]+)/pods$");
     private static final Pattern STATUS = Pattern.compile("^/apis/autoscaling/v2/namespaces/[^/]+/horizontalpodautoscalers/h-(\\d+)/status$");
     private static final Pattern EVENTS = Pattern.compile("^/api/v1/namespaces/[^/]+/events(/[^/]+)?$");
+    private static final Pattern LEASE = Pattern.compile("^/apis/coordination\\.k8s\\.io/v1/namespaces/([^/]+)/leases(/[^/]+)?$");
 
     public ApiStub(int hpas, int podsPerHpa) {
         this.hpas = hpas;
@@ -60,6 +68,7 @@ public final class ApiStub implements AutoCloseable {
         this.hpasPerNamespace = 100;
         this.vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1));
         this.hpaObjects = new String[hpas];
+        this.firstQuery = new long[hpas];
         for (int i = 0; i < hpas; i++) {
             hpaObjects[i] = hpa(i);
         }
@@ -79,6 +88,38 @@ public final class ApiStub implements AutoCloseable {
         Map<String, Long> out = new ConcurrentHashMap<>();
         counts.forEach((k, v) -> out.put(k, v.sum()));
         return out;
+    }
+
+    /**
+     * When the metrics were first asked about each HPA: how many HPAs were, and the wall-clock time
+     * (epoch ms) of the latest first query (0 before any).
+     */
+    public synchronized long[] firstQueries() {
+        long latest = 0;
+        for (long t : firstQuery) {
+            latest = Math.max(latest, t);
+        }
+        return new long[] {firstQueries.get(), latest};
+    }
+
+    /** Metrics queries per wall-clock second: epoch second to count. */
+    public Map<Long, Long> queriesPerSecond() {
+        Map<Long, Long> out = new java.util.TreeMap<>();
+        queriesPerSecond.forEach((k, v) -> out.put(k, v.sum()));
+        return out;
+    }
+
+    private void recordQuery(int hpa) {
+        long now = System.currentTimeMillis();
+        queriesPerSecond.computeIfAbsent(now / 1000, k -> new LongAdder()).increment();
+        if (hpa >= 0 && hpa < hpas) {
+            synchronized (this) {
+                if (firstQuery[hpa] == 0) {
+                    firstQuery[hpa] = now;
+                    firstQueries.incrementAndGet();
+                }
+            }
+        }
     }
 
     private void count(String kind) {
@@ -150,7 +191,10 @@ public final class ApiStub implements AutoCloseable {
             }
         } else if ((m = METRICS.matcher(path)).matches()) {
             count("metrics");
-            res.end(podMetrics(m.group(1), req.getParam("labelSelector")));
+            String selector = req.getParam("labelSelector");
+            selector = selector == null ? "" : URLDecoder.decode(selector, StandardCharsets.UTF_8);
+            recordQuery(selector.startsWith("app=d-") ? parse(selector.substring("app=d-".length()), -1) : -1);
+            res.end(podMetrics(m.group(1), selector));
         } else if ((m = STATUS.matcher(path)).matches()) {
             count("status");
             int i = Integer.parseInt(m.group(1));
@@ -165,6 +209,19 @@ public final class ApiStub implements AutoCloseable {
         } else if (EVENTS.matcher(path).matches()) {
             count("event");
             req.body().onSuccess(b -> res.setStatusCode(req.method().name().equals("POST") ? 201 : 200).end(b));
+        } else if ((m = LEASE.matcher(path)).matches()) {
+            count("lease");
+            lease(req, res, m.group(1), m.group(2));
+        } else if (path.equals("/apis/authorization.k8s.io/v1/selfsubjectaccessreviews")) {
+            count("access-review"); // run's start-up check: everything is allowed here
+            req.body().onSuccess(b -> {
+                JsonObject review = b.toJsonObject();
+                review.put("status", new JsonObject().put("allowed", true));
+                res.setStatusCode(201).end(review.encode());
+            });
+        } else if (path.equals("/version")) {
+            count("other");
+            res.end("{\"major\":\"1\",\"minor\":\"26\",\"gitVersion\":\"v1.26.1\",\"platform\":\"linux/amd64\"}");
         } else if (path.equals("/apis/apps/v1")) {
             count("other");
             res.end("{\"kind\":\"APIResourceList\",\"apiVersion\":\"v1\",\"groupVersion\":\"apps/v1\",\"resources\":["
@@ -174,6 +231,59 @@ public final class ApiStub implements AutoCloseable {
             count("other");
             res.setStatusCode(404).end("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"message\":\"not found: " + path + "\",\"code\":404}");
         }
+    }
+
+    /** Leases as the API server keeps them: create, get, update guarded by the resourceVersion. */
+    private void lease(HttpServerRequest req, HttpServerResponse res, String namespace, String named) {
+        String method = req.method().name();
+        if (named == null) {
+            if (!method.equals("POST")) {
+                res.setStatusCode(405).end();
+                return;
+            }
+            req.body().onSuccess(b -> {
+                JsonObject lease = b.toJsonObject();
+                String key = namespace + "/" + lease.getJsonObject("metadata").getString("name");
+                lease.getJsonObject("metadata").put("namespace", namespace).put("resourceVersion", Long.toString(resourceVersion.incrementAndGet()));
+                String stored = lease.encode();
+                if (leases.putIfAbsent(key, stored) != null) {
+                    res.setStatusCode(409).end(status(409, "AlreadyExists", "leases \"" + key + "\" already exists"));
+                } else {
+                    res.setStatusCode(201).end(stored);
+                }
+            });
+            return;
+        }
+        String key = namespace + "/" + named.substring(1);
+        if (method.equals("GET")) {
+            String stored = leases.get(key);
+            if (stored == null) {
+                res.setStatusCode(404).end(status(404, "NotFound", "leases \"" + named.substring(1) + "\" not found"));
+            } else {
+                res.end(stored);
+            }
+            return;
+        }
+        req.body().onSuccess(b -> {
+            JsonObject lease = b.toJsonObject();
+            String sent = lease.getJsonObject("metadata").getString("resourceVersion");
+            lease.getJsonObject("metadata").put("resourceVersion", Long.toString(resourceVersion.incrementAndGet()));
+            String stored = lease.encode();
+            String replaced = leases.computeIfPresent(key, (k, old) ->
+                    new JsonObject(old).getJsonObject("metadata").getString("resourceVersion").equals(sent) ? stored : old);
+            if (replaced == null) {
+                res.setStatusCode(404).end(status(404, "NotFound", "leases not found"));
+            } else if (replaced != stored) {
+                res.setStatusCode(409).end(status(409, "Conflict", "the object has been modified"));
+            } else {
+                res.end(stored);
+            }
+        });
+    }
+
+    private static String status(int code, String reason, String message) {
+        return "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\"" + reason + "\",\"message\":\""
+                + message.replace("\"", "\\\"") + "\",\"code\":" + code + "}";
     }
 
     private interface ItemWriter {
@@ -243,8 +353,7 @@ public final class ApiStub implements AutoCloseable {
                 + specReplicas.getOrDefault(d, podsPerHpa) + "},\"status\":{\"replicas\":" + podsPerHpa + ",\"selector\":\"app=d-" + d + "\"}}";
     }
 
-    private String podMetrics(String namespace, String labelSelector) {
-        String selector = labelSelector == null ? "" : URLDecoder.decode(labelSelector, StandardCharsets.UTF_8);
+    private String podMetrics(String namespace, String selector) {
         StringBuilder sb = new StringBuilder(200 * podsPerHpa + 128);
         sb.append("{\"kind\":\"PodMetricsList\",\"apiVersion\":\"metrics.k8s.io/v1beta1\",\"metadata\":{},\"items\":[");
         if (selector.startsWith("app=d-")) {

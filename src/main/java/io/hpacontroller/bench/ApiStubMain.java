@@ -2,8 +2,10 @@ package io.hpacontroller.bench;
 
 /**
  * Runs the {@link ApiStub} in its own JVM, so that the controller's heap measured by {@code bench}
- * holds only the controller. Prints "PORT n" when listening, then answers "COUNTS" on stdin with the
- * request counts, and exits when stdin closes.
+ * holds only the controller. Prints "PORT n" when listening, then answers on stdin: "COUNTS" with the
+ * request counts by kind, "FIRST" with how many HPAs were queried and when the last of them first was
+ * (epoch ms), "SERIES" with the metrics queries per second (epoch second=count); it exits when stdin
+ * closes.
  */
 public final class ApiStubMain {
 
@@ -19,12 +21,18 @@ public final class ApiStubMain {
             java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in));
             String line;
             while ((line = in.readLine()) != null) {
-                if (line.equals("COUNTS")) {
-                    StringBuilder sb = new StringBuilder("COUNTS");
-                    stub.counts().forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
-                    System.out.println(sb);
-                    System.out.flush();
+                StringBuilder sb = new StringBuilder(line);
+                switch (line) {
+                    case "COUNTS" -> stub.counts().forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
+                    case "FIRST" -> {
+                        long[] first = stub.firstQueries();
+                        sb.append(' ').append(first[0]).append(' ').append(first[1]);
+                    }
+                    case "SERIES" -> stub.queriesPerSecond().forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
+                    default -> sb.append(" unknown");
                 }
+                System.out.println(sb);
+                System.out.flush();
             }
         }
     }

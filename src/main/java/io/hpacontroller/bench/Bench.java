@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.live.ControllerOptions;
 import io.hpacontroller.live.HorizontalController;
+import io.hpacontroller.live.ModelKinds;
 import io.hpacontroller.live.SyncReport;
 import io.hpacontroller.live.WriteGate;
 
@@ -41,17 +42,39 @@ public final class Bench {
         }
     }
 
+    /** The JVM options of the image's entrypoint (the Dockerfile's; DockerfileTest keeps the two equal). */
+    public static final List<String> IMAGE_JVM_OPTIONS = List.of("-XX:MaxRAMPercentage=75.0", "-XX:+ExitOnOutOfMemoryError",
+            "-Djava.io.tmpdir=/tmp");
+
+    /** Whether this system shows processes' memory and CPU under /proc (Linux), which the controller process's figures need. */
+    public static boolean canMeasureProcesses() {
+        return ProcessMeter.available();
+    }
+
     private final int hpas;
     private final int podsPerHpa;
     private final Duration duration;
     private final int workers;
+    private final Duration syncPeriod;
+    private final Duration runFor;
+    private final List<String> jvmOptions;
     private final PrintWriter log;
 
-    public Bench(int hpas, int podsPerHpa, Duration duration, int workers, PrintWriter log) {
+    /**
+     * @param duration   how long the capacity is measured (zero: not at all)
+     * @param syncPeriod the sync period of the controller process
+     * @param runFor     how long the controller process runs (zero: not at all)
+     * @param jvmOptions the controller process's JVM options
+     */
+    public Bench(int hpas, int podsPerHpa, Duration duration, int workers, Duration syncPeriod, Duration runFor, List<String> jvmOptions,
+                 PrintWriter log) {
         this.hpas = hpas;
         this.podsPerHpa = podsPerHpa;
         this.duration = duration;
         this.workers = workers;
+        this.syncPeriod = syncPeriod;
+        this.runFor = runFor;
+        this.jvmOptions = List.copyOf(jvmOptions);
         this.log = log;
     }
 
@@ -70,17 +93,31 @@ public final class Bench {
     public Result run() throws Exception {
         progress("starting the API stub with " + hpas + " HPAs and " + (long) hpas * podsPerHpa + " pods");
         try (StubProcess stub = new StubProcess(hpas, podsPerHpa)) {
+            Map<String, String> f = new LinkedHashMap<>();
+            f.put("hpas", Integer.toString(hpas));
+            f.put("pods", Long.toString((long) hpas * podsPerHpa));
+            f.put("workers", Integer.toString(workers));
+            f.put("cores", Integer.toString(Runtime.getRuntime().availableProcessors()));
+            if (!runFor.isZero()) {
+                progress("the controller process: run, for " + runFor.toSeconds() + " s from its start");
+                f.putAll(new ProcessBench(hpas, workers, syncPeriod, runFor, jvmOptions, log).run(stub));
+            }
+            if (duration.isZero()) {
+                return new Result(f);
+            }
+            progress("capacity: the controller in this JVM, every HPA due again as soon as it was reconciled");
             Config config = new ConfigBuilder(Config.empty()).withMasterUrl("http://127.0.0.1:" + stub.port)
                     .withRequestRetryBackoffLimit(0).withRequestTimeout(30_000).withConnectionTimeout(5_000)
                     .withMaxConcurrentRequests(Math.max(64, 4 * workers)).withMaxConcurrentRequestsPerHost(Math.max(8, 2 * workers))
                     .build();
-            try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
-                return measure(client, stub);
+            try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).withKubernetesSerialization(ModelKinds.serialization()).build()) {
+                f.putAll(measure(client, stub));
+                return new Result(f);
             }
         }
     }
 
-    private Result measure(KubernetesClient client, StubProcess stub) throws Exception {
+    private Map<String, String> measure(KubernetesClient client, StubProcess stub) throws Exception {
         ControllerOptions options = new ControllerOptions(ControllerConfig.defaults(), Duration.ofMillis(1), workers, List.of(), Duration.ofSeconds(30));
         HorizontalController controller = new HorizontalController(client, options, Clock.systemUTC(), WriteGate.alwaysOpen());
         try {
@@ -133,10 +170,6 @@ public final class Bench {
             long served = delta.entrySet().stream().filter(e -> !e.getKey().equals("list") && !e.getKey().equals("watch"))
                     .mapToLong(Map.Entry::getValue).sum();
             Map<String, String> f = new LinkedHashMap<>();
-            f.put("hpas", Integer.toString(hpas));
-            f.put("pods", Long.toString((long) hpas * podsPerHpa));
-            f.put("workers", Integer.toString(workers));
-            f.put("cores", Integer.toString(Runtime.getRuntime().availableProcessors()));
             f.put("informer_sync_seconds", String.format("%.2f", syncSeconds));
             f.put("reconciles", Long.toString(n));
             f.put("reconciles_per_second", String.format("%.0f", rate));
@@ -155,7 +188,7 @@ public final class Bench {
             f.put("heap_mib_per_10000_pods", mib((withPods - withHpas) * 10000.0 / ((double) hpas * podsPerHpa)));
             f.put("heap_kib_per_pod", String.format("%.2f", (withPods - withHpas) / 1024.0 / ((double) hpas * podsPerHpa)));
             f.put("max_heap_mib", mib(Runtime.getRuntime().maxMemory()));
-            return new Result(f);
+            return f;
         } finally {
             controller.stop(Duration.ofSeconds(5));
         }

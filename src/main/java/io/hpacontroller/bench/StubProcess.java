@@ -7,8 +7,10 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /** The {@link ApiStub} running in a child JVM of the bench. */
@@ -36,18 +38,42 @@ final class StubProcess implements AutoCloseable {
 
     /** Requests the stub has served so far, by kind. */
     Map<String, Long> counts() throws IOException {
-        in.println("COUNTS");
-        String line = out.readLine();
         Map<String, Long> counts = new HashMap<>();
-        if (line != null && line.startsWith("COUNTS")) {
-            for (String part : line.substring(6).trim().split(" ")) {
-                int eq = part.indexOf('=');
-                if (eq > 0) {
-                    counts.put(part.substring(0, eq), Long.parseLong(part.substring(eq + 1)));
-                }
+        pairs("COUNTS").forEach((k, v) -> counts.put(k, v));
+        return counts;
+    }
+
+    /** Metrics queries per wall-clock second (epoch second). */
+    Map<Long, Long> queriesPerSecond() throws IOException {
+        Map<Long, Long> series = new TreeMap<>();
+        pairs("SERIES").forEach((k, v) -> series.put(Long.parseLong(k), v));
+        return series;
+    }
+
+    /** How many HPAs had their metrics queried, and the wall-clock time (epoch ms) the last of them first was. */
+    long[] firstQueries() throws IOException {
+        String[] parts = ask("FIRST").trim().split(" ");
+        return new long[] {Long.parseLong(parts[0]), Long.parseLong(parts[1])};
+    }
+
+    private synchronized String ask(String command) throws IOException {
+        in.println(command);
+        String line = out.readLine();
+        if (line == null || !line.startsWith(command)) {
+            throw new IOException("the API stub answered " + command + " with: " + line);
+        }
+        return line.substring(command.length());
+    }
+
+    private Map<String, Long> pairs(String command) throws IOException {
+        Map<String, Long> pairs = new LinkedHashMap<>();
+        for (String part : ask(command).trim().split(" ")) {
+            int eq = part.indexOf('=');
+            if (eq > 0) {
+                pairs.put(part.substring(0, eq), Long.parseLong(part.substring(eq + 1)));
             }
         }
-        return counts;
+        return pairs;
     }
 
     @Override

@@ -7,13 +7,15 @@ import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /** {@code bench}: the live controller against N HPAs and N x M pods in an in-process API stub. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = {"Runs the real controller (informers, queue, workers, reconciler, API clients) against an API stub",
-                "holding N HPAs, N Deployments and N x M pods with metrics, and prints its figures as 'key: value' lines.",
-                "Give the JVM the heap you want to check, e.g. java -Xmx512m -jar target/hpa-controller.jar bench ..."})
+        description = {"Runs the real controller against an API stub holding N HPAs, N Deployments and N x M pods with metrics,",
+                "and prints its figures as 'key: value' lines: first the run command in a JVM of its own with the image's",
+                "JVM options, from process start to steady state (memory, CPU, start-up, metrics queries per second), then",
+                "the capacity of the controller in this JVM (give it the heap you want to check: java -Xmx512m -jar ...)."})
 public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--hpas", paramLabel = "N", defaultValue = "1000", description = "number of HPAs (default: ${DEFAULT-VALUE})")
@@ -23,8 +25,20 @@ public final class BenchCommand implements Callable<Integer> {
     int podsPerHpa;
 
     @Option(names = "--duration", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "60s",
-            description = "how long to measure after the warm-up (default: ${DEFAULT-VALUE})")
+            description = "how long to measure the capacity after the warm-up; 0s skips it (default: ${DEFAULT-VALUE})")
     Duration duration;
+
+    @Option(names = "--run-for", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "90s",
+            description = "how long the controller process runs from its start (start-up, then steady state); 0s skips it (default: ${DEFAULT-VALUE})")
+    Duration runFor;
+
+    @Option(names = "--sync-period", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "15s",
+            description = "the controller process's --horizontal-pod-autoscaler-sync-period (default: ${DEFAULT-VALUE})")
+    Duration syncPeriod;
+
+    @Option(names = "--jvm-options", paramLabel = "OPTIONS",
+            description = "the controller process's JVM options, space-separated (default: the image's, ${DEFAULT-VALUE})")
+    String jvmOptions = String.join(" ", Bench.IMAGE_JVM_OPTIONS);
 
     @Option(names = "--workers", paramLabel = "INT", defaultValue = "5",
             description = "--concurrent-horizontal-pod-autoscaler-syncs (default: ${DEFAULT-VALUE})")
@@ -39,11 +53,18 @@ public final class BenchCommand implements Callable<Integer> {
         if (hpas < 1 || podsPerHpa < 1 || workers < 1) {
             throw new CommandLine.ParameterException(cl, "--hpas, --pods-per-hpa and --workers must be at least 1");
         }
-        if (duration.isZero()) {
-            throw new CommandLine.ParameterException(cl, "--duration must be positive");
+        if (duration.isZero() && runFor.isZero()) {
+            throw new CommandLine.ParameterException(cl, "--duration and --run-for are both 0s: nothing to measure");
         }
+        if (syncPeriod.isZero()) {
+            throw new CommandLine.ParameterException(cl, "--sync-period must be positive");
+        }
+        if (!runFor.isZero() && !Bench.canMeasureProcesses()) {
+            throw new CommandLine.ParameterException(cl, "--run-for needs Linux's /proc to measure the controller process; pass --run-for 0s");
+        }
+        List<String> options = jvmOptions.isBlank() ? List.of() : List.of(jvmOptions.trim().split("\\s+"));
         PrintWriter out = cl.getOut();
-        new Bench(hpas, podsPerHpa, duration, workers, out).run().print(out);
+        new Bench(hpas, podsPerHpa, duration, workers, syncPeriod, runFor, options, out).run().print(out);
         return 0;
     }
 }

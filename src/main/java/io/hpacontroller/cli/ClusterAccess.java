@@ -9,8 +9,10 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.VersionInfo;
 import io.hpacontroller.core.GoDuration;
 import io.hpacontroller.input.ParseProblem;
+import io.hpacontroller.live.TransportFailure;
 import io.hpacontroller.live.HpaApi;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -155,7 +157,7 @@ final class ClusterAccess {
             version = info.getGitVersion() != null ? info.getGitVersion() : "v" + info.getMajor() + "." + info.getMinor();
         } catch (KubernetesClientException e) {
             if (unreachable(e)) {
-                return new Verdict(State.UNREACHABLE, reason(e), List.of());
+                return new Verdict(State.UNREACHABLE, reason(e, client.getMasterUrl().toString()), List.of());
             }
             if (e.getCode() == 401) {
                 return refused("the API server rejected the credentials (401 Unauthorized): " + statusMessage(e));
@@ -181,7 +183,7 @@ final class ClusterAccess {
                 allowed = allowed(p);
             } catch (KubernetesClientException e) {
                 if (unreachable(e)) {
-                    return new Verdict(State.UNREACHABLE, reason(e), List.of());
+                    return new Verdict(State.UNREACHABLE, reason(e, client.getMasterUrl().toString()), List.of());
                 }
                 if (e.getCode() == 401) {
                     return refused("the API server rejected the credentials (401 Unauthorized): " + statusMessage(e));
@@ -300,20 +302,14 @@ final class ClusterAccess {
         return e.getCode() <= 0 || e.getCode() >= 500;
     }
 
-    /** Why the API server could not be reached: the innermost cause ("Connection refused: /127.0.0.1:6443"). */
-    static String reason(KubernetesClientException e) {
+    /**
+     * Why the API server at {@code server} could not be reached, as client-go says it
+     * ("dial tcp 127.0.0.1:6443: connect: connection refused"; see {@link TransportFailure}).
+     */
+    static String reason(KubernetesClientException e, String server) {
         if (e.getCode() >= 500) {
             return "it answered " + e.getCode() + " " + statusMessage(e);
         }
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        String message = root.getMessage() == null || root.getMessage().isBlank() ? root.getClass().getSimpleName()
-                : ParseProblem.firstLine(root.getMessage());
-        if (root instanceof java.net.UnknownHostException) {
-            return "unknown host " + message;
-        }
-        return message;
+        return TransportFailure.describe(e, URI.create(server));
     }
 }

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.hpacontroller.input.ParseProblem;
+import io.hpacontroller.live.ModelKinds;
 
 import java.io.File;
 import java.io.IOException;
@@ -191,6 +192,6 @@ public final class KubeConnection {
                 .withMaxConcurrentRequests(Math.max(64, concurrentRequests))
                 .withMaxConcurrentRequestsPerHost(Math.max(5, concurrentRequests))
                 .build();
-        return new KubernetesClientBuilder().withConfig(tuned).build();
+        return new KubernetesClientBuilder().withConfig(tuned).withKubernetesSerialization(ModelKinds.serialization()).build();
     }
 }

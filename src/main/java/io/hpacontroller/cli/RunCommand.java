@@ -280,7 +280,7 @@ public final class RunCommand implements Callable<Integer> {
             runtime.start();
         } catch (KubernetesClientException e) {
             // the API server went away between the check and the informers' first list
-            LOG.error("cannot start against {}: {}", connection.server(), ClusterAccess.reason(e));
+            LOG.error("cannot start against {}: {}", connection.server(), ClusterAccess.reason(e, connection.server()));
             stopNow(shutdown);
             return 1;
         }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.hpacontroller.core.GoText;
 
+import java.net.URI;
 import java.util.Locale;
 
 /**
@@ -47,8 +48,7 @@ final class ApiErrorText {
 
     /** The error for a request that failed below HTTP (connection refused, TLS, reset). */
     static String transport(String method, String url, Throwable cause) {
-        String m = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
-        return urlError(method, url, m);
+        return urlError(method, url, TransportFailure.describe(cause, URI.create(url)));
     }
 
     /** Go's {@code url.Error}: {@code Get "https://host/path": error}. */

@@ -1,6 +1,5 @@
 package io.hpacontroller.live;
 
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -18,6 +17,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,14 +44,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * needs, and with {@code --shadow} also computed read-only and compared with the built-in controller's
  * decisions ({@link Shadow}).
  *
- * <p>Each HPA is synced at most once per sync period, counted from the start of its last sync, whatever
+ * <p>Each HPA is synced once per sync period at a phase of its own ({@link PhasedCadence}), whatever
  * the outcome: a sync that failed on the cluster's side waits for the next period like any other, as
  * upstream. The period is the flag's, or the HPA's own ({@link HpaControls#syncPeriod()}, read at each sync
- * with the other controls and handed to the core with the HPA). An HPA is synced at once when it is first
- * seen, when its spec changes (its generation moves) and when its control annotations change (they do not
- * move the generation: {@code kubectl annotate} takes effect at once); status writes of our own do not
- * requeue. A sweep every sync period re-adds any HPA the queue does not track (never earlier than its next
- * due time), so no HPA can be lost.
+ * with the other controls and handed to the core with the HPA; the phase is then within that period). The
+ * HPAs that existed when the process started are first synced at their phases within one period (the flag's)
+ * of the start; an HPA created later is synced at once, and so is one whose spec changes (its generation
+ * moves) or whose control annotations change (they do not move the generation: {@code kubectl annotate}
+ * takes effect at once); status writes of our own do not requeue. A sweep every sync period re-adds any HPA
+ * the queue does not track (never earlier than its next due time), so no HPA can be lost.
  */
 public final class HorizontalController implements AutoCloseable {
 
@@ -63,6 +64,8 @@ public final class HorizontalController implements AutoCloseable {
     private final KubernetesClient client;
     private final ControllerOptions options;
     private final Clock clock;
+    /** When this process started: an HPA created after it is new, and synced at once. */
+    private final Instant processStart;
     private final WorkQueue queue;
     private final Reconciler reconciler;
     private final EventPublisher events;
@@ -81,7 +84,7 @@ public final class HorizontalController implements AutoCloseable {
     private final BuiltinHpaSelectors builtinSelectors;
     /** Shadow mode, null without it. */
     private final Shadow shadow;
-    private final List<SharedIndexInformer<Pod>> podInformers = new ArrayList<>();
+    private final List<SharedIndexInformer<PodFields>> podInformers = new ArrayList<>();
     private final List<SyncListener> listeners = new CopyOnWriteArrayList<>();
     private final List<Thread> workers = new ArrayList<>();
     private final AtomicBoolean running = new AtomicBoolean();
@@ -106,7 +109,9 @@ public final class HorizontalController implements AutoCloseable {
         this.options = Objects.requireNonNull(options);
         this.clock = Objects.requireNonNull(clock);
         this.gate = Objects.requireNonNull(gate);
-        this.queue = new WorkQueue(ticker, WorkQueue.Cadence.perKey(key -> periods.getOrDefault(key, options.syncPeriod())));
+        this.processStart = ProcessHandle.current().info().startInstant().orElseGet(clock::instant);
+        long sinceStart = Math.max(0, Duration.between(processStart, clock.instant()).toNanos());
+        this.queue = new WorkQueue(ticker, new PhasedCadence(options.syncPeriod(), periods::get, clock, ticker), ticker.nanos() - sinceStart);
         KubeApi api = new KubeApi(client, options.apiTimeout());
         KubeApi writes = new KubeApi(client, gate.requestTimeout(options.apiTimeout()));
         ApiDiscovery discovery = new ApiDiscovery(api, clock);
@@ -207,9 +212,20 @@ public final class HorizontalController implements AutoCloseable {
     private void added(HorizontalPodAutoscaler hpa, boolean queue) {
         String key = Reconciler.keyOf(hpa);
         selectors.register(key, hpa.getMetadata().getNamespace());
-        if (queue) {
+        if (!queue) {
+            return;
+        }
+        if (createdSinceStart(hpa)) {
+            this.queue.addNow(key);
+        } else {
             this.queue.add(key);
         }
+    }
+
+    /** Whether the HPA was created after this process started (the API server's clock, to the second). */
+    private boolean createdSinceStart(HorizontalPodAutoscaler hpa) {
+        long at = KubeTime.parse(hpa.getMetadata().getCreationTimestamp(), Long.MIN_VALUE);
+        return at != Long.MIN_VALUE && at >= processStart.toEpochMilli();
     }
 
     private void updated(HorizontalPodAutoscaler old, HorizontalPodAutoscaler hpa, boolean queue) {
@@ -229,8 +245,9 @@ public final class HorizontalController implements AutoCloseable {
     /** Starts the Pod informers only. */
     public void startPodInformers() {
         for (Map.Entry<String, PodIndex> e : podIndexes.entrySet()) {
-            var pods = e.getKey().equals(PodCache.ALL) ? client.pods().inAnyNamespace() : client.pods().inNamespace(e.getKey());
-            SharedIndexInformer<Pod> informer = pods.withLimit(500L).runnableInformer(0);
+            var pods = e.getKey().equals(PodCache.ALL) ? client.resources(PodFields.class, PodFields.Items.class).inAnyNamespace()
+                    : client.resources(PodFields.class, PodFields.Items.class).inNamespace(e.getKey());
+            SharedIndexInformer<PodFields> informer = pods.withLimit(500L).runnableInformer(0);
             // a failed first list is tried again (with the client's backoff), as client-go's reflector does;
             // otherwise the cache would never sync and the workers never start
             informer.exceptionHandler((started, error) -> true);

@@ -1,8 +1,5 @@
 package io.hpacontroller.live;
 
-import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.hpacontroller.core.Quantities;
 import io.hpacontroller.core.model.ContainerInfo;
@@ -19,7 +16,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Turns a full Pod from the API into the few fields the calculator needs. Identical container lists
+ * Turns a Pod as read from the API ({@link PodFields}) into what the calculator needs. Identical container lists
  * (every pod of a Deployment has the same) and label strings are shared between pods, which is what
  * keeps a cached pod well under a kilobyte.
  *
@@ -41,50 +38,52 @@ final class PodCompactor {
 
     private final Map<List<ContainerInfo>, Shared> containerLists = new HashMap<>();
 
-    CachedPod compact(Pod pod) {
+    CachedPod compact(PodFields pod) {
         var meta = pod.getMetadata();
         var status = pod.getStatus();
-        PodPhase phase = PodPhase.parse(status == null ? null : status.getPhase());
+        PodPhase phase = PodPhase.parse(status == null ? null : status.phase());
         ReadyStatus ready = ReadyStatus.NONE;
         long readyTransition = PodInfo.NO_TIME;
         long start = PodInfo.NO_TIME;
         if (status != null) {
-            if (status.getConditions() != null) {
-                for (PodCondition c : status.getConditions()) {
-                    if ("Ready".equals(c.getType())) {
-                        ready = ReadyStatus.parse(c.getStatus());
-                        readyTransition = KubeTime.parse(c.getLastTransitionTime(), PodInfo.NO_TIME);
+            if (status.conditions() != null) {
+                for (PodFields.Condition c : status.conditions()) {
+                    if (c != null && "Ready".equals(c.type())) {
+                        ready = ReadyStatus.parse(c.status());
+                        readyTransition = KubeTime.parse(c.lastTransitionTime(), PodInfo.NO_TIME);
                         break;
                     }
                 }
             }
-            start = KubeTime.parse(status.getStartTime(), PodInfo.NO_TIME);
+            start = KubeTime.parse(status.startTime(), PodInfo.NO_TIME);
         }
-        ContainerInfo[] containers = containers(pod);
+        ContainerInfo[] containers = containers(pod.getSpec());
         ResourceAmounts podRequests = null;
-        if (pod.getSpec() != null && pod.getSpec().getResources() != null && pod.getSpec().getResources().getRequests() != null
-                && !pod.getSpec().getResources().getRequests().isEmpty()) {
-            podRequests = Quantities.amounts(pod.getSpec().getResources().getRequests());
+        PodFields.Requirements podLevel = pod.getSpec() == null ? null : pod.getSpec().resources();
+        if (podLevel != null && podLevel.requests() != null && !podLevel.requests().isEmpty()) {
+            podRequests = Quantities.amounts(podLevel.requests());
         }
         PodInfo info = new PodInfo(meta.getName(), Labels.of(meta.getLabels()), phase, ready, readyTransition, start,
                 meta.getDeletionTimestamp() != null, containers, podRequests);
         return new CachedPod(intern(meta.getNamespace()), meta.getResourceVersion(), info);
     }
 
-    private ContainerInfo[] containers(Pod pod) {
-        if (pod.getSpec() == null) {
+    private ContainerInfo[] containers(PodFields.Spec spec) {
+        if (spec == null) {
             return new ContainerInfo[0];
         }
         List<ContainerInfo> list = new ArrayList<>();
-        if (pod.getSpec().getContainers() != null) {
-            for (Container c : pod.getSpec().getContainers()) {
-                list.add(container(c));
+        if (spec.containers() != null) {
+            for (PodFields.Container c : spec.containers()) {
+                if (c != null) {
+                    list.add(container(c));
+                }
             }
         }
-        if (pod.getSpec().getInitContainers() != null) {
-            for (Container c : pod.getSpec().getInitContainers()) {
+        if (spec.initContainers() != null) {
+            for (PodFields.Container c : spec.initContainers()) {
                 // restartable init containers (sidecars) run beside the app and count towards its request
-                if ("Always".equals(c.getRestartPolicy())) {
+                if (c != null && "Always".equals(c.restartPolicy())) {
                     list.add(container(c));
                 }
             }
@@ -109,9 +108,9 @@ final class PodCompactor {
         return containerLists.size();
     }
 
-    private static ContainerInfo container(Container c) {
-        Map<String, Quantity> requests = c.getResources() == null ? null : c.getResources().getRequests();
-        return new ContainerInfo(intern(c.getName()), Quantities.amounts(requests));
+    private static ContainerInfo container(PodFields.Container c) {
+        Map<String, Quantity> requests = c.resources() == null ? null : c.resources().requests();
+        return new ContainerInfo(intern(c.name()), Quantities.amounts(requests));
     }
 
     /** The JVM's string table drops strings nobody references any more, unlike a map of our own. */

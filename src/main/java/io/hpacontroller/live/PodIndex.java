@@ -1,7 +1,6 @@
 package io.hpacontroller.live;
 
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import io.hpacontroller.core.labels.Selector;
 import io.hpacontroller.core.model.Labels;
@@ -34,7 +33,7 @@ import java.util.stream.Stream;
  * under the write lock: reconciles list concurrently, the informer's thread waits for them only for
  * the few microseconds one list takes ({@code PodIndexBenchmark}).
  */
-public final class PodIndex implements ItemStore<Pod>, PodSource {
+public final class PodIndex implements ItemStore<PodFields>, PodSource {
 
     private final PodCompactor compactor = new PodCompactor();
     private final Map<String, CachedPod> byKey = new ConcurrentHashMap<>();
@@ -47,12 +46,12 @@ public final class PodIndex implements ItemStore<Pod>, PodSource {
     private final Map<String, Map<String, Set<CachedPod>>> byLabel = new HashMap<>();
 
     @Override
-    public String getKey(Pod pod) {
+    public String getKey(PodFields pod) {
         return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
     }
 
     @Override
-    public Pod put(String key, Pod pod) {
+    public PodFields put(String key, PodFields pod) {
         CachedPod previous;
         writing.lock();
         try {
@@ -70,7 +69,7 @@ public final class PodIndex implements ItemStore<Pod>, PodSource {
     }
 
     @Override
-    public Pod remove(String key) {
+    public PodFields remove(String key) {
         CachedPod previous;
         writing.lock();
         try {
@@ -92,7 +91,7 @@ public final class PodIndex implements ItemStore<Pod>, PodSource {
     }
 
     @Override
-    public Stream<Pod> values() {
+    public Stream<PodFields> values() {
         return byKey.values().stream().map(PodIndex::shell);
     }
 
@@ -102,7 +101,7 @@ public final class PodIndex implements ItemStore<Pod>, PodSource {
     }
 
     @Override
-    public Pod get(String key) {
+    public PodFields get(String key) {
         CachedPod p = byKey.get(key);
         return p == null ? null : shell(p);
     }
@@ -179,10 +178,8 @@ public final class PodIndex implements ItemStore<Pod>, PodSource {
         return out;
     }
 
-    private static Pod shell(CachedPod p) {
-        Pod pod = new Pod();
-        pod.setMetadata(new ObjectMetaBuilder().withName(p.info().name()).withNamespace(p.namespace())
-                .withResourceVersion(p.resourceVersion()).withLabels(p.info().labels().asMap()).build());
-        return pod;
+    private static PodFields shell(CachedPod p) {
+        return new PodFields(new ObjectMetaBuilder().withName(p.info().name()).withNamespace(p.namespace())
+                .withResourceVersion(p.resourceVersion()).withLabels(p.info().labels().asMap()).build(), null, null);
     }
 }

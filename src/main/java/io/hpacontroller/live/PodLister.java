@@ -1,7 +1,5 @@
 package io.hpacontroller.live;
 
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodList;
 import io.hpacontroller.core.labels.Selector;
 import io.hpacontroller.core.model.PodInfo;
 import io.hpacontroller.core.reconcile.ApiException;
@@ -40,14 +38,14 @@ public final class PodLister implements PodSource {
             return List.of();
         }
         String query = selector.isEverything() ? "" : "?labelSelector=" + KubeApi.encode(selector.toString());
-        PodList pods;
+        PodFields.Items pods;
         try {
-            pods = api.get("/api/v1/namespaces/" + namespace + "/pods" + query, PodList.class);
+            pods = api.get("/api/v1/namespaces/" + namespace + "/pods" + query, PodFields.Items.class);
         } catch (ApiException e) {
             throw new IllegalStateException("cannot list the pods of " + namespace + " (" + selector + "): " + e.getMessage(), e);
         }
         List<PodInfo> out = new ArrayList<>();
-        for (Pod pod : pods.getItems()) {
+        for (PodFields pod : pods.getItems()) {
             PodInfo info = compactor.compact(pod).info();
             if (selector.matches(info.labels()::get)) {
                 out.add(info);

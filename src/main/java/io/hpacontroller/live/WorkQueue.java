@@ -14,17 +14,19 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * The HPA work queue: a queue of keys ("namespace/name"), not objects, that hands each HPA to a worker
  * at most once per sync period, whatever the sync's outcome (upstream requeues every HPA after every
- * sync with a fixed delay, the resync period; there is no per-key error backoff).
+ * sync with a fixed delay, the resync period; there is no per-key error backoff). When a key is due
+ * is its {@link Cadence}'s to say ({@link PhasedCadence}: at a phase of its own within the period).
  *
  * <ul>
  *   <li>A key waiting in the queue is there once, however often it is added.</li>
  *   <li>A key is given to one worker at a time. When the worker is {@link #done}, the key is due again
- *       at the time its {@link Cadence} gives for a sync that started when the worker took it: one sync
- *       period later by default.</li>
- *   <li>{@link #add} (the informer saw the HPA) never makes a key due earlier than that: a key that has
- *       not been synced yet is due at once, any other waits for its next due time.</li>
- *   <li>{@link #addNow} (the HPA's spec changed) makes a key due at once, or as soon as the worker that
- *       has it is done.</li>
+ *       at the time its cadence gives for a sync that started when the worker took it.</li>
+ *   <li>{@link #add} (the informer saw an HPA that existed before) never makes a key due earlier than
+ *       that. A key that has not been synced yet waits for the first worker to ask for work (the
+ *       queue's start); then the cadence says when its first sync is due
+ *       ({@link Cadence#firstDue}), given when the process started.</li>
+ *   <li>{@link #addNow} (a new HPA, or its spec changed) makes a key due at once, or as soon as the
+ *       worker that has it is done.</li>
  *   <li>{@link #remove} (the HPA was deleted) forgets a key; a worker that still has it does not
  *       requeue it.</li>
  * </ul>
@@ -33,32 +35,27 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class WorkQueue {
 
-    /**
-     * When a key is due again. The default is one fixed period after the start of its last sync; the
-     * interface leaves room for a period per HPA and a stable phase per HPA.
-     */
-    @FunctionalInterface
+    /** When a key is due (ticker times); every method takes the key, so each may have its own phase and period. */
     public interface Cadence {
 
-        /** The ticker time at which the key is due again after a sync that started at {@code startedAt}. */
+        /** When the key is due again after a sync that started at {@code startedAt}. */
         long nextDue(String key, long startedAt);
 
-        /** Every key once per {@code period}, counted from the start of its last sync. */
-        static Cadence every(Duration period) {
-            long nanos = period.toNanos();
-            return (key, startedAt) -> startedAt + nanos;
-        }
-
-        /** Each key once per its own period ({@code periodOf}, asked at each requeue), counted from the start of its last sync. */
-        static Cadence perKey(java.util.function.Function<String, Duration> periodOf) {
-            return (key, startedAt) -> startedAt + periodOf.apply(key).toNanos();
-        }
+        /**
+         * When the first sync of a key is due that was added before the queue started, or that existed
+         * before the process did.
+         *
+         * @param begunAt      when the queue started (the first worker asked for work)
+         * @param processStart when the process started
+         */
+        long firstDue(String key, long begunAt, long processStart);
     }
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final Ticker ticker;
     private final Cadence cadence;
+    private final long processStart;
 
     private final ArrayDeque<String> ready = new ArrayDeque<>();
     /** Ready keys, and since when (ticker time they became due). */
@@ -70,6 +67,10 @@ public final class WorkQueue {
     private final PriorityQueue<Scheduled> schedule = new PriorityQueue<>();
     /** Ticker time at which the last sync of each key started; a key is known from its first sync until removed. */
     private final Map<String, Long> lastStart = new HashMap<>();
+    /** Keys added before the queue started, not scheduled yet. */
+    private final Set<String> beforeStart = new HashSet<>();
+    /** When the first worker asked for work; null until then. */
+    private Long begunAt;
     private boolean shuttingDown;
 
     private long adds;
@@ -86,16 +87,25 @@ public final class WorkQueue {
     public record Item(String key, long waitedNanos) {
     }
 
-    public WorkQueue(Ticker ticker, Cadence cadence) {
+    /**
+     * @param processStart when the process started (ticker time), for the first syncs of the HPAs that
+     *                     existed before it ({@link Cadence#firstDue})
+     */
+    public WorkQueue(Ticker ticker, Cadence cadence, long processStart) {
         this.ticker = ticker;
         this.cadence = cadence;
+        this.processStart = processStart;
     }
 
-    /** The informer saw the HPA: due now if it was never synced, else at its next due time (never earlier). */
+    /**
+     * The informer saw an HPA that existed before: before the queue starts, it waits for the start;
+     * a key never synced is then due at its first due time, any other at its next due time (never
+     * earlier).
+     */
     public void add(String key) {
         lock.lock();
         try {
-            if (shuttingDown || readySince.containsKey(key) || scheduledAt.containsKey(key)) {
+            if (shuttingDown || readySince.containsKey(key) || scheduledAt.containsKey(key) || beforeStart.contains(key)) {
                 return;
             }
             Long started = lastStart.get(key);
@@ -105,17 +115,19 @@ public final class WorkQueue {
                 }
                 return;
             }
-            if (started == null) {
-                enqueue(key, ticker.nanos());
-            } else {
+            if (started != null) {
                 scheduleAt(key, cadence.nextDue(key, started));
+            } else if (begunAt == null) {
+                beforeStart.add(key);
+            } else {
+                scheduleAt(key, cadence.firstDue(key, begunAt, processStart));
             }
         } finally {
             lock.unlock();
         }
     }
 
-    /** The HPA's spec changed: due now, or as soon as the worker that has it is done. */
+    /** A new HPA, or the HPA's spec changed: due now, or as soon as the worker that has it is done. */
     public void addNow(String key) {
         lock.lock();
         try {
@@ -127,6 +139,7 @@ public final class WorkQueue {
                 return;
             }
             scheduledAt.remove(key);
+            beforeStart.remove(key);
             enqueue(key, ticker.nanos());
         } finally {
             lock.unlock();
@@ -140,6 +153,7 @@ public final class WorkQueue {
             scheduledAt.remove(key);
             urgent.remove(key);
             lastStart.remove(key);
+            beforeStart.remove(key);
             if (readySince.remove(key) != null) {
                 ready.remove(key);
             }
@@ -216,7 +230,21 @@ public final class WorkQueue {
         }
     }
 
+    /** The first worker asks for work: the keys added before are scheduled for their first sync. */
+    private void begin() {
+        if (begunAt != null) {
+            return;
+        }
+        long now = ticker.nanos();
+        begunAt = now;
+        for (String key : beforeStart) {
+            scheduleAt(key, cadence.firstDue(key, now, processStart));
+        }
+        beforeStart.clear();
+    }
+
     private Optional<Item> next() {
+        begin();
         promoteDue();
         String key = ready.poll();
         if (key == null) {
@@ -295,11 +323,11 @@ public final class WorkQueue {
         }
     }
 
-    /** Whether the key is ready, scheduled or being processed. */
+    /** Whether the key is ready, scheduled, being processed, or waiting for the queue to start. */
     public boolean isTracked(String key) {
         lock.lock();
         try {
-            return readySince.containsKey(key) || scheduledAt.containsKey(key) || processing.contains(key);
+            return readySince.containsKey(key) || scheduledAt.containsKey(key) || processing.contains(key) || beforeStart.contains(key);
         } finally {
             lock.unlock();
         }

@@ -2,16 +2,14 @@ package io.hpacontroller.live;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LabelSelector;
-import io.fabric8.kubernetes.api.model.ReplicationController;
-import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
-import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Informable;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.hpacontroller.core.labels.Selector;
 import io.hpacontroller.core.model.ScaleTarget;
+import io.hpacontroller.live.WorkloadFields.AppsSpec;
+import io.hpacontroller.live.WorkloadFields.Workload;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -90,21 +88,25 @@ final class WorkloadScales {
 
     private Entry<?> start(Kind k) {
         return switch (k.kind()) {
-            case "Deployment" -> start(client.apps().deployments(), Deployment::new,
-                    d -> scale(d, d.getSpec() == null ? null : d.getSpec().getReplicas(), d.getStatus() == null ? null : d.getStatus().getReplicas(),
-                            d.getSpec() == null ? null : d.getSpec().getSelector()));
-            case "StatefulSet" -> start(client.apps().statefulSets(), StatefulSet::new,
-                    s -> scale(s, s.getSpec() == null ? null : s.getSpec().getReplicas(), s.getStatus() == null ? null : s.getStatus().getReplicas(),
-                            s.getSpec() == null ? null : s.getSpec().getSelector()));
-            case "ReplicaSet" -> start(client.apps().replicaSets(), ReplicaSet::new,
-                    r -> scale(r, r.getSpec() == null ? null : r.getSpec().getReplicas(), r.getStatus() == null ? null : r.getStatus().getReplicas(),
-                            r.getSpec() == null ? null : r.getSpec().getSelector()));
-            default -> start(client.replicationControllers(), ReplicationController::new,
-                    rc -> new ScaleTarget(rc.getSpec() == null || rc.getSpec().getReplicas() == null ? 1 : rc.getSpec().getReplicas(),
-                            rc.getStatus() == null || rc.getStatus().getReplicas() == null ? 0 : rc.getStatus().getReplicas(),
-                            rc.getSpec() == null || rc.getSpec().getSelector() == null ? null : Selector.ofLabels(rc.getSpec().getSelector()).toString(),
+            case "Deployment" -> start(client.resources(WorkloadFields.Deployment.class, WorkloadFields.DeploymentItems.class), WorkloadFields.Deployment::new, WorkloadScales::scale);
+            case "StatefulSet" -> start(client.resources(WorkloadFields.StatefulSet.class, WorkloadFields.StatefulSetItems.class), WorkloadFields.StatefulSet::new, WorkloadScales::scale);
+            case "ReplicaSet" -> start(client.resources(WorkloadFields.ReplicaSet.class, WorkloadFields.ReplicaSetItems.class), WorkloadFields.ReplicaSet::new, WorkloadScales::scale);
+            default -> start(client.resources(WorkloadFields.ReplicationController.class, WorkloadFields.ReplicationControllerItems.class), WorkloadFields.ReplicationController::new,
+                    rc -> new ScaleTarget(rc.getSpec() == null || rc.getSpec().replicas() == null ? 1 : rc.getSpec().replicas(),
+                            replicas(rc.getStatus()),
+                            rc.getSpec() == null || rc.getSpec().selector() == null ? null : Selector.ofLabels(rc.getSpec().selector()).toString(),
                             rc.getMetadata().getResourceVersion()));
         };
+    }
+
+    private static int replicas(WorkloadFields.Status status) {
+        return status == null || status.replicas() == null ? 0 : status.replicas();
+    }
+
+    private static ScaleTarget scale(Workload<AppsSpec> o) {
+        AppsSpec spec = o.getSpec();
+        return scale(o, spec == null ? null : spec.replicas(), o.getStatus() == null ? null : o.getStatus().replicas(),
+                spec == null ? null : spec.selector());
     }
 
     private static ScaleTarget scale(HasMetadata o, Integer spec, Integer status, LabelSelector selector) {

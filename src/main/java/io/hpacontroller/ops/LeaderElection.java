@@ -150,7 +150,9 @@ public final class LeaderElection implements AutoCloseable {
                 if (observed == null || !current.holder().equals(observed.holder())) {
                     LOG.info("the leader is now {}", current.holder().isEmpty() ? "nobody" : current.holder());
                 }
-                observe(current, now);
+                // seen when the answer came (as client-go): a renewal made while the read was on its way
+                // counts from then, not from before the read
+                observe(current, ticker.nanos());
             }
             boolean mine = current.holder().equals(settings.identity());
             long expiresAt = observedAt + Duration.ofSeconds(current.leaseDurationSeconds()).toNanos();

@@ -46,8 +46,8 @@ class RunEndToEndTest {
             Path kubeconfig = cluster.writeKubeconfig(dir.resolve("kubeconfig"), "shop");
             Path log = dir.resolve("controller.log");
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            // the product's logging configuration, not the tests' (which keeps INFO quiet)
-            Process p = new ProcessBuilder(List.of(java, "-Dlogback.configurationFile=logback.xml", "-cp", System.getProperty("java.class.path"),
+            // the product's logging (LogSetup), not the tests' (which keeps INFO quiet)
+            Process p = new ProcessBuilder(List.of(java, "-cp", System.getProperty("java.class.path"),
                     Main.class.getName(), "run", "--kubeconfig", kubeconfig.toString(), "--context", "mock", "--namespace", "shop",
                     "--hpa-apis=autoscaling/v2", "--leader-elect=false", "--horizontal-pod-autoscaler-sync-period=1s",
                     "--metrics-bind-address=127.0.0.1:0", "--health-probe-bind-address=127.0.0.1:0", "--log-format=json"))
@@ -70,7 +70,7 @@ class RunEndToEndTest {
     /** The command line of a {@code run} process with the product's logging configuration. */
     private static ProcessBuilder run(Path home, String... args) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java, "-Dlogback.configurationFile=logback.xml", "-Duser.home=" + home,
+        List<String> cmd = new ArrayList<>(List.of(java, "-Duser.home=" + home,
                 "-cp", System.getProperty("java.class.path"), Main.class.getName(), "run"));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
@@ -157,7 +157,7 @@ class RunEndToEndTest {
         }
         assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("stops on SIGTERM while waiting").isTrue();
         String out = Files.readString(log);
-        assertThat(out.lines().filter(l -> l.contains("cannot reach the API server at https://127.0.0.1:" + apiPort + ": Connection refused")))
+        assertThat(out.lines().filter(l -> l.contains("cannot reach the API server at https://127.0.0.1:" + apiPort + ": dial tcp 127.0.0.1:" + apiPort + ": connect: connection refused")))
                 .as(out).hasSizeGreaterThanOrEqualTo(3)
                 .anySatisfy(l -> assertThat(l).contains("attempt 1, next in 1s"))
                 .anySatisfy(l -> assertThat(l).contains("attempt 2, next in 2s"));

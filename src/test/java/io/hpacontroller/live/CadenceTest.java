@@ -31,9 +31,11 @@ class CadenceTest extends LiveTestBase {
         controllerAtProductionRatio();
         await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 1);
 
-        List<Sync> syncs = run(61);
+        long slot = firstSlotSecond("web");
+        List<Sync> syncs = run((int) slot + 46);
 
-        assertThat(syncs).extracting(Sync::second).as("one sync per period, errors included").containsExactly(0L, 15L, 30L, 45L, 60L);
+        assertThat(syncs).extracting(Sync::second).as("at once (a new HPA), then once per period at its phase, errors included")
+                .containsExactly(0L, slot, slot + 15, slot + 30, slot + 45);
         assertThat(syncs).allSatisfy(s -> assertThat(s.outcome().error()).isEqualTo(ReconcileOutcome.ErrorKind.INTERNAL));
         assertThat(syncs).extracting(s -> s.outcome().rescaled() ? s.outcome().desiredReplicas() : null)
                 .containsExactly(6, 12, 20, null, null);
@@ -47,7 +49,8 @@ class CadenceTest extends LiveTestBase {
         create(hpa(NS, "web", "apps/v1", "Deployment", "web", 1, 30, externalAverage("queue_messages_ready", "10")));
         controllerAtProductionRatio();
         await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 1);
-        assertThat(run(5)).extracting(Sync::second).containsExactly(0L);
+        long slot = firstSlotSecond("web");
+        assertThat(run(1)).extracting(Sync::second).containsExactly(0L);
 
         // our own status write came back through the watch: not a reason to sync
         await().atMost(Duration.ofSeconds(10)).until(() -> controller.hpaCount() == 1 && readHpa("web").getStatus() != null);
@@ -56,9 +59,9 @@ class CadenceTest extends LiveTestBase {
         h.getMetadata().setGeneration(2L);
         client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).resource(h).update();
         await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 1);
-        List<Sync> afterEdit = run(26);
-        assertThat(afterEdit).extracting(Sync::second).as("at once after the edit, then one period later")
-                .containsExactly(5L, 20L);
+        List<Sync> afterEdit = run((int) slot + 15);
+        assertThat(afterEdit).extracting(Sync::second).as("at once after the edit, then at its slots: nothing else syncs early")
+                .containsExactly(1L, slot, slot + 15);
         assertThat(afterEdit.get(0).outcome().desiredReplicas()).isEqualTo(5);
     }
 
@@ -69,6 +72,20 @@ class CadenceTest extends LiveTestBase {
 
     private static List<Long> secondsOf(List<Sync> syncs, String hpa) {
         return syncs.stream().filter(s -> s.outcome() != null && s.outcome().key().equals(NS + "/" + hpa)).map(Sync::second).toList();
+    }
+
+    /** {@code first} (if not negative), then the seconds in (after, until] of the HPA's slots at this period. */
+    private List<Long> expected(long first, String hpa, Duration period, long after, long until) {
+        List<Long> out = new java.util.ArrayList<>();
+        if (first >= 0) {
+            out.add(first);
+        }
+        for (long s = firstSlotSecond(hpa, period); s <= until; s += period.toSeconds()) {
+            if (s > after) {
+                out.add(s);
+            }
+        }
+        return out;
     }
 
     @Test
@@ -87,10 +104,12 @@ class CadenceTest extends LiveTestBase {
 
         List<Sync> syncs = run(61);
 
-        assertThat(secondsOf(syncs, "fast")).containsExactly(0L, 5L, 10L, 15L, 20L, 25L, 30L, 35L, 40L, 45L, 50L, 55L, 60L);
-        assertThat(secondsOf(syncs, "flag")).containsExactly(0L, 15L, 30L, 45L, 60L);
-        assertThat(secondsOf(syncs, "slow")).containsExactly(0L, 60L);
-        assertThat(secondsOf(syncs, "bad")).as("an invalid period: the flag's, and the condition says why").containsExactly(0L, 15L, 30L, 45L, 60L);
+        // at once (new HPAs), then each at its own slots: a phase within its own period
+        assertThat(secondsOf(syncs, "fast")).hasSize(13).containsExactlyElementsOf(expected(0, "fast", Duration.ofSeconds(5), 0, 60));
+        assertThat(secondsOf(syncs, "flag")).hasSize(5).containsExactlyElementsOf(expected(0, "flag", PRODUCTION_PERIOD, 0, 60));
+        assertThat(secondsOf(syncs, "slow")).hasSize(2).containsExactlyElementsOf(expected(0, "slow", Duration.ofMinutes(1), 0, 60));
+        assertThat(secondsOf(syncs, "bad")).as("an invalid period: the flag's, and the condition says why")
+                .containsExactlyElementsOf(expected(0, "bad", PRODUCTION_PERIOD, 0, 60));
         assertThat(condition(readHpa("bad"), "ScalingActive")).isEqualTo("False/InvalidAnnotation");
         assertThat(syncs.stream().filter(s -> s.outcome().key().equals(NS + "/fast")).findFirst().orElseThrow().outcome().trace()
                 .controls().syncPeriodMillis()).isEqualTo(5000);
@@ -103,15 +122,16 @@ class CadenceTest extends LiveTestBase {
         create(hpa(NS, "web", "apps/v1", "Deployment", "web", 1, 30, externalAverage("queue_messages_ready", "10")));
         controllerAtProductionRatio();
         await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 1);
-        assertThat(run(3)).extracting(Sync::second).containsExactly(0L);
+        assertThat(run(1)).extracting(Sync::second).containsExactly(0L);
         await().atMost(Duration.ofSeconds(10)).until(() -> readHpa("web").getStatus() != null);
+        Duration four = Duration.ofSeconds(4);
 
         // kubectl annotate: metadata only, the generation stays
         HorizontalPodAutoscaler h = readHpa("web");
         h.getMetadata().setAnnotations(Map.of(ControlAnnotations.SYNC_PERIOD, "4s"));
         client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).resource(h).update();
         await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 1);
-        assertThat(run(12)).extracting(Sync::second).as("at once, then every 4 s").containsExactly(3L, 7L, 11L);
+        assertThat(run(12)).extracting(Sync::second).as("at once, then every 4 s at its slots").containsExactlyElementsOf(expected(1, "web", four, 1, 12));
 
         h = readHpa("web");
         h.getMetadata().setAnnotations(Map.of(ControlAnnotations.SYNC_PERIOD, "4s", ControlAnnotations.MODE, "Suspended"));
@@ -120,6 +140,7 @@ class CadenceTest extends LiveTestBase {
         List<Sync> suspended = run(1);
         assertThat(suspended).singleElement().satisfies(s -> assertThat(s.outcome().trace().controls().suspended()).isTrue());
         await().atMost(Duration.ofSeconds(10)).until(() -> "False/Suspended".equals(condition(readHpa("web"), "ScalingActive")));
-        assertThat(run(8)).extracting(Sync::second).as("its own status write did not requeue it: every 4 s").containsExactly(19L, 23L);
+        assertThat(run(8)).extracting(Sync::second).as("its own status write did not requeue it: every 4 s")
+                .hasSize(2).containsExactlyElementsOf(expected(-1, "web", four, 13, 21));
     }
 }

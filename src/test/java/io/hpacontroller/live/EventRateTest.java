@@ -22,7 +22,7 @@ class EventRateTest extends LiveTestBase {
         controllerAtProductionRatio();
         await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 1);
 
-        List<Sync> syncs = run(20 * 15);
+        List<Sync> syncs = run((int) firstSlotSecond("web") + 18 * 15 + 1); // created: at once, then at 19 of its slots
         controller.flushEvents(Duration.ofSeconds(10));
 
         assertThat(syncs).hasSize(20);

@@ -106,6 +106,21 @@ abstract class LiveTestBase {
         return syncs;
     }
 
+    /**
+     * The second of manual time (counted as {@link #run} counts them) at which the HPA's first slot
+     * after second 0 is synced: its phase ({@link PhasedCadence}), rounded up to the second.
+     */
+    long firstSlotSecond(String hpaName) {
+        return firstSlotSecond(hpaName, PRODUCTION_PERIOD);
+    }
+
+    /** The same for an HPA synced at its own period (its sync-period control). */
+    long firstSlotSecond(String hpaName, Duration period) {
+        PhasedCadence cadence = new PhasedCadence(period, time, time);
+        long slot = cadence.slotAtOrBefore(NS + "/" + hpaName, 0) + period.toNanos();
+        return (slot + 999_999_999L) / 1_000_000_000L;
+    }
+
     private void awaitWorkloadsSettled() {
         await().atMost(Duration.ofSeconds(10)).until(() -> client.apps().deployments().inNamespace(NS).list()
                 .getItems().stream().allMatch(d -> d.getStatus() != null && Objects.equals(d.getStatus().getReplicas(), d.getSpec().getReplicas())));

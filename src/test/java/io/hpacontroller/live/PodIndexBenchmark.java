@@ -1,6 +1,5 @@
 package io.hpacontroller.live;
 
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.hpacontroller.core.labels.Selector;
@@ -35,13 +34,13 @@ public class PodIndexBenchmark {
 
     private PodIndex index;
     private Selector selector;
-    private Pod[] updates;
+    private PodFields[] updates;
     private int next;
 
     @Setup
     public void setUp() {
         index = new PodIndex();
-        updates = new Pod[podsInNamespace];
+        updates = new PodFields[podsInNamespace];
         for (int i = 0; i < podsInNamespace; i++) {
             updates[i] = pod(i, 2);
             index.put("bench/p" + i, pod(i, 1));
@@ -49,14 +48,14 @@ public class PodIndexBenchmark {
         selector = Selector.parse("app=app-" + (podsInNamespace / 20));
     }
 
-    private static Pod pod(int i, int version) {
-        return new PodBuilder()
+    private static PodFields pod(int i, int version) {
+        return PodIndexTest.fields(new PodBuilder()
                 .withNewMetadata().withName("p" + i).withNamespace("bench").withResourceVersion(String.valueOf(version))
                 .withLabels(Map.of("app", "app-" + (i / 10), "pod-template-hash", "h" + (i / 10))).endMetadata()
                 .withNewSpec().addNewContainer().withName("app").withNewResources()
                 .withRequests(Map.of("cpu", new Quantity("100m"))).endResources().endContainer().endSpec()
                 .withNewStatus().withPhase("Running").endStatus()
-                .build();
+                .build());
     }
 
     @Benchmark
@@ -75,7 +74,7 @@ public class PodIndexBenchmark {
     @Benchmark
     @Group("beside_updates")
     @GroupThreads(1)
-    public Pod update() {
+    public PodFields update() {
         int i = next;
         next = (i + 1) % updates.length;
         return index.put("bench/p" + i, updates[i]);

@@ -1,6 +1,7 @@
 package io.hpacontroller.live;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.hpacontroller.core.labels.Selector;
@@ -24,14 +25,21 @@ class PodIndexTest {
 
     private static final Selector WEB = Selector.parse("app=web");
 
-    static Pod pod(String name, int version, String cpuRequest) {
-        return new PodBuilder()
+    private static final KubernetesSerialization JSON = new KubernetesSerialization();
+
+    /** A pod as the informer reads it ({@link PodFields}), written with fabric8's builder. */
+    static PodFields pod(String name, int version, String cpuRequest) {
+        return fields(new PodBuilder()
                 .withNewMetadata().withName(name).withNamespace("demo").withResourceVersion(String.valueOf(version))
                 .withLabels(Map.of("app", "web", "pod", name)).endMetadata()
                 .withNewSpec().addNewContainer().withName("app").withNewResources()
                 .withRequests(Map.of("cpu", new Quantity(cpuRequest))).endResources().endContainer().endSpec()
                 .withNewStatus().withPhase("Running").endStatus()
-                .build();
+                .build());
+    }
+
+    static PodFields fields(Pod pod) {
+        return JSON.convertValue(pod, PodFields.class);
     }
 
     @Test

@@ -1,24 +1,35 @@
 package io.hpacontroller.live;
 
+import io.hpacontroller.testing.ManualTime;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The work queue at the production ratio: a 15 s sync period on a manual ticker. */
+/**
+ * The work queue at the production ratio: a 15 s sync period on a manual ticker. New HPAs
+ * ({@code addNow}) are synced at once, then at their slots; {@link PhasedCadenceTest} has the phases,
+ * the first syncs after a start and the spread over the period.
+ */
 class WorkQueueTest {
 
     private static final Duration PERIOD = Duration.ofSeconds(15);
-    private final AtomicLong now = new AtomicLong(1_000_000_000L);
-    private final WorkQueue queue = new WorkQueue(now::get, WorkQueue.Cadence.every(PERIOD));
+    private final ManualTime time = new ManualTime(Instant.parse("2026-03-01T12:00:00Z"));
+    private final PhasedCadence cadence = new PhasedCadence(PERIOD, time, time);
+    private final WorkQueue queue = new WorkQueue(time, cadence, 0);
 
     private void advance(Duration d) {
-        now.addAndGet(d.toNanos());
+        time.advance(d);
+    }
+
+    /** How long until the key's next slot. */
+    private Duration untilNextSlotOf(String key) {
+        return Duration.ofNanos(cadence.slotAtOrBefore(key, time.nanos()) + PERIOD.toNanos() - time.nanos());
     }
 
     private Optional<String> next() {
@@ -33,9 +44,9 @@ class WorkQueueTest {
 
     @Test
     void aKeyIsQueuedOnceHoweverOftenItIsAdded() {
-        queue.add("ns/a");
-        queue.add("ns/a");
-        queue.add("ns/b");
+        queue.addNow("ns/a");
+        queue.addNow("ns/a");
+        queue.addNow("ns/b");
         assertThat(queue.depth()).isEqualTo(2);
         assertThat(next()).contains("ns/a");
         assertThat(next()).contains("ns/b");
@@ -44,48 +55,72 @@ class WorkQueueTest {
     }
 
     @Test
-    void aKeyIsDueOnePeriodAfterItsLastSyncStartedWhateverHappened() {
-        queue.add("ns/a");
+    void aKeyIsDueAtItsNextSlotWhateverHappenedAndNotBefore() {
+        queue.addNow("ns/a");
         assertThat(next()).contains("ns/a");
-        advance(Duration.ofSeconds(4)); // a slow sync, failed or not: the queue does not know and does not care
+        Duration untilSlot = untilNextSlotOf("ns/a");
+        advance(Duration.ofMillis(300)); // a slow sync, failed or not: the queue does not know and does not care
         queue.done("ns/a");
-        advance(Duration.ofMillis(10_999));
-        assertThat(next()).as("14.999 s after the sync started").isEmpty();
+        advance(untilSlot.minusMillis(301));
+        assertThat(next()).as("1 ms before its slot").isEmpty();
         advance(Duration.ofMillis(1));
-        assertThat(next()).as("15 s after the sync started").contains("ns/a");
+        assertThat(next()).as("at its slot").contains("ns/a");
         assertThat(queue.totalRequeues()).isEqualTo(1);
     }
 
     @Test
-    void overThreeMinutesAKeyIsSyncedOncePerPeriod() {
-        queue.add("ns/a");
+    void overThreeMinutesAKeyIsSyncedOncePerPeriodAtItsPhase() {
+        queue.addNow("ns/a");
         List<Long> syncedAt = new ArrayList<>();
-        for (int second = 0; second < 180; second++) {
+        for (int tenth = 0; tenth < 1800; tenth++) {
             for (Optional<String> k = next(); k.isPresent(); k = next()) {
-                syncedAt.add((long) second);
+                syncedAt.add(time.nanos());
                 queue.done(k.get());
                 queue.add(k.get()); // the informer's resync, a sweep: never earlier
             }
-            advance(Duration.ofSeconds(1));
+            advance(Duration.ofMillis(100));
         }
-        assertThat(syncedAt).containsExactly(0L, 15L, 30L, 45L, 60L, 75L, 90L, 105L, 120L, 135L, 150L, 165L);
+        assertThat(syncedAt).hasSize(13); // the new HPA at once, then 12 slots in 180 s
+        long phase = cadence.phase("ns/a");
+        for (int i = 1; i < syncedAt.size(); i++) {
+            long epochNanos = Instant.parse("2026-03-01T12:00:00Z").toEpochMilli() * 1_000_000 + syncedAt.get(i);
+            assertThat(Math.floorMod(epochNanos - phase, PERIOD.toNanos())).as("sync %d on its slot, within a step", i)
+                    .isLessThan(Duration.ofMillis(100).toNanos());
+            if (i > 1) {
+                assertThat(syncedAt.get(i) - syncedAt.get(i - 1)).isBetween(PERIOD.minusMillis(100).toNanos(), PERIOD.plusMillis(100).toNanos());
+            }
+        }
+    }
+
+    @Test
+    void aSyncThatStartedLateDoesNotPushTheNextOneBackAndOneMoreThanAPeriodLateSkipsASlot() {
+        queue.addNow("ns/a");
+        sync("ns/a");
+        advance(untilNextSlotOf("ns/a").plusSeconds(5)); // the workers were busy: 5 s late
+        sync("ns/a");
+        Duration untilSlot = untilNextSlotOf("ns/a");
+        assertThat(untilSlot).as("still due at its own slot").isEqualTo(Duration.ofSeconds(10));
+        advance(untilSlot.plus(PERIOD).plusSeconds(1)); // more than a period late
+        sync("ns/a");
+        assertThat(next()).as("no catch-up for the slot it missed").isEmpty();
+        assertThat(untilNextSlotOf("ns/a")).isEqualTo(Duration.ofSeconds(14));
     }
 
     @Test
     void addingASyncedKeyAgainNeverMakesItDueEarlier() {
-        queue.add("ns/a");
+        queue.addNow("ns/a");
         sync("ns/a");
         advance(Duration.ofSeconds(1));
         queue.add("ns/a");
         assertThat(next()).isEmpty();
-        assertThat(queue.dueAt("ns/a")).contains(now.get() + Duration.ofSeconds(14).toNanos());
+        assertThat(queue.dueAt("ns/a")).contains(time.nanos() + untilNextSlotOf("ns/a").toNanos());
     }
 
     @Test
     void aSpecChangeIsSyncedAtOnceEvenWhileAWorkerHasTheKey() {
-        queue.add("ns/a");
+        queue.addNow("ns/a");
         sync("ns/a");
-        advance(Duration.ofSeconds(2));
+        advance(Duration.ofMillis(1));
         queue.addNow("ns/a");
         assertThat(next()).as("due at once").contains("ns/a");
 
@@ -95,14 +130,25 @@ class WorkQueueTest {
         assertThat(next()).as("queued again once the first worker is done").contains("ns/a");
         queue.done("ns/a");
         assertThat(next()).isEmpty();
-        advance(PERIOD);
-        assertThat(next()).as("then once per period again").contains("ns/a");
+        advance(untilNextSlotOf("ns/a"));
+        assertThat(next()).as("then at its slots again").contains("ns/a");
+    }
+
+    @Test
+    void aKeyAddedBeforeTheQueueStartsWaitsForItsFirstSlot() {
+        queue.add("ns/a");
+        assertThat(queue.isTracked("ns/a")).isTrue();
+        assertThat(queue.dueAt("ns/a")).as("not scheduled before the first worker asks").isEmpty();
+        assertThat(next()).isEmpty();
+        assertThat(queue.dueAt("ns/a")).contains(cadence.firstDue("ns/a", 0, 0));
+        advance(untilNextSlotOf("ns/a"));
+        assertThat(next()).contains("ns/a");
     }
 
     @Test
     void aRemovedKeyIsNotRequeuedByTheWorkerThatHadIt() {
-        queue.add("ns/a");
-        queue.add("ns/b");
+        queue.addNow("ns/a");
+        queue.addNow("ns/b");
         assertThat(next()).contains("ns/a");
         queue.remove("ns/a"); // deleted while it was synced
         queue.remove("ns/b");
@@ -115,7 +161,7 @@ class WorkQueueTest {
 
     @Test
     void anHpaCreatedAgainWhileTheDeletedOneIsSyncedIsDueWhenThatSyncEnds() {
-        queue.add("ns/a");
+        queue.addNow("ns/a");
         assertThat(next()).contains("ns/a");
         queue.remove("ns/a");
         queue.add("ns/a");
@@ -136,9 +182,9 @@ class WorkQueueTest {
 
     @Test
     void reportsHowLongAKeyWaitedAfterItWasDue() {
-        queue.add("ns/a");
+        queue.addNow("ns/a");
         sync("ns/a");
-        advance(PERIOD.plusMillis(300));
+        advance(untilNextSlotOf("ns/a").plusMillis(300));
         assertThat(queue.poll()).get().extracting(WorkQueue.Item::waitedNanos).isEqualTo(Duration.ofMillis(300).toNanos());
     }
 }

@@ -25,11 +25,18 @@ class LeaderElectionTest {
         boolean unreachable;
         /** The next update is applied but its answer is lost (a request cut short by an interrupt). */
         boolean loseNextAnswer;
+        /** Runs while the next get is on its way (a slow answer), before the record is read. */
+        Runnable duringNextGet;
 
         @Override
         public synchronized LeaderRecord get() throws LeaseException {
             if (unreachable) {
                 throw new LeaseException("connection refused");
+            }
+            if (duringNextGet != null) {
+                Runnable r = duringNextGet;
+                duringNextGet = null;
+                r.run();
             }
             return stored;
         }
@@ -113,6 +120,27 @@ class LeaderElectionTest {
         assertThat(b.isLeading()).as("16 s: a did not renew for a whole lease duration").isTrue();
         assertThat(lease.stored.holder()).isEqualTo("b");
         assertThat(lease.stored.transitions()).isEqualTo(1);
+    }
+
+    @Test
+    void aStandbyCountsTheLeaseFromWhenItSawTheRenewalNotFromBeforeItsSlowRead() {
+        lease.holdBy("a", time.instant());
+        LeaderElection b = election("b");
+        b.step();
+        time.advance(RETRY);
+        lease.duringNextGet = () -> {
+            time.advance(Duration.ofSeconds(3)); // the read takes 3 s, and a renews meanwhile
+            lease.holdBy("a", time.instant());
+        };
+        b.step();
+        Instant renewed = lease.stored.renewTime();
+        while (Duration.between(renewed, time.instant()).compareTo(Duration.ofSeconds(14)) < 0) {
+            time.advance(Duration.ofMillis(500));
+            b.step();
+        }
+        assertThat(b.isLeading()).as("14 s after a's last renewal").isFalse();
+        campaign(b, Duration.ofSeconds(2));
+        assertThat(b.isLeading()).as("16 s after a's last renewal").isTrue();
     }
 
     @Test

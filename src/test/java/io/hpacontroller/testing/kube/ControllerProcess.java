@@ -25,7 +25,7 @@ public final class ControllerProcess {
     public static ChildProcess start(String pod, Path kubeconfig, Path log, String... flags) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-Dlogback.configurationFile=logback.xml", "-cp", System.getProperty("java.class.path"), Main.class.getName(),
+                "-cp", System.getProperty("java.class.path"), Main.class.getName(),
                 "run", "--kubeconfig", kubeconfig.toString(), "--metrics-bind-address=127.0.0.1:0", "--health-probe-bind-address=127.0.0.1:0"));
         cmd.addAll(List.of(flags));
         return ChildProcess.start("controller " + pod, cmd, log, Map.of("POD_NAME", pod));

@@ -1,0 +1,197 @@
+package io.hpacontroller.bench;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * The controller as a pod runs it ({@link RunProcess}: {@code run} in a JVM of its own, with the image's
+ * JVM options and leader election) against the {@link ApiStub}, from process start to steady state,
+ * measured from outside: /proc for memory and CPU, the stub for when each HPA's metrics were first
+ * queried and how many queries each second saw, the controller's /metrics for its heap and reconciles.
+ *
+ * <p>The steady window starts one sync period after every HPA was reconciled once (the start-up's
+ * catch-up is over) and ends when the run ends.
+ */
+final class ProcessBench {
+
+    /** What the informers and the lease cost, not the reconciles: left out of the requests per reconcile. */
+    private static final Set<String> NOT_RECONCILES = Set.of("list", "watch", "lease", "access-review", "other");
+    private static final long SAMPLE_MILLIS = 100;
+
+    private final int hpas;
+    private final int workers;
+    private final Duration syncPeriod;
+    private final Duration runFor;
+    private final List<String> jvmOptions;
+    private final PrintWriter log;
+
+    ProcessBench(int hpas, int workers, Duration syncPeriod, Duration runFor, List<String> jvmOptions, PrintWriter log) {
+        this.hpas = hpas;
+        this.workers = workers;
+        this.syncPeriod = syncPeriod;
+        this.runFor = runFor;
+        this.jvmOptions = List.copyOf(jvmOptions);
+        this.log = log;
+    }
+
+    /** A moment of the run: seconds since the process started, its CPU seconds, what the stub and /metrics said. */
+    private record Snapshot(double seconds, double cpu, Map<String, Long> requests, double reconciles) {
+    }
+
+    Map<String, String> run(StubProcess stub) throws IOException, InterruptedException {
+        Path dir = Files.createTempDirectory("hpa-controller-bench-");
+        Map<String, String> f = new LinkedHashMap<>();
+        f.put("jvm_options", String.join(" ", jvmOptions));
+        f.put("sync_period_seconds", String.format("%.1f", syncPeriod.toMillis() / 1000.0));
+        long startMillis = System.currentTimeMillis();
+        long start = System.nanoTime();
+        RunProcess controller = RunProcess.start(jvmOptions, stub.port, workers, syncPeriod, dir);
+        try {
+            double ready = -1;
+            double allReconciled = -1;
+            double cpuAtAllReconciled = -1;
+            double cpuAt90 = -1;
+            Snapshot steadyStart = null;
+            long peakKib = 0;
+            long deadline = start + runFor.toNanos();
+            while (System.nanoTime() < deadline) {
+                if (!controller.isAlive()) {
+                    throw new IllegalStateException("the controller exited; its last output:\n" + controller.tail(40));
+                }
+                double seconds = (System.nanoTime() - start) / 1e9;
+                peakKib = Math.max(peakKib, controller.meter.memory().peakKib());
+                if (ready < 0 && controller.ready()) {
+                    ready = seconds;
+                    progress(String.format("ready (informers synced) after %.1f s", ready));
+                }
+                if (allReconciled < 0) {
+                    long[] first = stub.firstQueries();
+                    if (first[0] >= hpas) {
+                        allReconciled = (first[1] - startMillis) / 1000.0;
+                        cpuAtAllReconciled = controller.meter.cpuSeconds();
+                        progress(String.format("every HPA reconciled once %.1f s after the process started", allReconciled));
+                    }
+                }
+                if (cpuAt90 < 0 && seconds >= 90) {
+                    cpuAt90 = controller.meter.cpuSeconds();
+                }
+                if (steadyStart == null && allReconciled >= 0 && seconds >= allReconciled + syncPeriod.toMillis() / 1000.0) {
+                    steadyStart = snapshot(controller, stub, seconds);
+                    progress(String.format("steady from %.1f s", seconds));
+                }
+                Thread.sleep(SAMPLE_MILLIS);
+            }
+            Snapshot end = snapshot(controller, stub, (System.nanoTime() - start) / 1e9);
+            String metrics = controller.metrics();
+            ProcessMeter.Memory memory = controller.meter.memory();
+            if (allReconciled < 0) {
+                progress("not every HPA was reconciled within " + runFor.toSeconds() + " s; the controller's last output:\n" + controller.tail(20));
+            }
+            f.put("seconds_to_ready", seconds(ready));
+            f.put("seconds_to_first_reconcile_all", seconds(allReconciled));
+            f.put("cpu_seconds_to_steady", seconds(cpuAtAllReconciled));
+            f.put("cpu_seconds_first_90s", seconds(cpuAt90));
+            f.put("cpu_seconds_total", seconds(end.cpu()));
+            f.put("rss_mib_peak", mib(Math.max(peakKib, memory.peakKib())));
+            f.put("rss_mib_end", mib(memory.rssKib()));
+            f.put("rss_anon_mib_end", mib(memory.anonKib()));
+            f.put("rss_file_mib_end", mib(memory.fileKib()));
+            f.put("heap_mib_used_end", mib(PrometheusText.sum(metrics, "jvm_memory_used_bytes", "area=\"heap\"") / 1024));
+            f.put("heap_mib_committed_end", mib(PrometheusText.sum(metrics, "jvm_memory_committed_bytes", "area=\"heap\"") / 1024));
+            f.put("nonheap_mib_used_end", mib(PrometheusText.sum(metrics, "jvm_memory_used_bytes", "area=\"nonheap\"") / 1024));
+            f.put("threads_end", Integer.toString(memory.threads()));
+            steady(f, steadyStart, end);
+            perSecond(f, stub.queriesPerSecond(), startMillis / 1000, (startMillis + (long) (end.seconds() * 1000)) / 1000,
+                    steadyStart == null ? -1 : startMillis / 1000 + (long) Math.ceil(steadyStart.seconds()));
+            return f;
+        } finally {
+            controller.close();
+            try (Stream<Path> files = Files.walk(dir)) {
+                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    private Snapshot snapshot(RunProcess controller, StubProcess stub, double seconds) throws IOException {
+        return new Snapshot(seconds, controller.meter.cpuSeconds(), stub.counts(),
+                PrometheusText.sum(controller.metrics(), "horizontal_pod_autoscaler_controller_reconciliations_total", ""));
+    }
+
+    /** Reconciles, CPU and requests per reconcile between the start of the steady window and the end. */
+    private static void steady(Map<String, String> f, Snapshot from, Snapshot to) {
+        if (from == null) {
+            f.put("steady_reconciles_per_second", "n/a");
+            f.put("steady_cpu_ms_per_reconcile", "n/a");
+            f.put("steady_api_requests_per_reconcile", "n/a");
+            return;
+        }
+        double reconciles = to.reconciles() - from.reconciles();
+        long requests = to.requests().entrySet().stream().filter(e -> !NOT_RECONCILES.contains(e.getKey()))
+                .mapToLong(e -> e.getValue() - from.requests().getOrDefault(e.getKey(), 0L)).sum();
+        f.put("steady_reconciles_per_second", String.format("%.1f", reconciles / (to.seconds() - from.seconds())));
+        f.put("steady_cpu_ms_per_reconcile", reconciles == 0 ? "n/a" : String.format("%.2f", (to.cpu() - from.cpu()) * 1000 / reconciles));
+        f.put("steady_api_requests_per_reconcile", reconciles == 0 ? "n/a" : String.format("%.2f", requests / reconciles));
+    }
+
+    /**
+     * The metrics queries of each second of the run (0 for a second without any), their peak over the
+     * whole run, and their spread in the steady window: median, 90th percentile, peak, idle share.
+     */
+    private static void perSecond(Map<String, String> f, Map<Long, Long> series, long firstSecond, long lastSecond, long steadyFrom) {
+        List<Long> all = new ArrayList<>();
+        for (long s = firstSecond; s < lastSecond; s++) {
+            all.add(series.getOrDefault(s, 0L));
+        }
+        f.put("metrics_queries_peak_per_second_whole_run", Long.toString(all.stream().mapToLong(Long::longValue).max().orElse(0)));
+        long[] steady = steadyFrom < 0 ? new long[0] : all.subList((int) Math.min(all.size(), steadyFrom - firstSecond), all.size())
+                .stream().mapToLong(Long::longValue).toArray();
+        Arrays.sort(steady);
+        if (steady.length == 0) {
+            f.put("metrics_queries_per_second_p50", "n/a");
+            f.put("metrics_queries_per_second_p90", "n/a");
+            f.put("metrics_queries_per_second_peak", "n/a");
+            f.put("metrics_queries_p90_over_p50", "n/a");
+            f.put("idle_seconds_share", "n/a");
+        } else {
+            long p50 = steady[rank(50, steady.length)];
+            long p90 = steady[rank(90, steady.length)];
+            f.put("metrics_queries_per_second_p50", Long.toString(p50));
+            f.put("metrics_queries_per_second_p90", Long.toString(p90));
+            f.put("metrics_queries_per_second_peak", Long.toString(steady[steady.length - 1]));
+            f.put("metrics_queries_p90_over_p50", p50 == 0 ? "inf" : String.format("%.2f", (double) p90 / p50));
+            f.put("idle_seconds_share", String.format("%.2f", Arrays.stream(steady).filter(n -> n == 0).count() / (double) steady.length));
+        }
+        StringBuilder sb = new StringBuilder();
+        all.forEach(n -> sb.append(sb.length() == 0 ? "" : " ").append(n));
+        f.put("metrics_queries_per_second", sb.toString());
+    }
+
+    /** The index of the p-th percentile (nearest rank) among n sorted values. */
+    private static int rank(int p, int n) {
+        return Math.max(0, Math.min(n - 1, (int) Math.ceil(p / 100.0 * n) - 1));
+    }
+
+    private void progress(String message) {
+        log.println("# " + message);
+        log.flush();
+    }
+
+    private static String seconds(double s) {
+        return s < 0 ? "n/a" : String.format("%.1f", s);
+    }
+
+    private static String mib(double kib) {
+        return String.format("%.1f", kib / 1024.0);
+    }
+}

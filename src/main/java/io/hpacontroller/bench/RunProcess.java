@@ -1,0 +1,137 @@
+package io.hpacontroller.bench;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The controller as it runs in a pod, in a child JVM: {@code java OPTIONS -cp CLASSPATH Main run} with
+ * leader election, against the {@link ApiStub}, its health and metrics endpoints on free loopback
+ * ports, its output in a log file. Its memory and CPU are read from /proc ({@link ProcessMeter}).
+ */
+final class RunProcess implements AutoCloseable {
+
+    private final Process process;
+    private final Path log;
+    private final int healthPort;
+    private final int metricsPort;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    final ProcessMeter meter;
+
+    private RunProcess(Process process, Path log, int healthPort, int metricsPort) {
+        this.process = process;
+        this.log = log;
+        this.healthPort = healthPort;
+        this.metricsPort = metricsPort;
+        this.meter = new ProcessMeter(process.pid());
+    }
+
+    /**
+     * Starts {@code run} against the stub on {@code stubPort}.
+     *
+     * @param jvmOptions the JVM's options, as the image's entrypoint gives them
+     * @param dir        where the kubeconfig and the log go
+     */
+    static RunProcess start(List<String> jvmOptions, int stubPort, int workers, Duration syncPeriod, Path dir) throws IOException {
+        Path kubeconfig = dir.resolve("kubeconfig");
+        Files.writeString(kubeconfig, """
+                apiVersion: v1
+                kind: Config
+                clusters:
+                - name: stub
+                  cluster:
+                    server: http://127.0.0.1:%d
+                users:
+                - name: bench
+                  user:
+                    token: bench
+                contexts:
+                - name: stub
+                  context:
+                    cluster: stub
+                    user: bench
+                current-context: stub
+                """.formatted(stubPort));
+        int health = freePort();
+        int metrics = freePort();
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.hpacontroller.cli.Main", "run",
+                "--kubeconfig=" + kubeconfig, "--hpa-apis=autoscaling/v2", "--leader-elect=true", "--leader-elect-resource-namespace=bench",
+                "--horizontal-pod-autoscaler-sync-period=" + syncPeriod.toMillis() + "ms",
+                "--concurrent-horizontal-pod-autoscaler-syncs=" + workers,
+                "--health-probe-bind-address=127.0.0.1:" + health, "--metrics-bind-address=127.0.0.1:" + metrics));
+        Path log = dir.resolve("controller.log");
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().keySet().removeIf(k -> k.startsWith("HPA_CONTROLLER_") || k.equals("JAVA_TOOL_OPTIONS") || k.equals("KUBECONFIG"));
+        return new RunProcess(pb.start(), log, health, metrics);
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** Whether /readyz answers 200 (the informers have synced). */
+    boolean ready() {
+        return get(healthPort, "/readyz") != null;
+    }
+
+    /** The Prometheus text of /metrics, or null when it cannot be read. */
+    String metrics() {
+        return get(metricsPort, "/metrics");
+    }
+
+    private String get(int port, String path) {
+        try {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() == 200 ? r.body() : null;
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    /** The last lines of the controller's output. */
+    String tail(int lines) {
+        try {
+            List<String> all = Files.readAllLines(log);
+            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+        } catch (IOException e) {
+            return "(no output: " + e.getMessage() + ")";
+        }
+    }
+
+    /** SIGTERM, as the kubelet stops a pod; SIGKILL when it has not ended 20 s later. */
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            if (!process.waitFor(20, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+        }
+    }
+}
