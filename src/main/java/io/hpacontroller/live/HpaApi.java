@@ -1,7 +1,6 @@
 package io.hpacontroller.live;
 
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
-
 import io.hpacontroller.core.controls.MirrorControlFields;
 
 import java.util.Arrays;
