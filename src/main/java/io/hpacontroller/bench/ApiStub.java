@@ -222,6 +222,11 @@ public final class ApiStub implements AutoCloseable {
         } else if (path.equals("/version")) {
             count("other");
             res.end("{\"major\":\"1\",\"minor\":\"26\",\"gitVersion\":\"v1.26.1\",\"platform\":\"linux/amd64\"}");
+        } else if (path.equals("/apis/autoscaling/v2")) {
+            count("other"); // run's start-up check: --hpa-apis=autoscaling/v2 is served
+            res.end("{\"kind\":\"APIResourceList\",\"apiVersion\":\"v1\",\"groupVersion\":\"autoscaling/v2\",\"resources\":["
+                    + "{\"name\":\"horizontalpodautoscalers\",\"namespaced\":true,\"kind\":\"HorizontalPodAutoscaler\",\"verbs\":[\"get\",\"list\",\"watch\",\"update\"]},"
+                    + "{\"name\":\"horizontalpodautoscalers/status\",\"namespaced\":true,\"kind\":\"HorizontalPodAutoscaler\",\"verbs\":[\"get\",\"update\"]}]}");
         } else if (path.equals("/apis/apps/v1")) {
             count("other");
             res.end("{\"kind\":\"APIResourceList\",\"apiVersion\":\"v1\",\"groupVersion\":\"apps/v1\",\"resources\":["

@@ -7,6 +7,7 @@ import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -40,6 +41,11 @@ public final class BenchCommand implements Callable<Integer> {
             description = "the controller process's JVM options, space-separated (default: the image's, ${DEFAULT-VALUE})")
     String jvmOptions = String.join(" ", Bench.IMAGE_JVM_OPTIONS);
 
+    @Option(names = "--memory-limit", paramLabel = "SIZE", defaultValue = "256m",
+            description = "the controller process's memory limit as a container's JVM sees it (-XX:MaxRAM, unless --jvm-options sets it;"
+                    + " the chart's default limit, ${DEFAULT-VALUE}): the heap and RSS figures of a pod, not of this machine's RAM")
+    String memoryLimit;
+
     @Option(names = "--workers", paramLabel = "INT", defaultValue = "5",
             description = "--concurrent-horizontal-pod-autoscaler-syncs (default: ${DEFAULT-VALUE})")
     int workers;
@@ -62,7 +68,16 @@ public final class BenchCommand implements Callable<Integer> {
         if (!runFor.isZero() && !Bench.canMeasureProcesses()) {
             throw new CommandLine.ParameterException(cl, "--run-for needs Linux's /proc to measure the controller process; pass --run-for 0s");
         }
-        List<String> options = jvmOptions.isBlank() ? List.of() : List.of(jvmOptions.trim().split("\\s+"));
+        if (!memoryLimit.matches("\\d+[kKmMgG]?")) {
+            throw new CommandLine.ParameterException(cl, "--memory-limit: expected a size such as 256m, got '" + memoryLimit + "'");
+        }
+        List<String> options = new ArrayList<>();
+        if (!jvmOptions.contains("-XX:MaxRAM=")) {
+            options.add("-XX:MaxRAM=" + memoryLimit);
+        }
+        if (!jvmOptions.isBlank()) {
+            options.addAll(List.of(jvmOptions.trim().split("\\s+")));
+        }
         PrintWriter out = cl.getOut();
         new Bench(hpas, podsPerHpa, duration, workers, syncPeriod, runFor, options, out).run().print(out);
         return 0;

@@ -19,7 +19,8 @@ class BenchTest {
         StringWriter out = new StringWriter();
         CommandLine cl = Main.commandLine();
         cl.setOut(new PrintWriter(out));
-        int exit = cl.execute("bench", "--hpas", "60", "--pods-per-hpa", "3", "--duration", "2s", "--workers", "2");
+        int exit = cl.execute("bench", "--hpas", "60", "--pods-per-hpa", "3", "--duration", "2s", "--workers", "2",
+                "--run-for", "12s", "--sync-period", "3s");
         assertThat(exit).as(out.toString()).isZero();
 
         Map<String, String> figures = new HashMap<>();
@@ -30,7 +31,9 @@ class BenchTest {
             }
         }
         assertThat(figures).containsKeys("hpas", "pods", "informer_sync_seconds", "reconciles_per_second", "reconcile_p50_ms",
-                "reconcile_p99_ms", "own_cpu_p99_ms", "api_requests_per_reconcile", "heap_mib_after_gc");
+                "reconcile_p99_ms", "own_cpu_p99_ms", "api_requests_per_reconcile", "heap_mib_after_gc",
+                "seconds_to_first_reconcile_all", "cpu_seconds_to_steady", "rss_mib_peak", "rss_mib_end");
+        assertThat(Double.parseDouble(figures.get("rss_mib_end"))).as("the controller process's resident memory").isPositive();
         assertThat(figures.get("hpas")).isEqualTo("60");
         assertThat(figures.get("pods")).isEqualTo("180");
         assertThat(Double.parseDouble(figures.get("reconciles_per_second"))).isPositive();

@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.hpacontroller.bench.Bench;
 import io.hpacontroller.conformance.UnknownFields;
 import org.junit.jupiter.api.Test;
 
@@ -130,8 +131,18 @@ class ChartTest {
     void leaseIdentityAndNamespaceComeFromTheDownwardApi() {
         Container controller = controller(HelmChart.renderDefaults());
 
-        assertThat(controller.getEnv()).extracting(e -> e.getName() + "=" + e.getValueFrom().getFieldRef().getFieldPath())
+        assertThat(controller.getEnv()).filteredOn(e -> e.getValueFrom() != null)
+                .extracting(e -> e.getName() + "=" + e.getValueFrom().getFieldRef().getFieldPath())
                 .containsExactly("POD_NAME=metadata.name", "POD_NAMESPACE=metadata.namespace");
+    }
+
+    @Test
+    void theJvmOptionsByDefaultAreTheOnesTheBenchMeasures() {
+        Container controller = controller(HelmChart.renderDefaults());
+
+        assertThat(controller.getEnv()).extracting(EnvVar::getName, EnvVar::getValue)
+                .contains(tuple("JDK_JAVA_OPTIONS", String.join(" ", Bench.IMAGE_JVM_OPTIONS)));
+        assertThat(controller.getResources().getLimits().get("memory")).hasToString("256Mi");
     }
 
     @Test
@@ -288,7 +299,7 @@ class ChartTest {
                 .endsWith("--some-future-flag=1")
                 .doesNotContain("--horizontal-pod-autoscaler-sync-period=15s", "--log-format=text");
         assertThat(controller.getEnv()).extracting(EnvVar::getName, EnvVar::getValue)
-                .contains(tuple("JAVA_TOOL_OPTIONS", "-Xss512k"));
+                .contains(tuple("JDK_JAVA_OPTIONS", "-Xss512k"));
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.hpacontroller.deploy;
 
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.hpacontroller.bench.Bench;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -67,9 +68,9 @@ class DockerfileTest {
 
         assertThat(copy).isEqualTo("--from=build /build/target/" + shadedJar + " /app/hpa-controller.jar");
         assertThat(arguments("WORKDIR")).first().isEqualTo("/build");
-        assertThat(arguments("ENTRYPOINT")).singleElement().isEqualTo(
-                "[\"java\", \"-XX:MaxRAMPercentage=75.0\", \"-XX:+ExitOnOutOfMemoryError\", \"-Djava.io.tmpdir=/tmp\","
-                        + " \"-jar\", \"/app/hpa-controller.jar\"]");
+        assertThat(arguments("ENTRYPOINT")).singleElement().isEqualTo("[\"java\", \"-jar\", \"/app/hpa-controller.jar\"]");
+        assertThat(arguments("ENV")).as("the JVM options bench measures, replaceable from the environment (the chart's jvmOptions)")
+                .contains("JDK_JAVA_OPTIONS=\"" + String.join(" ", Bench.IMAGE_JVM_OPTIONS) + "\"");
         assertThat(arguments("CMD")).singleElement().isEqualTo("[\"run\"]");
     }
 
