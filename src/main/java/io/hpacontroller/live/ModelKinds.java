@@ -3,6 +3,7 @@ package io.hpacontroller.live;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
+import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -16,7 +17,9 @@ import java.util.List;
  * controller never uses, several MiB of class metadata and a share of the start-up CPU) to resolve the
  * kind of a watch event's object; this one knows only the kinds watched here. Requests with a declared type (a GET into
  * {@code Scale.class}, a list) never need it; a kind missing here would still be read, as a generic
- * resource converted to the watched type.
+ * resource converted to the watched type. Except {@code Status}: a watch's ERROR event (410 Gone after a compaction or
+ * an API server restart) is recognized only as a {@code Status}; read as anything else, the informer would retry the
+ * expired resourceVersion for ever instead of listing anew, and its cache would stay stale.
  */
 public final class ModelKinds {
 
@@ -27,7 +30,7 @@ public final class ModelKinds {
         KubernetesSerialization serialization = new KubernetesSerialization(new ObjectMapper(), false);
         for (Class<? extends KubernetesResource> kind : List.of(HorizontalPodAutoscaler.class, MirrorHpa.class,
                 PodFields.class, WorkloadFields.Deployment.class, WorkloadFields.StatefulSet.class, WorkloadFields.ReplicaSet.class,
-                WorkloadFields.ReplicationController.class, Lease.class, Event.class)) {
+                WorkloadFields.ReplicationController.class, Lease.class, Event.class, Status.class)) {
             serialization.registerKubernetesResource(kind);
         }
         return serialization;
