@@ -4,6 +4,8 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.hpacontroller.core.Parsed;
+import io.hpacontroller.core.controls.HpaControls;
 import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.reconcile.HistoryWriter;
 import io.hpacontroller.core.reconcile.HpaSelectorIndex;
@@ -23,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -47,10 +50,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Each HPA is synced once per sync period at a phase of its own ({@link PhasedCadence}), whatever
  * the outcome: a sync that failed on the cluster's side waits for the next period like any other, as
- * upstream. The HPAs that existed when the process started are first synced at their phases within
- * one period of the start; an HPA created later is synced at once, and so is one whose spec changes
- * (its generation moves); status writes of our own do not requeue. A sweep every sync period re-adds
- * any HPA the queue does not track (never earlier than its next due time), so no HPA can be lost.
+ * upstream. The period is the flag's, or the HPA's own ({@link HpaControls#syncPeriod()}, read at each sync
+ * with the other controls and handed to the core with the HPA; the phase is then within that period). The
+ * HPAs that existed when the process started are first synced at their phases within one period (the flag's)
+ * of the start; an HPA created later is synced at once, and so is one whose spec changes (its generation
+ * moves) or whose control annotations change (they do not move the generation: {@code kubectl annotate}
+ * takes effect at once); status writes of our own do not requeue. A sweep every sync period re-adds any HPA
+ * the queue does not track (never earlier than its next due time), so no HPA can be lost.
  */
 public final class HorizontalController implements AutoCloseable {
 
@@ -70,6 +76,9 @@ public final class HorizontalController implements AutoCloseable {
     private final HistoryStore histories = new HistoryStore();
     /** The histories kept in the cluster, null without {@code --persist-history}. */
     private final HistoryObjects kept;
+    private final HpaControlsCache controls = new HpaControlsCache();
+    /** The sync period of each HPA whose own differs from the flag's. */
+    private final Map<String, Duration> periods = new ConcurrentHashMap<>();
     private final HpaSelectorIndex selectors = new HpaSelectorIndex();
     private final Map<String, PodIndex> podIndexes = new LinkedHashMap<>();
     private final PodCache pods;
@@ -108,7 +117,7 @@ public final class HorizontalController implements AutoCloseable {
         this.gate = Objects.requireNonNull(gate);
         this.processStart = ProcessHandle.current().info().startInstant().orElseGet(clock::instant);
         long sinceStart = Math.max(0, Duration.between(processStart, clock.instant()).toNanos());
-        this.queue = new WorkQueue(ticker, new PhasedCadence(options.syncPeriod(), clock, ticker), ticker.nanos() - sinceStart);
+        this.queue = new WorkQueue(ticker, new PhasedCadence(options.syncPeriod(), periods::get, clock, ticker), ticker.nanos() - sinceStart);
         KubeApi api = new KubeApi(client, options.apiTimeout());
         KubeApi writes = new KubeApi(client, gate.requestTimeout(options.apiTimeout()));
         ApiDiscovery discovery = new ApiDiscovery(api, clock);
@@ -230,7 +239,7 @@ public final class HorizontalController implements AutoCloseable {
     private void updated(HorizontalPodAutoscaler old, HorizontalPodAutoscaler hpa, boolean queue) {
         String key = Reconciler.keyOf(hpa);
         selectors.register(key, hpa.getMetadata().getNamespace());
-        if (queue && !Objects.equals(old.getMetadata().getGeneration(), hpa.getMetadata().getGeneration())) {
+        if (queue && (!Objects.equals(old.getMetadata().getGeneration(), hpa.getMetadata().getGeneration()) || HpaControlsCache.changed(old, hpa))) {
             this.queue.addNow(key);
         }
     }
@@ -239,14 +248,6 @@ public final class HorizontalController implements AutoCloseable {
         String key = Reconciler.keyOf(hpa);
         queue.remove(key);
         forget(key);
-    }
-
-    /** Drops everything remembered about an HPA that is gone. */
-    private void forget(String key) {
-        reconciler.forget(key);
-        if (kept != null) {
-            kept.forget(key);
-        }
     }
 
     /** Starts the Pod informers only. */
@@ -410,13 +411,34 @@ public final class HorizontalController implements AutoCloseable {
         if (kept != null) {
             kept.restore(hpa, clock.millis()); // before the first decision this process makes for it
         }
-        ReconcileOutcome outcome = reconciler.reconcile(hpa);
+        Parsed<HpaControls> hpaControls = controls.of(key, hpa);
+        keepPeriod(key, hpaControls);
+        ReconcileOutcome outcome = reconciler.reconcile(hpa, hpaControls);
         long total = System.nanoTime() - start;
         long cpu = THREADS.getCurrentThreadCpuTime() - cpuStart;
         if (lookup(key) == null) {
             forget(key); // deleted while it was reconciled: drop the history the reconcile may have re-created
         }
         return notifyListeners(new SyncReport(key, outcome, total, cpu, ApiCallStats.nanos(), ApiCallStats.calls(), waitedNanos));
+    }
+
+    /** The period the queue schedules the HPA's next sync by: its own when its controls give one, else the flag's. */
+    private void keepPeriod(String key, Parsed<HpaControls> hpaControls) {
+        Duration own = hpaControls instanceof Parsed.Valid<HpaControls> v ? v.value().syncPeriod() : null;
+        if (own == null || own.equals(options.syncPeriod())) {
+            periods.remove(key);
+        } else {
+            periods.put(key, own);
+        }
+    }
+
+    private void forget(String key) {
+        reconciler.forget(key);
+        controls.forget(key);
+        periods.remove(key);
+        if (kept != null) {
+            kept.forget(key);
+        }
     }
 
     private SyncReport notifyListeners(SyncReport report) {

@@ -1,6 +1,7 @@
 package io.hpacontroller.live;
 
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.hpacontroller.core.controls.MirrorControlFields;
 
 import java.util.Arrays;
 import java.util.stream.Collectors;
@@ -18,7 +19,7 @@ import java.util.stream.Collectors;
  */
 public enum HpaApi {
     BUILTIN("autoscaling", "v2"),
-    MIRROR("autoscaling.hpa-controller.io", "v1");
+    MIRROR(MirrorControlFields.GROUP, "v1");
 
     private final String group;
     private final String version;

@@ -8,13 +8,16 @@ import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Kind;
 import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.Version;
+import io.hpacontroller.core.controls.MirrorControlFields;
 
 /**
  * A HorizontalPodAutoscaler of the mirror API ({@code autoscaling.hpa-controller.io/v1}): autoscaling/v2's
  * spec, autoscaling/v2's status plus the printer columns' summary ({@link MirrorHpaStatus}). Fields a later
- * version of the mirror adds beyond autoscaling/v2 are read here and handed on next to the core's model.
+ * version of the mirror adds beyond autoscaling/v2 (the per-HPA controls: {@code spec.mode}, {@code spec.fallback},
+ * {@code spec.behavior.syncPeriodSeconds}, ...) stay in the model's additional properties and are read by the core
+ * ({@link MirrorControlFields}).
  */
-@Group("autoscaling.hpa-controller.io")
+@Group(MirrorControlFields.GROUP)
 @Version("v1")
 @Kind("HorizontalPodAutoscaler")
 @Plural("horizontalpodautoscalers")

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.function.Function;
 
 /**
  * Each HPA is synced once per period at a phase of its own, so the syncs of many HPAs (and the
@@ -27,16 +28,24 @@ import java.time.Instant;
  *       started a period or more before its workers (a standby that took over) syncs each HPA at its
  *       next slot.</li>
  * </ul>
- * One period for all HPAs today; every method takes the key, so a period per HPA fits in.
+ * The period is the flag's, or an HPA's own ({@code ownPeriod}, asked each time: the HPA's sync-period
+ * control); the phase is then within that period.
  */
 public final class PhasedCadence implements WorkQueue.Cadence {
 
     private final long period;
+    private final Function<String, Duration> ownPeriod;
     /** Nanoseconds since the epoch minus ticker nanoseconds. */
     private final long epochOffset;
 
     public PhasedCadence(Duration period, Clock clock, Ticker ticker) {
+        this(period, key -> null, clock, ticker);
+    }
+
+    /** @param ownPeriod a key's own period, null for {@code period} */
+    public PhasedCadence(Duration period, Function<String, Duration> ownPeriod, Clock clock, Ticker ticker) {
         this.period = period.toNanos();
+        this.ownPeriod = ownPeriod;
         if (this.period <= 0) {
             throw new IllegalArgumentException("the sync period must be positive, got " + period);
         }
@@ -45,7 +54,8 @@ public final class PhasedCadence implements WorkQueue.Cadence {
     }
 
     private long periodOf(String key) {
-        return period;
+        Duration own = ownPeriod.apply(key);
+        return own == null ? period : own.toNanos();
     }
 
     /** When within each period the key's slots fall: nanoseconds after each multiple of the period since the epoch. */

@@ -7,6 +7,8 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBehavior;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerCondition;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus;
+import io.hpacontroller.core.Parsed;
+import io.hpacontroller.core.controls.HpaControls;
 import io.hpacontroller.core.model.ScaleTarget;
 import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.normalize.HpaHistory;
@@ -276,7 +278,8 @@ public final class Shadow implements AutoCloseable {
             pods.beforeRescale(KubeTime.parse(status.getLastScaleTime(), Long.MAX_VALUE));
         }
         try {
-            outcome = reconciler.reconcile(o.hpa());
+            // the built-in controller ignores our control annotations: so does its shadow
+            outcome = reconciler.reconcile(o.hpa(), Parsed.valid(HpaControls.NONE));
         } finally {
             scales.startFrom(null);
             pods.beforeRescale(null);

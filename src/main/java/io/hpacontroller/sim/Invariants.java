@@ -18,11 +18,12 @@ import java.util.function.Supplier;
  * <ol>
  *   <li>once the replica count is within [minReplicas, maxReplicas] it stays there (every step), and the
  *       workload has as many pods as spec.replicas says;</li>
- *   <li>a sync whose metrics calls all failed does not change the replica count (when it is within bounds);</li>
+ *   <li>a sync whose metrics calls all failed does not change the replica count (when it is within bounds), unless a
+ *       metric's fallback control proposed its replicas; in mode Preview no scale is ever written;</li>
  *   <li>a scale write that failed changes nothing, and the outcome does not claim a rescale; a rescale the
  *       outcome reports is what the workload has;</li>
  *   <li>the status written is consistent with what happened: currentReplicas as read, desiredReplicas and
- *       lastScaleTime as written, AbleToScale False after a failed write, ScalingActive False when no
+ *       lastScaleTime as written (in Preview: desiredReplicas as decided), AbleToScale False after a failed write, ScalingActive False when no
  *       metric could be read;</li>
  *   <li>no exception escapes the core (it would show as an internal error).</li>
  * </ol>
@@ -77,7 +78,11 @@ final class Invariants {
 
         expect(!insideBefore || (s.replicasAfter() >= min && s.replicasAfter() <= max),
                 at, () -> "replicas left [" + min + ", " + max + "]: " + s.replicasBefore() + " -> " + s.replicasAfter());
-        boolean allMetricsFailed = s.metricsCalls() > 0 && s.metricsFailures() == s.metricsCalls();
+        boolean preview = o.trace() != null && o.trace().controls().preview();
+        // a metric in fallback (the HPA's fallback control) proposes its replicas although it failed: that may scale
+        boolean fallback = o.trace() != null && o.trace().metrics() != null && o.trace().metrics().stream().anyMatch(m -> m.fallback());
+        expect(!preview || s.scaleWrites() == 0, at, () -> "a scale write in mode Preview");
+        boolean allMetricsFailed = s.metricsCalls() > 0 && s.metricsFailures() == s.metricsCalls() && !fallback;
         expect(!(allMetricsFailed && insideBefore) || s.replicasAfter() == s.replicasBefore(),
                 at, () -> "scaled " + s.replicasBefore() + " -> " + s.replicasAfter() + " although every metrics call failed");
         boolean writeFailed = s.scaleWrites() > 0 && s.scaleWritesSucceeded() == 0;
@@ -101,6 +106,9 @@ final class Invariants {
             String expected = Instant.ofEpochMilli(VirtualClock.epochMillis(s.time())).truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
             expect(Objects.equals(status.getLastScaleTime(), expected),
                     at, () -> "status.lastScaleTime " + status.getLastScaleTime() + ", expected " + expected);
+        } else if (preview) {
+            expect(Objects.equals(status.getDesiredReplicas(), o.desiredReplicas()),
+                    at, () -> "status.desiredReplicas " + status.getDesiredReplicas() + " but Preview decided " + o.desiredReplicas());
         } else if (o.error() == ReconcileOutcome.ErrorKind.NONE) {
             expect(Objects.equals(status.getDesiredReplicas(), s.replicasAfter()),
                     at, () -> "status.desiredReplicas " + status.getDesiredReplicas() + " but replicas stayed " + s.replicasAfter());

@@ -3,7 +3,9 @@ package io.hpacontroller.sim;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.hpacontroller.core.Parsed;
 import io.hpacontroller.core.Quantities;
+import io.hpacontroller.core.controls.HpaControls;
 import io.hpacontroller.core.model.ContainerInfo;
 import io.hpacontroller.core.model.ResourceAmounts;
 import io.hpacontroller.core.reconcile.ControllerConfig;
@@ -443,6 +445,10 @@ public final class ScenarioReader {
             List<FieldError> invalid = HpaValidation.validate(hpa, new HpaValidation.Options(setup.controller().config().scaleToZeroEnabled()));
             if (!invalid.isEmpty()) {
                 throw refused(h, invalid);
+            }
+            if (HpaControls.of(hpa) instanceof Parsed.Invalid<HpaControls> badControls) {
+                // the live controller would stop this HPA with ScalingActive=False InvalidAnnotation: nothing to simulate
+                throw h.child("metadata").child("annotations").error(badControls.message());
             }
             if (hpa.getSpec().getMaxReplicas() > MAX_PODS) {
                 throw h.child("spec").child("maxReplicas").error("the simulator models at most " + MAX_PODS + " pods per workload, got "

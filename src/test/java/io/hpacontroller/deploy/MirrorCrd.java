@@ -10,6 +10,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.hpacontroller.core.controls.DurationRange;
+import io.hpacontroller.core.controls.HpaControls;
+import io.hpacontroller.core.controls.MirrorControlFields;
+import io.hpacontroller.core.controls.Mode;
 import io.hpacontroller.live.HpaApi;
 
 import java.lang.reflect.Field;
@@ -33,7 +37,7 @@ import java.util.TreeMap;
  *     Kubernetes writes it in CRDs (integer or string, with its pattern);</li>
  * <li>the fields fabric8's model (Kubernetes 1.33+) has and that OpenAPI document (v1.26.1) lacks:
  *     {@code behavior.scaleUp/scaleDown.tolerance};</li>
- * <li>what the mirror adds: {@link #STATUS_EXTRAS} for the printer columns, the defaulting autoscaling/v2 does
+ * <li>what the mirror adds: the per-HPA controls ({@link #CONTROL_FIELDS}, with their ranges), {@link #STATUS_EXTRAS} for the printer columns, the defaulting autoscaling/v2 does
  *     ({@code minReplicas: 1}, CPU at 80% without metrics), and {@link #RULES}: CEL rules for what autoscaling/v2's validation refuses beyond its
  *     schema (those kube-apiserver 1.26 can check; what it cannot, the controller reports as a condition and an
  *     event).</li>
@@ -197,6 +201,7 @@ final class MirrorCrd {
         ObjectNode cpu = NODES.objectNode().put("type", "Resource");
         cpu.putObject("resource").put("name", "cpu").putObject("target").put("type", "Utilization").put("averageUtilization", 80);
         ((ObjectNode) spec.get("properties").get("metrics")).putArray("default").add(cpu);
+        addControls(spec);
         ObjectNode status = structural(AutoscalingV2Schema.STATUS, io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus.class);
         ObjectNode statusProperties = (ObjectNode) status.get("properties");
         STATUS_EXTRAS.forEach((name, description) -> statusProperties.set(name, NODES.objectNode().put("description", description).put("type", "string")));
@@ -241,6 +246,53 @@ final class MirrorCrd {
         column(columns, "Age", "date", ".metadata.creationTimestamp", null);
         version.putObject("schema").set("openAPIV3Schema", root);
         return crd;
+    }
+
+    /**
+     * The per-HPA controls the mirror adds to autoscaling/v2's spec, as the KEPs propose them (issue 15), with the ranges
+     * of {@link HpaControls} as schema bounds. The controller reads them with {@link MirrorControlFields}.
+     */
+    static final List<String> CONTROL_FIELDS = List.of(MirrorControlFields.MODE, MirrorControlFields.FALLBACK, MirrorControlFields.SYNC_PERIOD,
+            MirrorControlFields.CPU_INITIALIZATION_PERIOD, MirrorControlFields.INITIAL_READINESS_DELAY);
+
+    private static void addControls(ObjectNode spec) {
+        ObjectNode specProperties = (ObjectNode) spec.get("properties");
+        ObjectNode mode = NODES.objectNode().put("description", "mode is how far the controller acts on this HPA: Auto (unset: decide and"
+                + " scale, as autoscaling/v2), Preview (decide and write status, conditions and events, never the scale; AbleToScale=False"
+                + " reason Preview) or Suspended (read no metrics, write nothing but ScalingActive=False reason Suspended). KEP-3148, KEP-3428.");
+        ArrayNode modes = mode.putArray("enum");
+        for (Mode m : Mode.values()) {
+            modes.add(m.text());
+        }
+        mode.put("type", "string");
+        specProperties.set("mode", sorted(mode));
+        ObjectNode fallback = NODES.objectNode().put("description", "fallback is what a metric proposes once it has failed without a break"
+                + " for failureDurationSeconds, instead of blocking the HPA: replicas, still under minReplicas/maxReplicas, stabilization and"
+                + " the policies. ScalingActive=True reason FallbackActive names the metric. KEP-5679.");
+        ObjectNode fallbackProperties = fallback.putObject("properties");
+        fallbackProperties.set("failureDurationSeconds", seconds("failureDurationSeconds is how long a metric must have failed without a"
+                + " break, as the controller measured it, before it proposes the fallback replicas.", HpaControls.FALLBACK_AFTER));
+        fallbackProperties.set("replicas", sorted(NODES.objectNode().put("description", "replicas is what a metric in fallback proposes.")
+                .put("format", "int32").put("minimum", HpaControls.MIN_FALLBACK_REPLICAS).put("type", "integer")));
+        fallback.putArray("required").add("failureDurationSeconds").add("replicas");
+        fallback.put("type", "object");
+        specProperties.set("fallback", sorted(fallback));
+        spec.set("properties", sorted(specProperties));
+
+        ObjectNode behavior = (ObjectNode) specProperties.get("behavior");
+        ObjectNode behaviorProperties = (ObjectNode) behavior.get("properties");
+        behaviorProperties.set("syncPeriodSeconds", seconds("syncPeriodSeconds is this HPA's sync period, instead of the controller's"
+                + " --horizontal-pod-autoscaler-sync-period. KEP-6003.", HpaControls.SYNC_PERIOD));
+        behaviorProperties.set("cpuInitializationPeriodSeconds", seconds("cpuInitializationPeriodSeconds is this HPA's value of the"
+                + " controller's --horizontal-pod-autoscaler-cpu-initialization-period.", HpaControls.WARM_UP));
+        behaviorProperties.set("initialReadinessDelaySeconds", seconds("initialReadinessDelaySeconds is this HPA's value of the"
+                + " controller's --horizontal-pod-autoscaler-initial-readiness-delay.", HpaControls.WARM_UP));
+        behavior.set("properties", sorted(behaviorProperties));
+    }
+
+    private static ObjectNode seconds(String description, DurationRange range) {
+        return sorted(NODES.objectNode().put("description", description).put("format", "int32").put("maximum", range.max().toSeconds())
+                .put("minimum", range.min().toSeconds()).put("type", "integer"));
     }
 
     private static void column(ArrayNode columns, String name, String type, String path, String description) {

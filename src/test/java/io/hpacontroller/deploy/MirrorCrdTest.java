@@ -83,6 +83,41 @@ class MirrorCrdTest {
     }
 
     @Test
+    void theSpecAddsThePerHpaControlsWithTheirRanges() {
+        JsonNode spec = schema().get("properties").get("spec").get("properties");
+        JsonNode behavior = spec.get("behavior").get("properties");
+
+        assertThat(spec.get("mode").get("enum")).extracting(JsonNode::asText).containsExactly("Auto", "Preview", "Suspended");
+        assertThat(spec.get("fallback").get("required")).extracting(JsonNode::asText).containsExactly("failureDurationSeconds", "replicas");
+        assertThat(range(spec.get("fallback").get("properties").get("failureDurationSeconds"))).isEqualTo("1..86400");
+        assertThat(spec.get("fallback").get("properties").get("replicas").get("minimum").asInt()).isEqualTo(1);
+        assertThat(range(behavior.get("syncPeriodSeconds"))).isEqualTo("1..3600");
+        assertThat(range(behavior.get("cpuInitializationPeriodSeconds"))).isEqualTo("0..3600");
+        assertThat(range(behavior.get("initialReadinessDelaySeconds"))).isEqualTo("0..3600");
+        // what the CRD accepts, the controller reads: one model from either source
+        MirrorHpa parsed = SERIALIZATION.unmarshal("""
+                apiVersion: autoscaling.hpa-controller.io/v1
+                kind: HorizontalPodAutoscaler
+                metadata: {name: web, namespace: shop}
+                spec:
+                  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+                  maxReplicas: 10
+                  mode: Preview
+                  fallback: {replicas: 6, failureDurationSeconds: 120}
+                  behavior: {syncPeriodSeconds: 3, cpuInitializationPeriodSeconds: 120, initialReadinessDelaySeconds: 60}
+                """, MirrorHpa.class);
+        assertThat(io.hpacontroller.core.controls.HpaControls.of(parsed.toCore())).isEqualTo(io.hpacontroller.core.Parsed.valid(
+                new io.hpacontroller.core.controls.HpaControls(java.time.Duration.ofSeconds(3),
+                        new io.hpacontroller.core.controls.Fallback(6, java.time.Duration.ofMinutes(2)), io.hpacontroller.core.controls.Mode.PREVIEW,
+                        java.time.Duration.ofMinutes(2), java.time.Duration.ofMinutes(1), null, null)));
+    }
+
+    private static String range(JsonNode integer) {
+        assertThat(integer.get("type").asText()).isEqualTo("integer");
+        return integer.get("minimum").asLong() + ".." + integer.get("maximum").asLong();
+    }
+
+    @Test
     void theStatusAddsOnlyThePrinterColumnsFields() {
         Set<String> v2 = MirrorCrd.modelProperties(HorizontalPodAutoscalerStatus.class).keySet();
         Set<String> mirror = MirrorCrd.modelProperties(MirrorHpaStatus.class).keySet();
@@ -114,7 +149,7 @@ class MirrorCrdTest {
         List<String> inSchema = new ArrayList<>();
         properties.fieldNames().forEachRemaining(inSchema::add);
         for (String name : inSchema) {
-            if (!fields.containsKey(name)) {
+            if (!fields.containsKey(name) && !MirrorCrd.CONTROL_FIELDS.contains(path + "." + name)) {
                 differences.add(path + "." + name + ": in the CRD, not in " + model.getName());
             }
         }

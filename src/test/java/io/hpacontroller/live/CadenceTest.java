@@ -4,13 +4,18 @@ import io.hpacontroller.core.reconcile.ReconcileOutcome;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import static io.hpacontroller.live.LiveFixtures.deployment;
 import static io.hpacontroller.live.LiveFixtures.externalAverage;
 import static io.hpacontroller.live.LiveFixtures.hpa;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.hpacontroller.core.controls.ControlAnnotations;
 
 /** The sync cadence at the production ratio (see {@link LiveTestBase#run}). */
 class CadenceTest extends LiveTestBase {
@@ -58,5 +63,84 @@ class CadenceTest extends LiveTestBase {
         assertThat(afterEdit).extracting(Sync::second).as("at once after the edit, then at its slots: nothing else syncs early")
                 .containsExactly(1L, slot, slot + 15);
         assertThat(afterEdit.get(0).outcome().desiredReplicas()).isEqualTo(5);
+    }
+
+    private static HorizontalPodAutoscaler annotated(HorizontalPodAutoscaler hpa, String name, String value) {
+        hpa.getMetadata().setAnnotations(new HashMap<>(Map.of(name, value)));
+        return hpa;
+    }
+
+    private static List<Long> secondsOf(List<Sync> syncs, String hpa) {
+        return syncs.stream().filter(s -> s.outcome() != null && s.outcome().key().equals(NS + "/" + hpa)).map(Sync::second).toList();
+    }
+
+    /** {@code first} (if not negative), then the seconds in (after, until] of the HPA's slots at this period. */
+    private List<Long> expected(long first, String hpa, Duration period, long after, long until) {
+        List<Long> out = new java.util.ArrayList<>();
+        if (first >= 0) {
+            out.add(first);
+        }
+        for (long s = firstSlotSecond(hpa, period); s <= until; s += period.toSeconds()) {
+            if (s > after) {
+                out.add(s);
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void eachHpaIsSyncedAtItsOwnPeriod() throws Exception {
+        client.apps().deployments().inNamespace(NS).resource(deployment(NS, "web", 3)).create();
+        cluster.metrics().setExternalMetric(NS, "queue_messages_ready", "30");
+        create(annotated(hpa(NS, "fast", "apps/v1", "Deployment", "web", 1, 30, externalAverage("queue_messages_ready", "10")),
+                ControlAnnotations.SYNC_PERIOD, "5s"));
+        create(hpa(NS, "flag", "apps/v1", "Deployment", "web", 1, 30, externalAverage("queue_messages_ready", "10")));
+        create(annotated(hpa(NS, "slow", "apps/v1", "Deployment", "web", 1, 30, externalAverage("queue_messages_ready", "10")),
+                ControlAnnotations.SYNC_PERIOD, "1m"));
+        create(annotated(hpa(NS, "bad", "apps/v1", "Deployment", "web", 1, 30, externalAverage("queue_messages_ready", "10")),
+                ControlAnnotations.SYNC_PERIOD, "0"));
+        controllerAtProductionRatio();
+        await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 4);
+
+        List<Sync> syncs = run(61);
+
+        // at once (new HPAs), then each at its own slots: a phase within its own period
+        assertThat(secondsOf(syncs, "fast")).hasSize(13).containsExactlyElementsOf(expected(0, "fast", Duration.ofSeconds(5), 0, 60));
+        assertThat(secondsOf(syncs, "flag")).hasSize(5).containsExactlyElementsOf(expected(0, "flag", PRODUCTION_PERIOD, 0, 60));
+        assertThat(secondsOf(syncs, "slow")).hasSize(2).containsExactlyElementsOf(expected(0, "slow", Duration.ofMinutes(1), 0, 60));
+        assertThat(secondsOf(syncs, "bad")).as("an invalid period: the flag's, and the condition says why")
+                .containsExactlyElementsOf(expected(0, "bad", PRODUCTION_PERIOD, 0, 60));
+        assertThat(condition(readHpa("bad"), "ScalingActive")).isEqualTo("False/InvalidAnnotation");
+        assertThat(syncs.stream().filter(s -> s.outcome().key().equals(NS + "/fast")).findFirst().orElseThrow().outcome().trace()
+                .controls().syncPeriodMillis()).isEqualTo(5000);
+    }
+
+    @Test
+    void anAnnotationChangeIsSyncedAtOnceWithoutARestartAndOurStatusWritesAreNot() throws Exception {
+        client.apps().deployments().inNamespace(NS).resource(deployment(NS, "web", 3)).create();
+        cluster.metrics().setExternalMetric(NS, "queue_messages_ready", "30");
+        create(hpa(NS, "web", "apps/v1", "Deployment", "web", 1, 30, externalAverage("queue_messages_ready", "10")));
+        controllerAtProductionRatio();
+        await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 1);
+        assertThat(run(1)).extracting(Sync::second).containsExactly(0L);
+        await().atMost(Duration.ofSeconds(10)).until(() -> readHpa("web").getStatus() != null);
+        Duration four = Duration.ofSeconds(4);
+
+        // kubectl annotate: metadata only, the generation stays
+        HorizontalPodAutoscaler h = readHpa("web");
+        h.getMetadata().setAnnotations(Map.of(ControlAnnotations.SYNC_PERIOD, "4s"));
+        client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).resource(h).update();
+        await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 1);
+        assertThat(run(12)).extracting(Sync::second).as("at once, then every 4 s at its slots").containsExactlyElementsOf(expected(1, "web", four, 1, 12));
+
+        h = readHpa("web");
+        h.getMetadata().setAnnotations(Map.of(ControlAnnotations.SYNC_PERIOD, "4s", ControlAnnotations.MODE, "Suspended"));
+        client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).resource(h).update();
+        await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 1);
+        List<Sync> suspended = run(1);
+        assertThat(suspended).singleElement().satisfies(s -> assertThat(s.outcome().trace().controls().suspended()).isTrue());
+        await().atMost(Duration.ofSeconds(10)).until(() -> "False/Suspended".equals(condition(readHpa("web"), "ScalingActive")));
+        assertThat(run(8)).extracting(Sync::second).as("its own status write did not requeue it: every 4 s")
+                .hasSize(2).containsExactlyElementsOf(expected(-1, "web", four, 13, 21));
     }
 }

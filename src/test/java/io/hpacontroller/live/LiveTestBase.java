@@ -111,8 +111,13 @@ abstract class LiveTestBase {
      * after second 0 is synced: its phase ({@link PhasedCadence}), rounded up to the second.
      */
     long firstSlotSecond(String hpaName) {
-        PhasedCadence cadence = new PhasedCadence(PRODUCTION_PERIOD, time, time);
-        long slot = cadence.slotAtOrBefore(NS + "/" + hpaName, 0) + PRODUCTION_PERIOD.toNanos();
+        return firstSlotSecond(hpaName, PRODUCTION_PERIOD);
+    }
+
+    /** The same for an HPA synced at its own period (its sync-period control). */
+    long firstSlotSecond(String hpaName, Duration period) {
+        PhasedCadence cadence = new PhasedCadence(period, time, time);
+        long slot = cadence.slotAtOrBefore(NS + "/" + hpaName, 0) + period.toNanos();
         return (slot + 999_999_999L) / 1_000_000_000L;
     }
 

@@ -163,4 +163,35 @@ class PhasedCadenceTest {
         assertThat(phaseAfter).isEqualTo(phaseBefore);
         assertThat(new HashSet<>(phaseBefore.values())).as("50 HPAs, 50 phases").hasSizeGreaterThan(45);
     }
+
+    @Test
+    void anHpaWithItsOwnPeriodIsSyncedOncePerThatPeriodAtAPhaseWithinIt() {
+        ManualTime time = new ManualTime(Instant.parse("2026-03-01T12:00:00Z"));
+        Map<String, Duration> own = new HashMap<>(Map.of("demo/fast", Duration.ofSeconds(3)));
+        PhasedCadence cadence = new PhasedCadence(PERIOD, own::get, time, time);
+        WorkQueue queue = new WorkQueue(time, cadence, time.nanos());
+        List.of("demo/fast", "demo/flag").forEach(queue::add);
+        Map<String, List<Long>> syncs = new TreeMap<>();
+        for (long i = 0; i < Duration.ofMinutes(2).toMillis() / STEP.toMillis(); i++) {
+            for (Optional<WorkQueue.Item> item = queue.poll(); item.isPresent(); item = queue.poll()) {
+                syncs.computeIfAbsent(item.get().key(), k -> new ArrayList<>()).add(time.millis());
+                queue.done(item.get().key());
+            }
+            time.advance(STEP);
+        }
+
+        assertThat(cadence.phase("demo/fast")).isLessThan(Duration.ofSeconds(3).toNanos());
+        assertThat(gaps(syncs.get("demo/fast"))).as("every 3 s after the first").hasSizeGreaterThanOrEqualTo(35).containsOnly(3_000L);
+        assertThat(gaps(syncs.get("demo/flag"))).hasSizeGreaterThanOrEqualTo(6).containsOnly(15_000L);
+        assertThat(syncs.get("demo/fast")).allSatisfy(t -> assertThat(Math.floorMod(t * 1_000_000L - cadence.phase("demo/fast"), 3_000_000_000L))
+                .isLessThan(STEP.toNanos()));
+    }
+
+    private static List<Long> gaps(List<Long> times) {
+        List<Long> out = new ArrayList<>();
+        for (int i = 2; i < times.size(); i++) {
+            out.add(times.get(i) - times.get(i - 1));
+        }
+        return out;
+    }
 }

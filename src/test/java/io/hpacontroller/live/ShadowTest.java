@@ -87,6 +87,29 @@ class ShadowTest extends LiveTestBase {
     }
 
     @Test
+    void theShadowComputesWhatTheBuiltinControllerDoesWhichIgnoresOurControlAnnotations() throws Exception {
+        client.apps().deployments().inNamespace(NS).resource(deployment(NS, "web", 2)).create();
+        cluster.workloads().setCpuPerPod(NS, "web", "100m");
+        HorizontalPodAutoscaler h = hpa(NS, "web", "apps/v1", "Deployment", "web", 1, 10, cpuUtilization(50));
+        // for the built-in controller these are just annotations (and a typo would stop our own reconcile)
+        h.getMetadata().setAnnotations(java.util.Map.of(io.hpacontroller.core.controls.ControlAnnotations.MODE, "Suspended",
+                io.hpacontroller.core.controls.ControlAnnotations.PREFIX + "sync-perod", "3s"));
+        create(h);
+        startShadow();
+
+        builtinWrites("web", 2, 4, true);
+        await().atMost(Duration.ofSeconds(10)).until(() -> comparisons.size() == 1);
+
+        assertThat(comparisons.get(0)).satisfies(c -> {
+            assertThat(c.shadowDesired()).isEqualTo(4);
+            assertThat(c.agrees()).isTrue();
+            // with the annotations read, this HPA would be refused (SPEC, InvalidAnnotation) before any metric is read
+            assertThat(c.outcome().error()).isNotEqualTo(io.hpacontroller.core.reconcile.ReconcileOutcome.ErrorKind.SPEC);
+            assertThat(c.outcome().trace().controls().suspended()).isFalse();
+        });
+    }
+
+    @Test
     void theBuiltinControllersScaleUpsCountInTheShadowsPolicyPeriods() throws Exception {
         client.apps().deployments().inNamespace(NS).resource(deployment(NS, "web", 2)).create();
         cluster.workloads().setCpuPerPod(NS, "web", "100m");

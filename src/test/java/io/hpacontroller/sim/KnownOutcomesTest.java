@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The shipped examples whose outcome is known from the upstream rules. */
 class KnownOutcomesTest {
@@ -128,6 +129,55 @@ class KnownOutcomesTest {
         assertThat(tight.replicaSeconds()).isLessThan(headroom.replicaSeconds());
         assertThat(r.replicas()).hasSize(2);
         assertThat(r.capacity()).hasSize(2);
+    }
+
+    @Test
+    void eachPerHpaControlIsTriedOnTheSameTrace() throws ScenarioException {
+        SimulationResult r = Examples.run("per-hpa-controls");
+        HpaSummary byDefault = r.summaries().get(0);
+        HpaSummary fast = r.summaries().get(1);
+        HpaSummary slow = r.summaries().get(2);
+        HpaSummary preview = r.summaries().get(3);
+
+        assertThat(r.summaries()).extracting(HpaSummary::hpa).containsExactly("default", "fast", "slow", "preview");
+        // 12 minutes: every 15 s, 5 s and 1 m from the phase 0 on
+        assertThat(byDefault.syncs()).isEqualTo(49);
+        assertThat(fast.syncs()).isEqualTo(145);
+        assertThat(slow.syncs()).isEqualTo(13);
+        // the first scale-up waits for the metrics pipeline; each later step of the climb comes a sync sooner
+        assertThat(fast.firstScaleUpMillis()).isLessThanOrEqualTo(byDefault.firstScaleUpMillis());
+        assertThat(slow.firstScaleUpMillis()).isGreaterThan(byDefault.firstScaleUpMillis());
+        assertThat(fast.coveredMillis()).isEqualTo(104_000);
+        assertThat(byDefault.coveredMillis()).isEqualTo(124_000);
+        assertThat(slow.coveredMillis()).isEqualTo(199_000);
+        // Preview decides as the default does on the first sync after the step, and writes nothing
+        assertThat(preview.replicaChanges()).isZero();
+        assertThat(preview.peakReplicas()).isEqualTo(2);
+        TimelineRow firstDecision = r.timelineOf("default").stream().filter(row -> row.replicas() > 2).findFirst().orElseThrow();
+        assertThat(r.timelineOf("preview")).filteredOn(row -> row.timeMillis() == firstDecision.timeMillis()).singleElement()
+                .satisfies(row -> {
+                    assertThat(row.desiredReplicas()).isEqualTo(firstDecision.desiredReplicas());
+                    assertThat(row.replicas()).isEqualTo(2);
+                });
+        assertThat(r.violations()).isEmpty();
+    }
+
+    @Test
+    void anInvalidControlAnnotationIsRefusedWithItsName() {
+        assertThatThrownBy(() -> new ScenarioReader().parse("""
+                duration: 1m
+                workload: {replicas: 1, containers: [{name: a, requests: {cpu: 100m}}]}
+                load: {unit: millicores, points: [[0s, 100]]}
+                hpas:
+                - apiVersion: autoscaling/v2
+                  kind: HorizontalPodAutoscaler
+                  metadata: {name: web, annotations: {autoscaling.hpa-controller.io/mode: Suspnded}}
+                  spec:
+                    scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+                    maxReplicas: 4
+                """, "bad", java.nio.file.Path.of("."))).isInstanceOf(ScenarioException.class)
+                .hasMessageContaining("hpas[0].metadata.annotations")
+                .hasMessageContaining("autoscaling.hpa-controller.io/mode: must be one of Auto, Preview, Suspended, got \"Suspnded\"");
     }
 
     @Test

@@ -6,6 +6,7 @@ import io.hpacontroller.core.forecast.PredictSetting;
 import io.hpacontroller.core.schedule.Schedules;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -53,7 +54,11 @@ public record HpaControls(Duration syncPeriod, Fallback fallback, Mode mode, Dur
      * message naming every annotation or field at fault and what it accepts.
      */
     public static Parsed<HpaControls> of(HorizontalPodAutoscaler hpa) {
-        return ControlAnnotations.parse(hpa == null || hpa.getMetadata() == null ? null : hpa.getMetadata().getAnnotations());
+        Map<String, String> annotations = hpa == null || hpa.getMetadata() == null ? null : hpa.getMetadata().getAnnotations();
+        if (MirrorControlFields.isMirror(hpa)) {
+            return MirrorControlFields.parse(hpa.getSpec(), annotations);
+        }
+        return ControlAnnotations.parse(annotations);
     }
 
     /** Whether no control differs from upstream's behavior. */

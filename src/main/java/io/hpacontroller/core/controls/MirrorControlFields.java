@@ -1,0 +1,164 @@
+package io.hpacontroller.core.controls;
+
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerSpec;
+import io.hpacontroller.core.Parsed;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+
+/**
+ * Reads the controls of a mirror API HPA ({@value #GROUP}) from the fields the KEPs propose, which autoscaling/v2's
+ * model does not have (fabric8 keeps them in the spec's and the behavior's additional properties):
+ * <pre>
+ * spec.mode: Preview                                   # Auto, Preview or Suspended
+ * spec.fallback: {replicas: 6, failureDurationSeconds: 120}
+ * spec.behavior.syncPeriodSeconds: 3                   # 1 to 3600
+ * spec.behavior.cpuInitializationPeriodSeconds: 120    # 0 to 3600
+ * spec.behavior.initialReadinessDelaySeconds: 60       # 0 to 3600
+ * </pre>
+ * The same ranges as the annotations ({@link HpaControls}); the CRD's schema refuses what it can, this checks again
+ * (a CRD of an older release, an API server that skips the rules). The controls only annotations carry (schedules,
+ * predict) are read from the annotations of a mirror HPA too; a control given both ways is an error, so the two can
+ * never disagree silently. Messages start with the field ({@code spec....}): reason {@code InvalidSpec}.
+ */
+public final class MirrorControlFields {
+
+    /** The mirror API's group. */
+    public static final String GROUP = "autoscaling.hpa-controller.io";
+
+    public static final String MODE = "spec.mode";
+    public static final String FALLBACK = "spec.fallback";
+    public static final String FALLBACK_REPLICAS = "spec.fallback.replicas";
+    public static final String FALLBACK_DURATION = "spec.fallback.failureDurationSeconds";
+    public static final String SYNC_PERIOD = "spec.behavior.syncPeriodSeconds";
+    public static final String CPU_INITIALIZATION_PERIOD = "spec.behavior.cpuInitializationPeriodSeconds";
+    public static final String INITIAL_READINESS_DELAY = "spec.behavior.initialReadinessDelaySeconds";
+
+    private MirrorControlFields() {
+    }
+
+    /** Whether the HPA came from the mirror API (its apiVersion names the group). */
+    public static boolean isMirror(HorizontalPodAutoscaler hpa) {
+        return hpa != null && hpa.getApiVersion() != null && hpa.getApiVersion().startsWith(GROUP + "/");
+    }
+
+    /** The controls of a mirror HPA: its fields, with the annotations' (already parsed) for what has no field. */
+    static Parsed<HpaControls> parse(HorizontalPodAutoscalerSpec spec, Map<String, String> annotations) {
+        Parsed<HpaControls> fromAnnotations = ControlAnnotations.parse(annotations);
+        Map<String, Object> specFields = spec == null || spec.getAdditionalProperties() == null ? Map.of() : spec.getAdditionalProperties();
+        Map<String, Object> behaviorFields = spec == null || spec.getBehavior() == null || spec.getBehavior().getAdditionalProperties() == null
+                ? Map.of() : spec.getBehavior().getAdditionalProperties();
+        if (!specFields.containsKey("mode") && !specFields.containsKey("fallback") && !behaviorFields.containsKey("syncPeriodSeconds")
+                && !behaviorFields.containsKey("cpuInitializationPeriodSeconds") && !behaviorFields.containsKey("initialReadinessDelaySeconds")) {
+            return fromAnnotations;
+        }
+        List<String> problems = new ArrayList<>();
+        SortedMap<String, String> annotated = ControlAnnotations.ours(annotations);
+        Duration syncPeriod = seconds(problems, SYNC_PERIOD, behaviorFields, "syncPeriodSeconds", HpaControls.SYNC_PERIOD);
+        Duration cpuInitialization = seconds(problems, CPU_INITIALIZATION_PERIOD, behaviorFields, "cpuInitializationPeriodSeconds", HpaControls.WARM_UP);
+        Duration initialReadiness = seconds(problems, INITIAL_READINESS_DELAY, behaviorFields, "initialReadinessDelaySeconds", HpaControls.WARM_UP);
+        Mode mode = mode(problems, specFields.get("mode"));
+        Fallback fallback = fallback(problems, specFields.get("fallback"));
+        twice(problems, syncPeriod, SYNC_PERIOD, annotated, ControlAnnotations.SYNC_PERIOD);
+        twice(problems, cpuInitialization, CPU_INITIALIZATION_PERIOD, annotated, ControlAnnotations.CPU_INITIALIZATION_PERIOD);
+        twice(problems, initialReadiness, INITIAL_READINESS_DELAY, annotated, ControlAnnotations.INITIAL_READINESS_DELAY);
+        twice(problems, mode, MODE, annotated, ControlAnnotations.MODE);
+        twice(problems, fallback, FALLBACK, annotated, ControlAnnotations.FALLBACK_REPLICAS);
+        twice(problems, fallback, FALLBACK, annotated, ControlAnnotations.FALLBACK_AFTER);
+        if (fromAnnotations instanceof Parsed.Invalid<HpaControls> invalid) {
+            problems.add(invalid.message());
+        }
+        if (!problems.isEmpty()) {
+            return Parsed.invalid(String.join("; ", problems));
+        }
+        HpaControls c = ((Parsed.Valid<HpaControls>) fromAnnotations).value();
+        if (syncPeriod != null) {
+            c = c.withSyncPeriod(syncPeriod);
+        }
+        if (fallback != null) {
+            c = c.withFallback(fallback);
+        }
+        if (mode != null) {
+            c = c.withMode(mode);
+        }
+        if (cpuInitialization != null || initialReadiness != null) {
+            c = c.withWarmUp(cpuInitialization != null ? cpuInitialization : c.cpuInitializationPeriod(),
+                    initialReadiness != null ? initialReadiness : c.initialReadinessDelay());
+        }
+        return Parsed.valid(c.isNone() ? HpaControls.NONE : c);
+    }
+
+    private static void twice(List<String> problems, Object field, String fieldName, Map<String, String> annotated, String annotation) {
+        if (field != null && annotated.containsKey(annotation)) {
+            problems.add(fieldName + ": also given by the annotation " + annotation + " (set each control in one place: the field)");
+        }
+    }
+
+    private static Duration seconds(List<String> problems, String name, Map<String, Object> fields, String key, DurationRange range) {
+        if (!fields.containsKey(key)) {
+            return null;
+        }
+        Long n = wholeNumber(fields.get(key));
+        if (n == null || !range.contains(Duration.ofSeconds(n))) {
+            problems.add(name + ": must be a whole number of seconds " + range.inSeconds() + ", got " + shown(fields.get(key)));
+            return null;
+        }
+        return Duration.ofSeconds(n);
+    }
+
+    private static Mode mode(List<String> problems, Object value) {
+        if (value == null) {
+            return null;
+        }
+        Mode m = value instanceof String s ? Mode.of(s) : null;
+        if (m == null) {
+            problems.add(MODE + ": must be one of " + Mode.choices() + ", got " + shown(value));
+        }
+        return m;
+    }
+
+    private static Fallback fallback(List<String> problems, Object value) {
+        if (value == null) {
+            return null;
+        }
+        if (!(value instanceof Map<?, ?> fields)) {
+            problems.add(FALLBACK + ": must be an object with replicas and failureDurationSeconds, got " + shown(value));
+            return null;
+        }
+        int before = problems.size();
+        Long replicas = wholeNumber(fields.get("replicas"));
+        if (replicas == null || replicas < HpaControls.MIN_FALLBACK_REPLICAS || replicas > Integer.MAX_VALUE) {
+            problems.add(FALLBACK_REPLICAS + ": must be a whole number of at least " + HpaControls.MIN_FALLBACK_REPLICAS + ", got "
+                    + shown(fields.get("replicas")));
+        }
+        Long after = wholeNumber(fields.get("failureDurationSeconds"));
+        if (after == null || !HpaControls.FALLBACK_AFTER.contains(Duration.ofSeconds(after))) {
+            problems.add(FALLBACK_DURATION + ": must be a whole number of seconds " + HpaControls.FALLBACK_AFTER.inSeconds() + ", got "
+                    + shown(fields.get("failureDurationSeconds")));
+        }
+        for (Object k : fields.keySet()) {
+            if (!"replicas".equals(k) && !"failureDurationSeconds".equals(k)) {
+                problems.add(FALLBACK + "." + k + ": unknown field (known: replicas, failureDurationSeconds)");
+            }
+        }
+        return problems.size() > before ? null : new Fallback(replicas.intValue(), Duration.ofSeconds(after));
+    }
+
+    private static Long wholeNumber(Object value) {
+        if (value instanceof Integer || value instanceof Long || value instanceof Short) {
+            return ((Number) value).longValue();
+        }
+        if (value instanceof java.math.BigInteger b && b.bitLength() < 63) {
+            return b.longValue();
+        }
+        return null;
+    }
+
+    private static String shown(Object value) {
+        return value == null ? "nothing" : value instanceof String s ? "\"" + s + "\"" : String.valueOf(value);
+    }
+}
