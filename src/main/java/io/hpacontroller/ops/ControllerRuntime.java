@@ -143,6 +143,7 @@ public final class ControllerRuntime implements AutoCloseable {
                     started.complete(false);
                     return;
                 }
+                awaitFreshLease();
                 started.complete(startWorkersIfLeading());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -151,6 +152,21 @@ public final class ControllerRuntime implements AutoCloseable {
         }, "start-workers");
         t.setDaemon(true);
         t.start();
+    }
+
+    /**
+     * Waits while this instance leads on a lease that is not fresh: won by an acquisition that outlasted the renew
+     * deadline (a slow API server), it is fresh again at the next renewal, or lost at the renew deadline.
+     */
+    private void awaitFreshLease() throws InterruptedException {
+        while (election != null && election.isLeading() && !election.holdsFreshLease()) {
+            synchronized (workers) {
+                if (closed || lost) {
+                    return;
+                }
+            }
+            Thread.sleep(settings.election().retryPeriod().toMillis());
+        }
     }
 
     /** Starts the workers if this instance may reconcile now; the check and the start are one step. */

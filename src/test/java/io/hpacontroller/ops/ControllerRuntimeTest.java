@@ -175,6 +175,24 @@ class ControllerRuntimeTest {
     }
 
     @Test
+    void aLeaderWhoseAcquisitionOutlastedTheRenewDeadlineStartsItsWorkersOnceItRenews() throws Exception {
+        // another instance holds the lease for 3 s more (the informers sync meanwhile); the takeover's read and write
+        // take 2.2 s together, longer than the 2 s renew deadline: the lease is won but not fresh when the workers
+        // could start; it is fresh again at the next renewal
+        client.leases().inNamespace(NS).resource(new io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder()
+                .withNewMetadata().withName("hpa-controller").withNamespace(NS).endMetadata()
+                .withNewSpec().withHolderIdentity("instance-gone").withLeaseDurationSeconds(3).withRenewTime(ZonedDateTime.now())
+                .withAcquireTime(ZonedDateTime.now()).withLeaseTransitions(0).endSpec().build()).create();
+        cluster.delay("GET", "^/apis/coordination\\.k8s\\.io/v1/namespaces/demo/leases/hpa-controller$", Duration.ofMillis(300), Integer.MAX_VALUE);
+        cluster.delay("PUT", "^/apis/coordination\\.k8s\\.io/v1/namespaces/demo/leases/hpa-controller$", Duration.ofMillis(1900), 1);
+        ControllerRuntime a = runtime("instance-a", true);
+        await().atMost(Duration.ofSeconds(15)).until(a::isLeader);
+        assertThat(a.workerStart().get(20, TimeUnit.SECONDS)).as("the leader started its workers").isTrue();
+        assertThat(a.controller().isWorking()).isTrue();
+        assertThat(exits).isEmpty();
+    }
+
+    @Test
     void workersNeverStartWhenTheLeaseIsLostBeforeTheInformersSynced() throws Exception {
         cluster.fail("GET", "^/api/v1/pods$", 500, Integer.MAX_VALUE); // the pods cannot be listed yet
         ControllerRuntime a = runtime("instance-a", true);
