@@ -3,6 +3,7 @@ package io.hpacontroller.live;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus;
 import io.hpacontroller.core.reconcile.ApiException;
+import io.hpacontroller.core.reconcile.DecisionTrace;
 import io.hpacontroller.core.reconcile.StatusWriter;
 
 /**
@@ -10,7 +11,7 @@ import io.hpacontroller.core.reconcile.StatusWriter;
  * the HPA as the informer saw it). When the HPA changed meanwhile (409), the latest one is read and the
  * status written once more on top of it; the informer's next event reconciles any spec change. Each write
  * passes the {@link WriteGate} right before it is sent. A mirror HPA's status also gets the printer
- * columns' fields ({@link MirrorHpaStatus}).
+ * columns' fields and the decision of the sync that writes it ({@link MirrorHpaStatus}).
  */
 public final class HpaStatusUpdater implements StatusWriter {
 
@@ -24,22 +25,27 @@ public final class HpaStatusUpdater implements StatusWriter {
 
     @Override
     public void write(HorizontalPodAutoscaler hpa, HorizontalPodAutoscalerStatus status) throws ApiException {
+        write(hpa, status, null);
+    }
+
+    @Override
+    public void write(HorizontalPodAutoscaler hpa, HorizontalPodAutoscalerStatus status, DecisionTrace decided) throws ApiException {
         HpaApi kind = HpaApi.of(hpa);
         String path = kind.path(hpa.getMetadata().getNamespace(), hpa.getMetadata().getName());
         gate.check();
         try {
-            api.put(path + "/status", withStatus(kind, hpa, status));
+            api.put(path + "/status", withStatus(kind, hpa, status, decided));
         } catch (ApiException.Conflict e) {
             HorizontalPodAutoscaler latest = kind == HpaApi.MIRROR ? api.get(path, MirrorHpa.class).toCore() : api.get(path, HorizontalPodAutoscaler.class);
             gate.check();
-            api.put(path + "/status", withStatus(kind, latest, status));
+            api.put(path + "/status", withStatus(kind, latest, status, decided));
         }
     }
 
     /** A copy of the HPA carrying the new status; the informer's object is never modified. */
-    private static Object withStatus(HpaApi kind, HorizontalPodAutoscaler hpa, HorizontalPodAutoscalerStatus status) {
+    private static Object withStatus(HpaApi kind, HorizontalPodAutoscaler hpa, HorizontalPodAutoscalerStatus status, DecisionTrace decided) {
         if (kind == HpaApi.MIRROR) {
-            return MirrorHpa.of(hpa, MirrorHpaStatus.of(hpa, status));
+            return MirrorHpa.of(hpa, MirrorHpaStatus.of(hpa, status, decided));
         }
         return new HorizontalPodAutoscaler(kind.apiVersion(), "HorizontalPodAutoscaler", hpa.getMetadata(), hpa.getSpec(), status);
     }

@@ -60,6 +60,19 @@ final class MirrorCrd {
     static {
         STATUS_EXTRAS.put("reference", "reference is the scale target as kubectl get hpa prints it (kind/name); written by the controller for the REFERENCE column.");
         STATUS_EXTRAS.put("targets", "targets summarizes the current and target value of the first metrics as kubectl get hpa prints them; written by the controller for the TARGETS column.");
+        STATUS_EXTRAS.put("lastDecision", "lastDecision is the decision of the latest sync that wrote the status, in compact form. The status is"
+                + " written only when its autoscaling/v2 part changed, so a steady state leaves the decision that led to it.");
+    }
+
+    /** The fields of {@code status.lastDecision} (an object; the other extras are strings): name, type, description. */
+    static final Map<String, String[]> LAST_DECISION = new LinkedHashMap<>();
+
+    static {
+        LAST_DECISION.put("time", new String[]{"string", "time is when the sync ran (RFC 3339)."});
+        LAST_DECISION.put("action", new String[]{"string", "action is ScaleUp, ScaleDown or None (in mode Preview, what would have been written)."});
+        LAST_DECISION.put("currentReplicas", new String[]{"integer", "currentReplicas is the target's replica count the sync read; absent when it could not read it."});
+        LAST_DECISION.put("desiredReplicas", new String[]{"integer", "desiredReplicas is the count the sync decided; absent when it decided none."});
+        LAST_DECISION.put("summary", new String[]{"string", "summary is the decision in one sentence: the winning metric, the normalization, the error."});
     }
 
     /** Descriptions of the fields that come from fabric8's model only (the OpenAPI document predates them). */
@@ -205,6 +218,10 @@ final class MirrorCrd {
         ObjectNode status = structural(AutoscalingV2Schema.STATUS, io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus.class);
         ObjectNode statusProperties = (ObjectNode) status.get("properties");
         STATUS_EXTRAS.forEach((name, description) -> statusProperties.set(name, NODES.objectNode().put("description", description).put("type", "string")));
+        ObjectNode lastDecision = ((ObjectNode) statusProperties.get("lastDecision")).put("type", "object");
+        ObjectNode lastDecisionProperties = lastDecision.putObject("properties");
+        LAST_DECISION.forEach((name, typeAndDescription) -> lastDecisionProperties.set(name,
+                NODES.objectNode().put("description", typeAndDescription[1]).put("type", typeAndDescription[0])));
 
         ObjectNode root = NODES.objectNode();
         root.put("description", "A HorizontalPodAutoscaler that hpa-controller reconciles and the built-in HPA controller does not see:"

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.hpacontroller.conformance.UnknownFields;
 import io.hpacontroller.live.HpaApi;
 import io.hpacontroller.live.MirrorHpa;
+import io.hpacontroller.live.LastDecision;
 import io.hpacontroller.live.MirrorHpaStatus;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -118,7 +119,7 @@ class MirrorCrdTest {
     }
 
     @Test
-    void theStatusAddsOnlyThePrinterColumnsFields() {
+    void theStatusAddsOnlyThePrinterColumnsFieldsAndTheLastDecision() {
         Set<String> v2 = MirrorCrd.modelProperties(HorizontalPodAutoscalerStatus.class).keySet();
         Set<String> mirror = MirrorCrd.modelProperties(MirrorHpaStatus.class).keySet();
 
@@ -188,7 +189,7 @@ class MirrorCrdTest {
             if (expect(path, property.has("additionalProperties"), "a map", differences)) {
                 compareType(path + "{}", property.get("additionalProperties"), p.getActualTypeArguments()[1], differences);
             }
-        } else if (type instanceof Class<?> c && c.getName().startsWith("io.fabric8.kubernetes.api.model")) {
+        } else if (type instanceof Class<?> c && (c.getName().startsWith("io.fabric8.kubernetes.api.model") || c == LastDecision.class)) {
             if (expect(path, "object".equals(property.path("type").asText()) && property.has("properties"), "an object", differences)) {
                 compare(path, property, c, differences);
             }

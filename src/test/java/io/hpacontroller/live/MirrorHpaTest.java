@@ -2,11 +2,17 @@ package io.hpacontroller.live;
 
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
 import io.hpacontroller.core.reconcile.Reconciler;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import static io.hpacontroller.live.LiveFixtures.cpuUtilization;
 import static io.hpacontroller.live.LiveFixtures.deployment;
@@ -62,6 +68,44 @@ class MirrorHpaTest extends LiveTestBase {
         assertThat(replicas("api")).as("the built-in HPA of the same name is the built-in controller's").isEqualTo(2);
         assertThat(readHpa("web").getStatus()).as("its status is not written here").isNull();
         assertThat(syncs).allSatisfy(r -> assertThat(r.key()).isEqualTo(MIRROR_KEY));
+    }
+
+    @Test
+    void aMirrorHpasStatusCarriesTheDecisionOfTheSyncThatWroteIt() throws Exception {
+        client.apps().deployments().inNamespace(NS).resource(deployment(NS, "web", 2)).create();
+        cluster.workloads().setCpuPerPod(NS, "web", "100m");
+        client.resources(MirrorHpa.class).inNamespace(NS).resource(mirror(hpa(NS, "web", "apps/v1", "Deployment", "web", 1, 4, cpuUtilization(50)))).create();
+        List<LastDecision> written = new CopyOnWriteArrayList<>();
+        try (Watch ignored = client.resources(MirrorHpa.class).inNamespace(NS).withName("web").watch(new Watcher<>() {
+            @Override
+            public void eventReceived(Action action, MirrorHpa m) {
+                if (m.getStatus() != null && m.getStatus().getLastDecision() != null) {
+                    written.add(m.getStatus().getLastDecision());
+                }
+            }
+
+            @Override
+            public void onClose(WatcherException cause) {
+            }
+        })) {
+            startController(LiveFixtures.fastOptions().withApis(Set.of(HpaApi.MIRROR), false));
+
+            await().atMost(Duration.ofSeconds(20)).until(() -> replicas("web") == 4);
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(written).anySatisfy(d -> {
+                assertThat(d.getAction()).isEqualTo("ScaleUp");
+                assertThat(d.getCurrentReplicas()).isEqualTo(2);
+                assertThat(d.getDesiredReplicas()).isEqualTo(4);
+                assertThat(d.getSummary()).startsWith("scaling up from 2 to 4: ");
+                assertThat(Instant.parse(d.getTime())).isNotNull();
+            }));
+        }
+        // at 4 the next sync writes currentReplicas 4 and the decision that held there; then the status stays as it is
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            LastDecision d = readMirror("web").getStatus().getLastDecision();
+            assertThat(d.getAction()).isEqualTo("None");
+            assertThat(d.getCurrentReplicas()).isEqualTo(4);
+            assertThat(d.getSummary()).startsWith("holding at 4: ");
+        });
     }
 
     @Test

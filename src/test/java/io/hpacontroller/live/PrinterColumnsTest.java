@@ -45,7 +45,7 @@ class PrinterColumnsTest {
     @Test
     void aMirrorStatusWrittenBeforeAnyDecisionHasTheDesiredReplicasItsSchemaRequires() {
         var hpa = hpa("shop", "web", "apps/v1", "Deployment", "web", 1, 4, cpuUtilization(50));
-        MirrorHpaStatus status = MirrorHpaStatus.of(hpa, new io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus());
+        MirrorHpaStatus status = MirrorHpaStatus.of(hpa, new io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus(), null);
 
         assertThat(status.getDesiredReplicas()).isZero();
         assertThat(status.getReference()).isEqualTo("Deployment/web");

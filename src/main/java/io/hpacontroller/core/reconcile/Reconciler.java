@@ -237,8 +237,8 @@ public final class Reconciler {
         String reason = message.startsWith(ControlAnnotations.PREFIX) ? INVALID_ANNOTATION : INVALID_SPEC;
         events.record(s.hpa(), EventRecorder.Type.Warning, reason, message);
         s.conditions().set(ConditionList.SCALING_ACTIVE, false, reason, "the HPA does not scale until its controls are fixed: " + message);
-        StatusUpdate update = updateStatusIfNeeded(s, withConditions(s));
         DecisionTrace trace = failure(s.key(), s.now(), -1, -1, -1, ErrorKind.SPEC, reason, message, ControlsTrace.NONE);
+        StatusUpdate update = updateStatusIfNeeded(s, withConditions(s), trace);
         return new ReconcileOutcome(trace, update.status(), update.written(), List.of());
     }
 
@@ -254,8 +254,8 @@ public final class Reconciler {
         }
         s.conditions().set(ConditionList.SCALING_ACTIVE, false, SUSPENDED,
                 "the HPA is suspended (mode Suspended): no metrics are read and the target's scale is not written");
-        StatusUpdate update = updateStatusIfNeeded(s, withConditions(s));
         DecisionTrace trace = failure(s.key(), s.now(), -1, -1, -1, ErrorKind.NONE, null, null, s.controlsTrace());
+        StatusUpdate update = updateStatusIfNeeded(s, withConditions(s), trace);
         return new ReconcileOutcome(trace, update.status(), update.written(), List.of());
     }
 
@@ -363,11 +363,11 @@ public final class Reconciler {
                 saveHistory(s, history, retention, behavior, currentReplicas, currentReplicas);
                 previewHolds(s, "the metrics give no recommendation");
                 HorizontalPodAutoscalerStatus status = setStatus(s, currentReplicas, s.originalDesired(), metrics.statuses(), false);
-                StatusUpdate update = updateStatusIfNeeded(s, status);
-                events.record(s.hpa(), EventRecorder.Type.Warning, "FailedComputeMetricsReplicas", metrics.error());
                 DecisionTrace trace = trace(s, currentReplicas, minReplicas, maxReplicas, metrics, null, null, zeroState, -1,
                         Action.NONE, false, "", metrics.errorKind(), metrics.errorReason(),
                         "failed to compute desired number of replicas based on listed metrics for " + s.reference() + ": " + metrics.error());
+                StatusUpdate update = updateStatusIfNeeded(s, status, trace);
+                events.record(s.hpa(), EventRecorder.Type.Warning, "FailedComputeMetricsReplicas", metrics.error());
                 return new ReconcileOutcome(trace, update.status(), update.written(), metrics.computations());
             }
             String rescaleMetric = "";
@@ -421,10 +421,10 @@ public final class Reconciler {
             // the scale would outlive its event if this instance stopped now: not written, tried again next sync
             conditions.set(ConditionList.ABLE_TO_SCALE, false, FAILED_UPDATE_HISTORY,
                     "the HPA controller did not update the target scale: its history could not be kept: " + unkept);
-            StatusUpdate update = updateStatusIfNeeded(s, setStatus(s, currentReplicas, s.originalDesired(), metricStatuses, false));
             DecisionTrace trace = trace(s, currentReplicas, minReplicas, maxReplicas, metrics, rescaleRule, normalization, zeroState,
                     desiredReplicas, action, false, rescaleReason, ErrorKind.INTERNAL, FAILED_UPDATE_HISTORY,
                     "did not rescale " + s.reference() + ": its history could not be kept: " + unkept);
+            StatusUpdate update = updateStatusIfNeeded(s, setStatus(s, currentReplicas, s.originalDesired(), metricStatuses, false), trace);
             return new ReconcileOutcome(trace, update.status(), update.written(), computations);
         }
         if (rescale) {
@@ -433,10 +433,10 @@ public final class Reconciler {
                 events.record(s.hpa(), EventRecorder.Type.Warning, "FailedRescale",
                         "New size: " + desiredReplicas + "; reason: " + rescaleReason + "; error: " + failure);
                 conditions.set(ConditionList.ABLE_TO_SCALE, false, "FailedUpdateScale", "the HPA controller was unable to update the target scale: " + failure);
-                StatusUpdate update = updateStatusIfNeeded(s, setStatus(s, currentReplicas, s.originalDesired(), metricStatuses, false));
                 DecisionTrace trace = trace(s, currentReplicas, minReplicas, maxReplicas, metrics, rescaleRule, normalization, zeroState,
                         desiredReplicas, action, false, rescaleReason, ErrorKind.INTERNAL, "FailedUpdateScale",
                         "failed to rescale " + s.reference() + ": " + failure);
+                StatusUpdate update = updateStatusIfNeeded(s, setStatus(s, currentReplicas, s.originalDesired(), metricStatuses, false), trace);
                 return new ReconcileOutcome(trace, update.status(), update.written(), computations);
             }
             conditions.set(ConditionList.ABLE_TO_SCALE, true, "SucceededRescale", "the HPA controller was able to update the target scale to " + desiredReplicas);
@@ -456,17 +456,11 @@ public final class Reconciler {
             desiredReplicas = currentReplicas;
         }
 
-        StatusUpdate update = updateStatusIfNeeded(s, setStatus(s, currentReplicas, desiredReplicas, metricStatuses, rescale));
-        ErrorKind error = metrics == null ? ErrorKind.NONE : metrics.errorKind();
-        String errorReason = metrics == null ? null : metrics.errorReason();
-        String errorMessage = metrics == null ? null : metrics.error();
-        if (update.failure() != null) {
-            error = ErrorKind.INTERNAL;
-            errorReason = "FailedUpdateStatus";
-            errorMessage = "failed to update status for " + s.hpa().getMetadata().getName();
-        }
-        DecisionTrace trace = trace(s, currentReplicas, minReplicas, maxReplicas, metrics, rescaleRule, normalization, zeroState,
-                desiredReplicas, action, rescale, rescaleReason, error, errorReason, errorMessage);
+        DecisionTrace decided = trace(s, currentReplicas, minReplicas, maxReplicas, metrics, rescaleRule, normalization, zeroState,
+                desiredReplicas, action, rescale, rescaleReason, metrics == null ? ErrorKind.NONE : metrics.errorKind(),
+                metrics == null ? null : metrics.errorReason(), metrics == null ? null : metrics.error());
+        StatusUpdate update = updateStatusIfNeeded(s, setStatus(s, currentReplicas, desiredReplicas, metricStatuses, rescale), decided);
+        DecisionTrace trace = update.failure() == null ? decided : failedStatus(s, decided);
         return new ReconcileOutcome(trace, update.status(), update.written(), computations);
     }
 
@@ -492,17 +486,11 @@ public final class Reconciler {
                     + "; not written (mode Preview)");
         }
         List<MetricStatus> metricStatuses = metrics == null ? null : metrics.statuses();
-        StatusUpdate update = updateStatusIfNeeded(s, setStatus(s, currentReplicas, desiredReplicas, metricStatuses, false));
-        ErrorKind error = metrics == null ? ErrorKind.NONE : metrics.errorKind();
-        String errorReason = metrics == null ? null : metrics.errorReason();
-        String errorMessage = metrics == null ? null : metrics.error();
-        if (update.failure() != null) {
-            error = ErrorKind.INTERNAL;
-            errorReason = "FailedUpdateStatus";
-            errorMessage = "failed to update status for " + s.hpa().getMetadata().getName();
-        }
-        DecisionTrace trace = trace(s, currentReplicas, minReplicas, maxReplicas, metrics, rescaleRule, normalization, zeroState,
-                desiredReplicas, action, false, rescaleReason, error, errorReason, errorMessage);
+        DecisionTrace decided = trace(s, currentReplicas, minReplicas, maxReplicas, metrics, rescaleRule, normalization, zeroState,
+                desiredReplicas, action, false, rescaleReason, metrics == null ? ErrorKind.NONE : metrics.errorKind(),
+                metrics == null ? null : metrics.errorReason(), metrics == null ? null : metrics.error());
+        StatusUpdate update = updateStatusIfNeeded(s, setStatus(s, currentReplicas, desiredReplicas, metricStatuses, false), decided);
+        DecisionTrace trace = update.failure() == null ? decided : failedStatus(s, decided);
         return new ReconcileOutcome(trace, update.status(), update.written(), metrics == null ? List.of() : metrics.computations());
     }
 
@@ -716,9 +704,10 @@ public final class Reconciler {
         events.record(s.hpa(), EventRecorder.Type.Warning, reason, message);
         s.conditions().set(ConditionList.SCALING_ACTIVE, false, reason, "the HPA was unable to compute the replica count: " + message);
         previewHolds(s, "the spec is invalid");
-        StatusUpdate update = updateStatusIfNeeded(s, setStatus(s, currentReplicas, s.originalDesired(), null, false));
-        return new ReconcileOutcome(failure(s.key(), s.now(), currentReplicas, minReplicas, maxReplicas, ErrorKind.SPEC, reason, outcomeMessage,
-                s.controlsTrace()), update.status(), update.written(), List.of());
+        DecisionTrace trace = failure(s.key(), s.now(), currentReplicas, minReplicas, maxReplicas, ErrorKind.SPEC, reason, outcomeMessage,
+                s.controlsTrace());
+        StatusUpdate update = updateStatusIfNeeded(s, setStatus(s, currentReplicas, s.originalDesired(), null, false), trace);
+        return new ReconcileOutcome(trace, update.status(), update.written(), List.of());
     }
 
     private ReconcileOutcome failGetScale(Sync s, String message, boolean specError) {
@@ -726,9 +715,9 @@ public final class Reconciler {
         s.conditions().set(ConditionList.ABLE_TO_SCALE, false, "FailedGetScale", "the HPA controller was unable to get the target's current scale: " + message);
         HorizontalPodAutoscalerStatus next = copyOf(s.original());
         next.setConditions(s.conditions().toList());
-        StatusUpdate update = updateStatusIfNeeded(s, next);
         DecisionTrace trace = failure(s.key(), s.now(), -1, -1, -1, specError ? ErrorKind.SPEC : ErrorKind.INTERNAL, "FailedGetScale",
                 "failed to query scale subresource for " + s.reference() + ": " + message, s.controlsTrace());
+        StatusUpdate update = updateStatusIfNeeded(s, next, trace);
         return new ReconcileOutcome(trace, update.status(), update.written(), List.of());
     }
 
@@ -755,13 +744,16 @@ public final class Reconciler {
     private record StatusUpdate(HorizontalPodAutoscalerStatus status, boolean written, String failure) {
     }
 
-    /** Upstream {@code updateStatusIfNeeded}: writes the status unless it is what the HPA already has. */
-    private StatusUpdate updateStatusIfNeeded(Sync s, HorizontalPodAutoscalerStatus next) {
+    /**
+     * Upstream {@code updateStatusIfNeeded}: writes the status unless it is what the HPA already has. The writer also
+     * gets the decision of this sync (a mirror HPA's status carries it); it does not count in the comparison.
+     */
+    private StatusUpdate updateStatusIfNeeded(Sync s, HorizontalPodAutoscalerStatus next, DecisionTrace decided) {
         if (StatusEquality.same(s.original(), next)) {
             return new StatusUpdate(next, false, null);
         }
         try {
-            statusWriter.write(s.hpa(), next);
+            statusWriter.write(s.hpa(), next, decided);
             return new StatusUpdate(next, true, null);
         } catch (ApiException e) {
             events.record(s.hpa(), EventRecorder.Type.Warning, "FailedUpdateStatus", e.getMessage());
@@ -783,6 +775,14 @@ public final class Reconciler {
                 metrics == null ? null : metrics.verdict(), metrics == null ? -1 : metrics.rawDesired(), rescaleRule, normalization,
                 constraints, zeroState, desiredReplicas, action, rescaled, reason, error, errorReason, errorMessage, s.controlsTrace(),
                 s.ahead().schedule, s.ahead().prediction);
+    }
+
+    /** The trace of a decision whose status could not be written. */
+    private static DecisionTrace failedStatus(Sync s, DecisionTrace t) {
+        return new DecisionTrace(t.hpa(), t.time(), t.currentReplicas(), t.minReplicas(), t.maxReplicas(), t.metrics(), t.selectedMetric(),
+                t.metricsVerdict(), t.rawDesiredReplicas(), t.rescaleRule(), t.normalization(), t.constraintsApplied(), t.scaleToZero(),
+                t.desiredReplicas(), t.action(), t.rescaled(), t.reason(), ErrorKind.INTERNAL, "FailedUpdateStatus",
+                "failed to update status for " + s.hpa().getMetadata().getName(), t.controls(), t.schedule(), t.prediction());
     }
 
     /** The trace of a sync that ended before any decision. */

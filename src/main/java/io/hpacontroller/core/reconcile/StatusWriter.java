@@ -13,4 +13,17 @@ public interface StatusWriter {
      * @param status the new status
      */
     void write(HorizontalPodAutoscaler hpa, HorizontalPodAutoscalerStatus status) throws ApiException;
+
+    /**
+     * Replaces the status of the HPA, written by a sync that decided {@code decided}. A writer whose API carries
+     * the decision in the status (the mirror HPA's {@code status.lastDecision}) overrides this; the others write
+     * the status alone.
+     *
+     * @param hpa     the HPA as read (metadata identifies it)
+     * @param status  the new status
+     * @param decided what the sync writing it decided
+     */
+    default void write(HorizontalPodAutoscaler hpa, HorizontalPodAutoscalerStatus status, DecisionTrace decided) throws ApiException {
+        write(hpa, status);
+    }
 }

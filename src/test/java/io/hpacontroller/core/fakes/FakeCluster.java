@@ -11,6 +11,7 @@ import io.hpacontroller.core.model.ScaleTarget;
 import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.reconcile.ApiException;
 import io.hpacontroller.core.reconcile.ControllerConfig;
+import io.hpacontroller.core.reconcile.DecisionTrace;
 import io.hpacontroller.core.reconcile.EventRecorder;
 import io.hpacontroller.core.reconcile.MetricsSource;
 import io.hpacontroller.core.reconcile.PodSource;
@@ -72,6 +73,8 @@ public final class FakeCluster implements ScaleClient, PodSource, MetricsSource,
     public final List<Integer> scaleWrites = new ArrayList<>();
     public final List<String> resourceVersionsWritten = new ArrayList<>();
     public final List<HorizontalPodAutoscalerStatus> statusWrites = new ArrayList<>();
+    /** The decision each status write came with, in the order of {@link #statusWrites}. */
+    public final List<DecisionTrace> statusWriteDecisions = new ArrayList<>();
     public final List<Event> events = new ArrayList<>();
 
     /** A reconciler wired to this cluster. */
@@ -172,6 +175,12 @@ public final class FakeCluster implements ScaleClient, PodSource, MetricsSource,
             throw statusWriteError;
         }
         statusWrites.add(status);
+    }
+
+    @Override
+    public void write(HorizontalPodAutoscaler hpa, HorizontalPodAutoscalerStatus status, DecisionTrace decided) throws ApiException {
+        write(hpa, status);
+        statusWriteDecisions.add(decided);
     }
 
     @Override

@@ -70,6 +70,23 @@ class ReconcilerTest {
     }
 
     @Test
+    void theStatusWriterGetsTheDecisionOfTheSyncThatWritesTheStatus() {
+        HorizontalPodAutoscaler hpa = Specs.hpa(1, 10, Specs.cpuUtilization(50));
+        cluster.podUsage = Pods.cpuUsage(NOW_MILLIS, 1000, 1000, 1000);  // 100 % of 50 %: 3 -> 6
+        ReconcileOutcome scaled = sync(hpa);
+
+        assertThat(scaled.rescaled()).isTrue();
+        assertThat(cluster.statusWriteDecisions).singleElement().satisfies(d -> {
+            assertThat(d.action()).isEqualTo(ReconcileOutcome.Action.SCALE_UP);
+            assertThat(d.currentReplicas()).isEqualTo(3);
+            assertThat(d.desiredReplicas()).isEqualTo(6);
+            assertThat(d.time()).isEqualTo(NOW_MILLIS);
+            assertThat(DecisionSummary.of(d)).isEqualTo(DecisionSummary.of(scaled.trace()));
+        });
+        assertThat(DecisionSummary.of(scaled.trace())).startsWith("scaling up from 3 to 6");
+    }
+
+    @Test
     void aChangedMetricIsWrittenToTheStatus() {
         HorizontalPodAutoscaler hpa = Specs.hpa(1, 10, Specs.cpuUtilization(50));
         hpa.setStatus(sync(hpa).status());
