@@ -1,9 +1,9 @@
 package io.hpacontroller.core.controls;
 
-import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
-import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerSpec;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerSpec;
 import io.hpacontroller.core.Parsed;
 import io.hpacontroller.core.SettingNode;
 import io.hpacontroller.core.forecast.PredictAnnotation;
