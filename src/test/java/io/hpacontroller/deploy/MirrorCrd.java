@@ -14,6 +14,8 @@ import io.hpacontroller.core.controls.DurationRange;
 import io.hpacontroller.core.controls.HpaControls;
 import io.hpacontroller.core.controls.MirrorControlFields;
 import io.hpacontroller.core.controls.Mode;
+import io.hpacontroller.core.forecast.PredictSetting;
+import io.hpacontroller.core.schedule.Schedules;
 import io.hpacontroller.live.HpaApi;
 
 import java.lang.reflect.Field;
@@ -270,7 +272,8 @@ final class MirrorCrd {
      * of {@link HpaControls} as schema bounds. The controller reads them with {@link MirrorControlFields}.
      */
     static final List<String> CONTROL_FIELDS = List.of(MirrorControlFields.MODE, MirrorControlFields.FALLBACK, MirrorControlFields.SYNC_PERIOD,
-            MirrorControlFields.CPU_INITIALIZATION_PERIOD, MirrorControlFields.INITIAL_READINESS_DELAY);
+            MirrorControlFields.CPU_INITIALIZATION_PERIOD, MirrorControlFields.INITIAL_READINESS_DELAY, MirrorControlFields.SCHEDULES,
+            MirrorControlFields.PREDICT);
 
     private static void addControls(ObjectNode spec) {
         ObjectNode specProperties = (ObjectNode) spec.get("properties");
@@ -294,6 +297,8 @@ final class MirrorCrd {
         fallback.putArray("required").add("failureDurationSeconds").add("replicas");
         fallback.put("type", "object");
         specProperties.set("fallback", sorted(fallback));
+        specProperties.set("schedules", schedules());
+        specProperties.set("predict", predict());
         spec.set("properties", sorted(specProperties));
 
         ObjectNode behavior = (ObjectNode) specProperties.get("behavior");
@@ -305,6 +310,58 @@ final class MirrorCrd {
         behaviorProperties.set("initialReadinessDelaySeconds", seconds("initialReadinessDelaySeconds is this HPA's value of the"
                 + " controller's --horizontal-pod-autoscaler-initial-readiness-delay.", HpaControls.WARM_UP));
         behavior.set("properties", sorted(behaviorProperties));
+    }
+
+    /** spec.schedules: the rules of the annotation autoscaling.hpa-controller.io/schedules, read by the same parser. */
+    private static ObjectNode schedules() {
+        ObjectNode rule = NODES.objectNode();
+        ObjectNode ruleProperties = rule.putObject("properties");
+        ruleProperties.set("cron", text("cron is a standard five-field cron expression (minute hour day-of-month month day-of-week,"
+                + " e.g. \"0 8 * * MON-FRI\") for when the rule starts."));
+        ruleProperties.set("duration", text("duration is how long the rule stays active after each start, as a duration such as 10h"
+                + " (1m to 744h)."));
+        ruleProperties.set("minReplicas", sorted(NODES.objectNode().put("description", "minReplicas is the lowest replica count while"
+                + " the rule is active; the highest of the active rules wins, never below spec.minReplicas.").put("format", "int32")
+                .put("minimum", 1).put("type", "integer")));
+        ruleProperties.set("timezone", text("timezone is the IANA time zone the cron is read in, e.g. Europe/Berlin or UTC."));
+        rule.set("properties", sorted(ruleProperties));
+        rule.putArray("required").add("cron").add("duration").add("minReplicas").add("timezone");
+        rule.put("type", "object");
+        ObjectNode schedules = NODES.objectNode().put("description", "schedules raise the effective minReplicas while a rule is active"
+                + " (scheduled scaling); the same rules as the annotation autoscaling.hpa-controller.io/schedules, which must then be unset.");
+        schedules.set("items", sorted(rule));
+        schedules.put("maxItems", Schedules.MAX_RULES);
+        schedules.put("type", "array");
+        return sorted(schedules);
+    }
+
+    /** spec.predict: the setting of the annotation autoscaling.hpa-controller.io/predict, read by the same parser. */
+    private static ObjectNode predict() {
+        ObjectNode predict = NODES.objectNode().put("description", "predict turns on predictive scaling: the load forecast at now +"
+                + " horizon proposes replicas, and the larger of that and the reactive proposal is used; the same setting as the annotation"
+                + " autoscaling.hpa-controller.io/predict, which must then be unset.");
+        ObjectNode properties = predict.putObject("properties");
+        properties.set("history", text("history is how much of the observed load the model learns from, as a duration such as 7d"
+                + " (HoltWinters: two seasons to 14d, default 7d; Linear: 5m to 24h, default 30m)."));
+        properties.set("horizon", text("horizon is how far ahead the forecast looks, as a duration such as 5m (more than 0s, at most"
+                + " 1h): typically the pods' start-up time plus the metrics lag."));
+        ObjectNode model = NODES.objectNode().put("description", "model is the forecast: HoltWinters (seasonal) or Linear (trend).");
+        ArrayNode models = model.putArray("enum");
+        for (PredictSetting.Model m : PredictSetting.Model.values()) {
+            models.add(m.toString());
+        }
+        model.put("type", "string");
+        properties.set("model", sorted(model));
+        properties.set("season", text("season is the period of the load HoltWinters learns, as a duration such as 24h or 168h"
+                + " (10m to 168h in whole minutes; default 24h; HoltWinters only)."));
+        predict.set("properties", sorted(properties));
+        predict.putArray("required").add("horizon").add("model");
+        predict.put("type", "object");
+        return sorted(predict);
+    }
+
+    private static ObjectNode text(String description) {
+        return sorted(NODES.objectNode().put("description", description).put("type", "string"));
     }
 
     private static ObjectNode seconds(String description, DurationRange range) {

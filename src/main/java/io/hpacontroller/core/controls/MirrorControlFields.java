@@ -1,14 +1,22 @@
 package io.hpacontroller.core.controls;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerSpec;
 import io.hpacontroller.core.Parsed;
+import io.hpacontroller.core.SettingNode;
+import io.hpacontroller.core.forecast.PredictAnnotation;
+import io.hpacontroller.core.forecast.PredictSetting;
+import io.hpacontroller.core.schedule.Schedules;
+import io.hpacontroller.core.schedule.SchedulesAnnotation;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
+import java.util.function.Function;
 
 /**
  * Reads the controls of a mirror API HPA ({@value #GROUP}) from the fields the KEPs propose, which autoscaling/v2's
@@ -19,11 +27,14 @@ import java.util.SortedMap;
  * spec.behavior.syncPeriodSeconds: 3                   # 1 to 3600
  * spec.behavior.cpuInitializationPeriodSeconds: 120    # 0 to 3600
  * spec.behavior.initialReadinessDelaySeconds: 60       # 0 to 3600
+ * spec.schedules: [{cron: "0 8 * * MON-FRI", duration: 10h, timezone: Europe/Berlin, minReplicas: 6}]
+ * spec.predict: {model: HoltWinters, season: 24h, horizon: 5m, history: 3d}
  * </pre>
  * The same ranges as the annotations ({@link HpaControls}); the CRD's schema refuses what it can, this checks again
- * (a CRD of an older release, an API server that skips the rules). The controls only annotations carry (schedules,
- * predict) are read from the annotations of a mirror HPA too; a control given both ways is an error, so the two can
- * never disagree silently. Messages start with the field ({@code spec....}): reason {@code InvalidSpec}.
+ * (a CRD of an older release, an API server that skips the rules). {@code spec.schedules} and {@code spec.predict}
+ * are read by the annotations' own parsers ({@link SchedulesAnnotation}, {@link PredictAnnotation}) from the field's
+ * value. The annotations of a mirror HPA are read too; a control given both ways is an error, so the two can never
+ * disagree silently. Messages start with the field ({@code spec....}): reason {@code InvalidSpec}.
  */
 public final class MirrorControlFields {
 
@@ -37,6 +48,10 @@ public final class MirrorControlFields {
     public static final String SYNC_PERIOD = "spec.behavior.syncPeriodSeconds";
     public static final String CPU_INITIALIZATION_PERIOD = "spec.behavior.cpuInitializationPeriodSeconds";
     public static final String INITIAL_READINESS_DELAY = "spec.behavior.initialReadinessDelaySeconds";
+    public static final String SCHEDULES = "spec.schedules";
+    public static final String PREDICT = "spec.predict";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private MirrorControlFields() {
     }
@@ -53,7 +68,8 @@ public final class MirrorControlFields {
         Map<String, Object> behaviorFields = spec == null || spec.getBehavior() == null || spec.getBehavior().getAdditionalProperties() == null
                 ? Map.of() : spec.getBehavior().getAdditionalProperties();
         if (!specFields.containsKey("mode") && !specFields.containsKey("fallback") && !behaviorFields.containsKey("syncPeriodSeconds")
-                && !behaviorFields.containsKey("cpuInitializationPeriodSeconds") && !behaviorFields.containsKey("initialReadinessDelaySeconds")) {
+                && !behaviorFields.containsKey("cpuInitializationPeriodSeconds") && !behaviorFields.containsKey("initialReadinessDelaySeconds")
+                && !specFields.containsKey("schedules") && !specFields.containsKey("predict")) {
             return fromAnnotations;
         }
         List<String> problems = new ArrayList<>();
@@ -63,12 +79,16 @@ public final class MirrorControlFields {
         Duration initialReadiness = seconds(problems, INITIAL_READINESS_DELAY, behaviorFields, "initialReadinessDelaySeconds", HpaControls.WARM_UP);
         Mode mode = mode(problems, specFields.get("mode"));
         Fallback fallback = fallback(problems, specFields.get("fallback"));
+        Schedules schedules = setting(problems, specFields, "schedules", SCHEDULES, SchedulesAnnotation::parse);
+        PredictSetting predict = setting(problems, specFields, "predict", PREDICT, PredictAnnotation::parse);
         twice(problems, syncPeriod, SYNC_PERIOD, annotated, ControlAnnotations.SYNC_PERIOD);
         twice(problems, cpuInitialization, CPU_INITIALIZATION_PERIOD, annotated, ControlAnnotations.CPU_INITIALIZATION_PERIOD);
         twice(problems, initialReadiness, INITIAL_READINESS_DELAY, annotated, ControlAnnotations.INITIAL_READINESS_DELAY);
         twice(problems, mode, MODE, annotated, ControlAnnotations.MODE);
         twice(problems, fallback, FALLBACK, annotated, ControlAnnotations.FALLBACK_REPLICAS);
         twice(problems, fallback, FALLBACK, annotated, ControlAnnotations.FALLBACK_AFTER);
+        twice(problems, specFields.containsKey("schedules") ? SCHEDULES : null, SCHEDULES, annotated, SchedulesAnnotation.NAME);
+        twice(problems, specFields.containsKey("predict") ? PREDICT : null, PREDICT, annotated, PredictAnnotation.NAME);
         if (fromAnnotations instanceof Parsed.Invalid<HpaControls> invalid) {
             problems.add(invalid.message());
         }
@@ -85,6 +105,12 @@ public final class MirrorControlFields {
         if (mode != null) {
             c = c.withMode(mode);
         }
+        if (schedules != null) {
+            c = c.withSchedules(schedules);
+        }
+        if (predict != null) {
+            c = c.withPredict(predict);
+        }
         if (cpuInitialization != null || initialReadiness != null) {
             c = c.withWarmUp(cpuInitialization != null ? cpuInitialization : c.cpuInitializationPeriod(),
                     initialReadiness != null ? initialReadiness : c.initialReadinessDelay());
@@ -96,6 +122,21 @@ public final class MirrorControlFields {
         if (field != null && annotated.containsKey(annotation)) {
             problems.add(fieldName + ": also given by the annotation " + annotation + " (set each control in one place: the field)");
         }
+    }
+
+    /** A field read by its annotation's parser, given the field's value with the field's path; null when absent or invalid. */
+    private static <T> T setting(List<String> problems, Map<String, Object> fields, String key, String name,
+                                 Function<SettingNode, Parsed<T>> parser) {
+        if (!fields.containsKey(key)) {
+            return null;
+        }
+        JsonNode value = JSON.valueToTree(fields.get(key));
+        Parsed<T> parsed = parser.apply(SettingNode.of(value, name));
+        if (parsed instanceof Parsed.Invalid<T> invalid) {
+            problems.add(invalid.message());
+            return null;
+        }
+        return ((Parsed.Valid<T>) parsed).value();
     }
 
     private static Duration seconds(List<String> problems, String name, Map<String, Object> fields, String key, DurationRange range) {

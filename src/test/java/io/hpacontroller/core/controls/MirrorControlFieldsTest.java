@@ -66,7 +66,45 @@ class MirrorControlFieldsTest {
     }
 
     @Test
-    void theAnnotationsStillCarryWhatHasNoField() {
+    void schedulesAndPredictFieldsFeedTheSameModelAsTheAnnotations() {
+        HpaControls fields = valid(hpa(MIRROR, "", """
+                schedules: [{cron: "0 8 * * MON-FRI", duration: 10h, timezone: Europe/Berlin, minReplicas: 6},
+                    {cron: "0 22 * * *", duration: 4h, timezone: UTC, minReplicas: 2}]
+                  predict: {model: HoltWinters, season: 24h, horizon: 5m, history: 3d}""", ""));
+        HpaControls annotations = valid(hpa("autoscaling/v2", """
+                "autoscaling.hpa-controller.io/schedules": "[{cron: '0 8 * * MON-FRI', duration: 10h, timezone: Europe/Berlin, minReplicas: 6},
+                  {cron: '0 22 * * *', duration: 4h, timezone: UTC, minReplicas: 2}]",
+                "autoscaling.hpa-controller.io/predict": "{model: HoltWinters, season: 24h, horizon: 5m, history: 3d}\"""", "", ""));
+        assertThat(fields).isEqualTo(annotations);
+        assertThat(fields.schedules().rules()).hasSize(2);
+        assertThat(fields.schedules().rules().get(0).minReplicas()).isEqualTo(6);
+        assertThat(fields.predict().horizon()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(valid(hpa(MIRROR, "", "predict: {model: Linear, horizon: 2m}", "")))
+                .isEqualTo(valid(hpa("autoscaling/v2", "\"autoscaling.hpa-controller.io/predict\": \"{model: Linear, horizon: 2m}\"", "", "")));
+    }
+
+    @Test
+    void invalidSchedulesAndPredictFieldsNameTheFieldPath() {
+        assertThat(invalid(hpa(MIRROR, "", "schedules: [{cron: \"0 8 * * *\", duration: 0s, timezone: UTC, minReplicas: 6}]", "")))
+                .startsWith("spec.schedules[0].duration: ");
+        assertThat(invalid(hpa(MIRROR, "", "predict: {model: Prophet, horizon: 2m}", "")))
+                .startsWith("spec.predict.model: ");
+        assertThat(invalid(hpa(MIRROR, "", "predict: {model: Linear, horizon: 2m, seasn: 24h}", "")))
+                .startsWith("spec.predict");
+    }
+
+    @Test
+    void schedulesOrPredictGivenAsFieldAndAnnotationIsAnError() {
+        assertThat(invalid(hpa(MIRROR, "\"autoscaling.hpa-controller.io/predict\": \"{model: Linear, horizon: 2m}\"",
+                "predict: {model: Linear, horizon: 2m}", "")))
+                .isEqualTo("spec.predict: also given by the annotation autoscaling.hpa-controller.io/predict (set each control in one place: the field)");
+        assertThat(invalid(hpa(MIRROR, "\"autoscaling.hpa-controller.io/schedules\": \"[{cron: '0 8 * * *', duration: 1h, timezone: UTC, minReplicas: 3}]\"",
+                "schedules: [{cron: \"0 8 * * *\", duration: 1h, timezone: UTC, minReplicas: 3}]", "")))
+                .isEqualTo("spec.schedules: also given by the annotation autoscaling.hpa-controller.io/schedules (set each control in one place: the field)");
+    }
+
+    @Test
+    void theAnnotationsStillCarryWhatNoFieldGives() {
         HpaControls c = valid(hpa(MIRROR, "\"autoscaling.hpa-controller.io/predict\": \"{model: Linear, horizon: 2m}\"", "mode: Suspended", ""));
         assertThat(c.mode()).isEqualTo(Mode.SUSPENDED);
         assertThat(c.predict()).isNotNull();
