@@ -56,7 +56,12 @@ abstract class LiveTestBase {
         cluster.close();
     }
 
+    /**
+     * Starts the controller once the fake workload controller has made every deployment's pods: a first
+     * sync that saw half of them would decide from a cluster the test did not mean to describe.
+     */
     HorizontalController startController(ControllerOptions options) throws InterruptedException {
+        awaitWorkloadsSettled();
         controller = new HorizontalController(cluster.newClient(), options, Clock.systemUTC(), WriteGate.alwaysOpen());
         controller.addListener(syncs::add);
         controller.start(Duration.ofSeconds(10));
