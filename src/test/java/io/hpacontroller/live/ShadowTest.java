@@ -29,8 +29,6 @@ class ShadowTest extends LiveTestBase {
 
     private void startShadow() throws InterruptedException {
         startController(LiveFixtures.fastOptions().withApis(Set.of(), true));
-        // the built-in controller saw the target's pods: so must the shadow before the comparisons begin
-        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> controller.podCount() >= 2);
         controller.shadow().addListener(new Shadow.Listener() {
             @Override
             public void onComparison(Shadow.Comparison c) {
