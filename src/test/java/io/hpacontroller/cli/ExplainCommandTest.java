@@ -158,7 +158,10 @@ class ExplainCommandTest {
     @Test
     void withoutTheControllerTheHistoryIsUnknownAndNothingIsWritten() throws Exception {
         cluster.workloads().setCpuPerPod(NS, "web", "100m");
-        await().atMost(Duration.ofSeconds(10)).until(() -> client.pods().inNamespace(NS).list().getItems().size() == 2);
+        // the fake workload controller has made the pods and written the deployment's status: it writes nothing more
+        await().atMost(Duration.ofSeconds(10)).until(() -> client.pods().inNamespace(NS).list().getItems().size() == 2
+                && client.apps().deployments().inNamespace(NS).withName("web").get().getStatus() != null
+                && Integer.valueOf(2).equals(client.apps().deployments().inNamespace(NS).withName("web").get().getStatus().getReplicas()));
         cluster.clearRequests();
 
         CommandRun run = explain();

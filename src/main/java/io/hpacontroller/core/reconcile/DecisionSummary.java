@@ -1,5 +1,6 @@
 package io.hpacontroller.core.reconcile;
 
+import io.hpacontroller.core.GoDuration;
 import io.hpacontroller.core.calc.Proposal;
 import io.hpacontroller.core.calc.Rebalancing;
 import io.hpacontroller.core.calc.ToleranceVerdict;
@@ -10,6 +11,7 @@ import io.hpacontroller.core.reconcile.ReconcileOutcome.Action;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.time.Duration;
 
 /**
  * A {@link DecisionTrace} in words: what the sync did, then the one thing that decided it, e.g. "holding at
@@ -222,17 +224,6 @@ public final class DecisionSummary {
         if (millis < 10_000 && millis % 1000 != 0) {
             return number(millis / 1000.0) + "s";
         }
-        long s = Math.round(millis / 1000.0);
-        StringBuilder sb = new StringBuilder();
-        if (s >= 3600) {
-            sb.append(s / 3600).append('h');
-        }
-        if (s % 3600 >= 60) {
-            sb.append(s % 3600 / 60).append('m');
-        }
-        if (s % 60 > 0) {
-            sb.append(s % 60).append('s');
-        }
-        return sb.toString();
+        return GoDuration.compact(Duration.ofSeconds(Math.round(millis / 1000.0)));
     }
 }
