@@ -81,8 +81,12 @@ abstract class LiveTestBase {
         return syncs.stream().filter(r -> r.key().equals(NS + "/" + hpa) && r.outcome() != null).count();
     }
 
-    /** A controller with the production sync period on the manual clock, its informers synced, no workers. */
+    /**
+     * A controller with the production sync period on the manual clock, its informers synced, no workers;
+     * started as {@link #startController} starts one.
+     */
     HorizontalController controllerAtProductionRatio() throws InterruptedException {
+        awaitWorkloadsSettled();
         ControllerOptions options = new ControllerOptions(ControllerConfig.defaults(), PRODUCTION_PERIOD, 2, List.of(), Duration.ofSeconds(5));
         controller = new HorizontalController(cluster.newClient(), options, time, time, WriteGate.alwaysOpen());
         controller.startInformers();
