@@ -54,6 +54,7 @@ class MirrorHpaTest extends LiveTestBase {
         await().atMost(Duration.ofSeconds(20)).until(() -> replicas("web") == 4);
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
             MirrorHpa m = readMirror("web");
+            assertThat(m.getStatus()).as("written after the scale").isNotNull();
             assertThat(m.getStatus().getCurrentReplicas()).isEqualTo(4);
             assertThat(m.getStatus().getReference()).isEqualTo("Deployment/web");
             assertThat(m.getStatus().getTargets()).isEqualTo("cpu: 100%/50%");
@@ -102,6 +103,7 @@ class MirrorHpaTest extends LiveTestBase {
         // at 4 the next sync writes currentReplicas 4 and the decision that held there; then the status stays as it is
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
             LastDecision d = readMirror("web").getStatus().getLastDecision();
+            assertThat(d).isNotNull();
             assertThat(d.getAction()).isEqualTo("None");
             assertThat(d.getCurrentReplicas()).isEqualTo(4);
             assertThat(d.getSummary()).startsWith("holding at 4: ");
@@ -144,8 +146,9 @@ class MirrorHpaTest extends LiveTestBase {
 
         await().atMost(Duration.ofSeconds(20)).until(() -> replicas("web") == 4 && replicas("api") == 1);
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-            assertThat(readMirror("web").getStatus().getDesiredReplicas()).isEqualTo(4);
-            assertThat(readHpa("web").getStatus().getDesiredReplicas()).isEqualTo(1);
+            // each status is written after its scale
+            assertThat(readMirror("web").getStatus()).isNotNull().extracting(s -> s.getDesiredReplicas()).isEqualTo(4);
+            assertThat(readHpa("web").getStatus()).isNotNull().extracting(s -> s.getDesiredReplicas()).isEqualTo(1);
         });
         assertThat(controller.histories().keys()).containsExactlyInAnyOrder(NS + "/web", MIRROR_KEY);
         assertThat(Reconciler.keyOf(readMirror("web").toCore())).isEqualTo(MIRROR_KEY);
