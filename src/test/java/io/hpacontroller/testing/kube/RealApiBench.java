@@ -39,7 +39,7 @@ import java.util.function.Predicate;
  * <ol>
  * <li>the jar ({@code java -jar target/hpa-controller.jar run}) with the image's JVM options and
  * {@code -XX:MaxRAM=256m}, leader election, a 15 s sync period, as the chart's ServiceAccount;</li>
- * <li>with {@code --upstream true} (the default), kube-controller-manager v1.26.1 with only its HPA
+ * <li>with {@code --upstream true} (the default; {@code --upstream-first true} runs it before the jar), kube-controller-manager v1.26.1 with only its HPA
  * controller, {@code --kube-api-qps=200 --kube-api-burst=300}, leader election, a 15 s sync period,
  * under a client certificate of its own (user {@value #UPSTREAM_USER}).</li>
  * </ol>
@@ -63,20 +63,22 @@ public final class RealApiBench {
     private final Duration runFor;
     private final Path jar;
     private final boolean upstream;
+    private final boolean upstreamFirst;
     private final Map<String, String> figures = new LinkedHashMap<>();
 
-    private RealApiBench(int hpas, int podsPerHpa, int namespaces, Duration runFor, Path jar, boolean upstream) {
+    private RealApiBench(int hpas, int podsPerHpa, int namespaces, Duration runFor, Path jar, boolean upstream, boolean upstreamFirst) {
         this.hpas = hpas;
         this.podsPerHpa = podsPerHpa;
         this.namespaces = namespaces;
         this.runFor = runFor;
         this.jar = jar;
         this.upstream = upstream;
+        this.upstreamFirst = upstreamFirst;
     }
 
     public static void main(String[] args) throws Exception {
         Map<String, String> a = new LinkedHashMap<>(Map.of("--hpas", "1000", "--pods-per-hpa", "5", "--namespaces", "10",
-                "--run-for", "150", "--jar", "target/hpa-controller.jar", "--upstream", "true"));
+                "--run-for", "150", "--jar", "target/hpa-controller.jar", "--upstream", "true", "--upstream-first", "false"));
         for (int i = 0; i < args.length; i++) {
             if (!a.containsKey(args[i]) || i + 1 == args.length) {
                 usage("unknown option or missing value: " + args[i] + " (options: " + a.keySet() + ")");
@@ -87,7 +89,7 @@ public final class RealApiBench {
         try {
             bench = new RealApiBench(Integer.parseInt(a.get("--hpas")), Integer.parseInt(a.get("--pods-per-hpa")),
                     Integer.parseInt(a.get("--namespaces")), Duration.ofSeconds(Long.parseLong(a.get("--run-for"))),
-                    Path.of(a.get("--jar")), Boolean.parseBoolean(a.get("--upstream")));
+                    Path.of(a.get("--jar")), Boolean.parseBoolean(a.get("--upstream")), Boolean.parseBoolean(a.get("--upstream-first")));
         } catch (NumberFormatException e) {
             usage("not a number: " + e.getMessage());
             return;
@@ -141,16 +143,21 @@ public final class RealApiBench {
                 "--horizontal-pod-autoscaler-sync-period=" + SYNC_PERIOD.toSeconds() + "s",
                 "--health-probe-bind-address=127.0.0.1:0", "--metrics-bind-address=127.0.0.1:0"));
         figures.put("jar.command", String.join(" ", jarCommand.subList(1, jarCommand.size())));
+        Path upstreamKubeconfig = plane.kubeconfigForCertificate(UPSTREAM_USER, "system:masters");
+        List<String> kcm = List.of(plane.programs().controllerManager().toString(), "--kubeconfig=" + upstreamKubeconfig,
+                "--controllers=horizontalpodautoscaling", "--leader-elect=true", "--secure-port=0",
+                "--kube-api-qps=200", "--kube-api-burst=300",
+                "--horizontal-pod-autoscaler-sync-period=" + SYNC_PERIOD.toSeconds() + "s");
+        if (upstream) {
+            figures.put("upstream.command", String.join(" ", kcm.subList(1, kcm.size())));
+        }
+        figures.put("order", !upstream ? "jar" : upstreamFirst ? "upstream, jar" : "jar, upstream");
+        if (upstream && upstreamFirst) {
+            measure("upstream", plane, kcm, Map.of(), new AuditEvent.Filter(e -> UPSTREAM_USER.equals(e.user())));
+        }
         measure("jar", plane, jarCommand, Map.of("POD_NAME", pod, "POD_NAMESPACE", chart.namespace()),
                 new AuditEvent.Filter(e -> chart.user().equals(e.user())));
-
-        if (upstream) {
-            Path upstreamKubeconfig = plane.kubeconfigForCertificate(UPSTREAM_USER, "system:masters");
-            List<String> kcm = List.of(plane.programs().controllerManager().toString(), "--kubeconfig=" + upstreamKubeconfig,
-                    "--controllers=horizontalpodautoscaling", "--leader-elect=true", "--secure-port=0",
-                    "--kube-api-qps=200", "--kube-api-burst=300",
-                    "--horizontal-pod-autoscaler-sync-period=" + SYNC_PERIOD.toSeconds() + "s");
-            figures.put("upstream.command", String.join(" ", kcm.subList(1, kcm.size())));
+        if (upstream && !upstreamFirst) {
             measure("upstream", plane, kcm, Map.of(), new AuditEvent.Filter(e -> UPSTREAM_USER.equals(e.user())));
         }
         progress("done; namespaces " + spaces);
@@ -311,8 +318,9 @@ public final class RealApiBench {
         long leases = requests.stream().filter(e -> "leases".equals(e.resource())).count();
         Map<String, Long> kinds = new TreeMap<>();
         for (AuditEvent e : requests) {
-            String kind = e.verb() + " " + (e.apiGroup() == null ? "" : e.apiGroup() + "/") + e.resource()
-                    + (e.subresource() == null ? "" : "/" + e.subresource()) + (e.code() >= 300 ? " " + e.code() : "");
+            String what = e.resource() == null ? e.requestUri().replaceAll("\\?.*", "") // discovery, /version
+                    : (e.apiGroup() == null ? "" : e.apiGroup() + "/") + e.resource() + (e.subresource() == null ? "" : "/" + e.subresource());
+            String kind = e.verb() + " " + what + (e.code() >= 300 ? " " + e.code() : "");
             kinds.merge(kind, 1L, Long::sum);
         }
         double seconds = Duration.between(from.at(), to.at()).toMillis() / 1000.0;
