@@ -76,9 +76,9 @@ public final class RealApiBench {
         this.upstreamFirst = upstreamFirst;
     }
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
         Map<String, String> a = new LinkedHashMap<>(Map.of("--hpas", "1000", "--pods-per-hpa", "5", "--namespaces", "10",
-                "--run-for", "150", "--jar", "target/hpa-controller.jar", "--upstream", "true", "--upstream-first", "false"));
+                "--run-for", "180", "--jar", "target/hpa-controller.jar", "--upstream", "true", "--upstream-first", "false"));
         for (int i = 0; i < args.length; i++) {
             if (!a.containsKey(args[i]) || i + 1 == args.length) {
                 usage("unknown option or missing value: " + args[i] + " (options: " + a.keySet() + ")");
@@ -103,7 +103,7 @@ public final class RealApiBench {
         int exit = 0;
         try (KubeControlPlane plane = KubeControlPlane.start(new KubeControlPlane.Options("realapi-bench", List.of("serviceaccount"), List.of()))) {
             bench.run(plane);
-        } catch (RuntimeException e) {
+        } catch (Exception e) {
             e.printStackTrace();
             exit = 1;
         }
