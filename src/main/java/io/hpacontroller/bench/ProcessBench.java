@@ -5,8 +5,6 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -115,8 +113,8 @@ final class ProcessBench {
             f.put("nonheap_mib_used_end", mib(PrometheusText.sum(metrics, "jvm_memory_used_bytes", "area=\"nonheap\"") / 1024));
             f.put("threads_end", Integer.toString(memory.threads()));
             steady(f, steadyStart, end);
-            perSecond(f, stub.queriesPerSecond(), startMillis / 1000, (startMillis + (long) (end.seconds() * 1000)) / 1000,
-                    steadyStart == null ? -1 : startMillis / 1000 + (long) Math.ceil(steadyStart.seconds()));
+            f.putAll(QueriesPerSecond.figures(stub.queriesPerSecond(), startMillis / 1000, (startMillis + (long) (end.seconds() * 1000)) / 1000,
+                    steadyStart == null ? -1 : startMillis / 1000 + (long) Math.ceil(steadyStart.seconds())));
             return f;
         } finally {
             controller.close();
@@ -145,44 +143,6 @@ final class ProcessBench {
         f.put("steady_reconciles_per_second", String.format("%.1f", reconciles / (to.seconds() - from.seconds())));
         f.put("steady_cpu_ms_per_reconcile", reconciles == 0 ? "n/a" : String.format("%.2f", (to.cpu() - from.cpu()) * 1000 / reconciles));
         f.put("steady_api_requests_per_reconcile", reconciles == 0 ? "n/a" : String.format("%.2f", requests / reconciles));
-    }
-
-    /**
-     * The metrics queries of each second of the run (0 for a second without any), their peak over the
-     * whole run, and their spread in the steady window: median, 90th percentile, peak, idle share.
-     */
-    private static void perSecond(Map<String, String> f, Map<Long, Long> series, long firstSecond, long lastSecond, long steadyFrom) {
-        List<Long> all = new ArrayList<>();
-        for (long s = firstSecond; s < lastSecond; s++) {
-            all.add(series.getOrDefault(s, 0L));
-        }
-        f.put("metrics_queries_peak_per_second_whole_run", Long.toString(all.stream().mapToLong(Long::longValue).max().orElse(0)));
-        long[] steady = steadyFrom < 0 ? new long[0] : all.subList((int) Math.min(all.size(), steadyFrom - firstSecond), all.size())
-                .stream().mapToLong(Long::longValue).toArray();
-        Arrays.sort(steady);
-        if (steady.length == 0) {
-            f.put("metrics_queries_per_second_p50", "n/a");
-            f.put("metrics_queries_per_second_p90", "n/a");
-            f.put("metrics_queries_per_second_peak", "n/a");
-            f.put("metrics_queries_p90_over_p50", "n/a");
-            f.put("idle_seconds_share", "n/a");
-        } else {
-            long p50 = steady[rank(50, steady.length)];
-            long p90 = steady[rank(90, steady.length)];
-            f.put("metrics_queries_per_second_p50", Long.toString(p50));
-            f.put("metrics_queries_per_second_p90", Long.toString(p90));
-            f.put("metrics_queries_per_second_peak", Long.toString(steady[steady.length - 1]));
-            f.put("metrics_queries_p90_over_p50", p50 == 0 ? "inf" : String.format("%.2f", (double) p90 / p50));
-            f.put("idle_seconds_share", String.format("%.2f", Arrays.stream(steady).filter(n -> n == 0).count() / (double) steady.length));
-        }
-        StringBuilder sb = new StringBuilder();
-        all.forEach(n -> sb.append(sb.length() == 0 ? "" : " ").append(n));
-        f.put("metrics_queries_per_second", sb.toString());
-    }
-
-    /** The index of the p-th percentile (nearest rank) among n sorted values. */
-    private static int rank(int p, int n) {
-        return Math.max(0, Math.min(n - 1, (int) Math.ceil(p / 100.0 * n) - 1));
     }
 
     private void progress(String message) {

@@ -10,7 +10,7 @@ import java.util.Map;
  * A process as Linux's /proc shows it: resident memory (what a pod's memory limit sees) and CPU time.
  * Reads fail softly: a process that has ended reads as zeros.
  */
-final class ProcessMeter {
+public final class ProcessMeter {
 
     /** Linux reports CPU times in clock ticks of USER_HZ, which is 100 on every architecture Kubernetes runs on. */
     private static final double TICKS_PER_SECOND = 100.0;
@@ -19,20 +19,20 @@ final class ProcessMeter {
      * Resident memory, in KiB: now, the peak so far (VmHWM), and its anonymous (heap, stacks, JIT) and
      * file-backed (mapped jars, the JDK's modules and class-data archive) parts.
      */
-    record Memory(long rssKib, long peakKib, long anonKib, long fileKib, int threads) {
+    public record Memory(long rssKib, long peakKib, long anonKib, long fileKib, int threads) {
     }
 
     private final Path proc;
 
-    ProcessMeter(long pid) {
+    public ProcessMeter(long pid) {
         this.proc = Path.of("/proc", Long.toString(pid));
     }
 
-    static boolean available() {
+    public static boolean available() {
         return Files.isDirectory(Path.of("/proc/self"));
     }
 
-    Memory memory() {
+    public Memory memory() {
         Map<String, Long> status = new HashMap<>();
         try {
             for (String line : Files.readAllLines(proc.resolve("status"))) {
@@ -52,7 +52,7 @@ final class ProcessMeter {
     }
 
     /** User and system CPU time of every thread of the process so far, in seconds. */
-    double cpuSeconds() {
+    public double cpuSeconds() {
         try {
             String stat = Files.readString(proc.resolve("stat"));
             // the command name (field 2) is in parentheses and may hold spaces: count fields after its closing one

@@ -63,6 +63,7 @@ public final class FakeMetricsServer implements AutoCloseable {
     private final Kubelet kubelet;
     private final Vertx vertx = Vertx.vertx();
     private final Map<String, NamespaceMetrics> namespaces = new ConcurrentHashMap<>();
+    private final MetricsQueries podQueries = new MetricsQueries();
     private HttpServer server;
 
     FakeMetricsServer(Kubelet kubelet) {
@@ -82,6 +83,11 @@ public final class FakeMetricsServer implements AutoCloseable {
         return server.actualPort();
     }
 
+    /** Every pod-metrics query of metrics.k8s.io answered so far (all namespaces). */
+    public MetricsQueries podQueries() {
+        return podQueries;
+    }
+
     /** What the metrics APIs answer for one namespace. */
     public NamespaceMetrics in(String namespace) {
         return namespaces.computeIfAbsent(namespace, NamespaceMetrics::new);
@@ -98,6 +104,7 @@ public final class FakeMetricsServer implements AutoCloseable {
             }
             Matcher m = POD_METRICS.matcher(path);
             if (m.matches()) {
+                podQueries.record(m.group(1), query.getOrDefault("labelSelector", ""));
                 answer(request, Api.RESOURCE, m.group(1), ns -> podMetrics(ns, m.group(2), Selector.parse(query.getOrDefault("labelSelector", ""))));
                 return;
             }

@@ -463,6 +463,29 @@ public final class KubeControlPlane implements AutoCloseable {
         return new TestNamespace(this, name);
     }
 
+    /** kube-apiserver's process id (for its CPU time in /proc). */
+    long apiServerPid() {
+        return apiServer.pid();
+    }
+
+    long etcdPid() {
+        return etcd.pid();
+    }
+
+    KubeBinaries.Programs programs() {
+        return programs;
+    }
+
+    /**
+     * A kubeconfig with a new client certificate for this user and groups (e.g. a second
+     * kube-controller-manager whose requests the audit log should tell apart from the fixture's).
+     */
+    Path kubeconfigForCertificate(String user, String... groups) {
+        String name = "cert-" + user.replaceAll("[^a-zA-Z0-9-]", "-");
+        Pki.client(ca, user, List.of(groups), Pki.ec()).writeTo(pki, name);
+        return writeKubeconfig(dir.resolve(name + ".kubeconfig"), certUser(name));
+    }
+
     public AuditLog audit() {
         return audit;
     }

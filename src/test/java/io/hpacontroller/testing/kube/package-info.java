@@ -50,7 +50,8 @@
  *     metrics.k8s.io v1beta1, custom.metrics.k8s.io v1beta2 and v1beta1, external.metrics.k8s.io v1beta1, served in
  *     process over TLS and reached only through kube-apiserver's aggregation proxy (APIServices on an
  *     ExternalName Service {@code localhost}). Per namespace: pod CPU/memory by label selector or by pod, Pods,
- *     Object and External values, an HTTP failure per API, a request counter per API.</li>
+ *     Object and External values, an HTTP failure per API, a request counter per API; every pod-metrics query with its time
+ *     ({@link io.hpacontroller.testing.kube.MetricsQueries}).</li>
  * <li>{@link io.hpacontroller.testing.kube.Kubelet}: the one Node {@code kube-node}; pods bound to it
  *     ({@link io.hpacontroller.testing.kube.Workloads} templates carry {@code nodeName}) get Running, Ready, a
  *     startTime and container statuses through the status subresource; deleted pods are removed.
@@ -63,6 +64,8 @@
  * <li>Our controller: {@link io.hpacontroller.testing.kube.InProcessController} ({@code ControllerRuntime} with a
  *     given client, every sync recorded) and {@link io.hpacontroller.testing.kube.ControllerProcess}
  *     ({@code java -cp <test classpath> io.hpacontroller.cli.Main run ...}, for SIGKILL).</li>
+ * <li>{@link io.hpacontroller.testing.kube.RealApiBench}: not a test but a {@code main}, issue 17's run of the jar and of
+ *     upstream's HPA controller at 1,000 HPAs on a control plane of its own (README, "Memory and start-up").</li>
  * </ul>
  */
 package io.hpacontroller.testing.kube;

@@ -1,0 +1,377 @@
+package io.hpacontroller.testing.kube;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.hpacontroller.bench.Bench;
+import io.hpacontroller.bench.ProcessMeter;
+import io.hpacontroller.bench.QueriesPerSecond;
+import io.hpacontroller.core.labels.Selector;
+import io.hpacontroller.deploy.ChartReleases;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Predicate;
+
+/**
+ * Issue 17's run against a real API server (not a test: it takes minutes and both cores; the README's
+ * "Memory and start-up" gives the command). On the fixture's control plane (etcd, kube-apiserver with
+ * its audit log, the {@link FakeMetricsServer} behind the aggregation layer, the {@link Kubelet}), it
+ * creates {@code --hpas} Deployments of {@code --pods-per-hpa} replicas, their pods (created directly:
+ * no deployment controller runs) and an {@code autoscaling/v2} HPA each (Resource cpu, 50 % utilization
+ * of a 100m request, every pod using 50m: exactly at target, so nothing scales). Then it runs, one after
+ * the other on the same objects, each for {@code --run-for}:
+ * <ol>
+ * <li>the jar ({@code java -jar target/hpa-controller.jar run}) with the image's JVM options and
+ * {@code -XX:MaxRAM=256m}, leader election, a 15 s sync period, as the chart's ServiceAccount;</li>
+ * <li>with {@code --upstream true} (the default; {@code --upstream-first true} runs it before the jar), kube-controller-manager v1.26.1 with only its HPA
+ * controller, {@code --kube-api-qps=200 --kube-api-burst=300}, leader election, a 15 s sync period,
+ * under a client certificate of its own (user {@value #UPSTREAM_USER}).</li>
+ * </ol>
+ * Each one's figures are printed as {@code NAME.FIGURE: VALUE} lines: CPU from /proc (the controller,
+ * kube-apiserver, etcd), requests from the audit log, reconciles as the controller's metrics.k8s.io pod
+ * queries (one per reconcile of a one-metric HPA), the first reconcile and the per-second spread from the
+ * fake metrics server. The steady window starts one sync period after every HPA was reconciled once and
+ * lasts as many whole sync periods as fit in the run (at least one).
+ */
+public final class RealApiBench {
+
+    static final String UPSTREAM_USER = "bench-upstream-hpa";
+    private static final Duration SYNC_PERIOD = Duration.ofSeconds(15);
+    private static final int SETUP_THREADS = 8;
+    private static final String CPU_USAGE = "50m"; // of Workloads' 100m request: 50 %, the target
+    private static final int TARGET_UTILIZATION = 50;
+
+    private final int hpas;
+    private final int podsPerHpa;
+    private final int namespaces;
+    private final Duration runFor;
+    private final Path jar;
+    private final boolean upstream;
+    private final boolean upstreamFirst;
+    private final Map<String, String> figures = new LinkedHashMap<>();
+
+    private RealApiBench(int hpas, int podsPerHpa, int namespaces, Duration runFor, Path jar, boolean upstream, boolean upstreamFirst) {
+        this.hpas = hpas;
+        this.podsPerHpa = podsPerHpa;
+        this.namespaces = namespaces;
+        this.runFor = runFor;
+        this.jar = jar;
+        this.upstream = upstream;
+        this.upstreamFirst = upstreamFirst;
+    }
+
+    public static void main(String[] args) {
+        Map<String, String> a = new LinkedHashMap<>(Map.of("--hpas", "1000", "--pods-per-hpa", "5", "--namespaces", "10",
+                "--run-for", "180", "--jar", "target/hpa-controller.jar", "--upstream", "true", "--upstream-first", "false"));
+        for (int i = 0; i < args.length; i++) {
+            if (!a.containsKey(args[i]) || i + 1 == args.length) {
+                usage("unknown option or missing value: " + args[i] + " (options: " + a.keySet() + ")");
+            }
+            a.put(args[i], args[++i]);
+        }
+        RealApiBench bench;
+        try {
+            bench = new RealApiBench(Integer.parseInt(a.get("--hpas")), Integer.parseInt(a.get("--pods-per-hpa")),
+                    Integer.parseInt(a.get("--namespaces")), Duration.ofSeconds(Long.parseLong(a.get("--run-for"))),
+                    Path.of(a.get("--jar")), Boolean.parseBoolean(a.get("--upstream")), Boolean.parseBoolean(a.get("--upstream-first")));
+        } catch (NumberFormatException e) {
+            usage("not a number: " + e.getMessage());
+            return;
+        }
+        if (!Files.isRegularFile(bench.jar)) {
+            usage(bench.jar + " does not exist: build it with mvn -q -B -o package -DskipTests");
+        }
+        if (!ProcessMeter.available()) {
+            usage("no /proc: the figures need Linux");
+        }
+        int exit = 0;
+        try (KubeControlPlane plane = KubeControlPlane.start(new KubeControlPlane.Options("realapi-bench", List.of("serviceaccount"), List.of()))) {
+            bench.run(plane);
+        } catch (Exception e) {
+            e.printStackTrace();
+            exit = 1;
+        }
+        bench.figures.forEach((k, v) -> System.out.println(k + ": " + v));
+        System.exit(exit); // Vert.x and the informers leave non-daemon threads
+    }
+
+    private static void usage(String problem) {
+        System.err.println("RealApiBench: " + problem);
+        System.exit(2);
+    }
+
+    private static void progress(String message) {
+        System.out.println("# " + Instant.now() + " " + message);
+    }
+
+    private void run(KubeControlPlane plane) throws Exception {
+        figures.put("hpas", Integer.toString(hpas));
+        figures.put("pods", Integer.toString(hpas * podsPerHpa));
+        figures.put("sync_period_seconds", Long.toString(SYNC_PERIOD.toSeconds()));
+        figures.put("run_for_seconds", Long.toString(runFor.toSeconds()));
+        figures.put("cores", Integer.toString(Runtime.getRuntime().availableProcessors()));
+        figures.put("load_average_before_setup", loadAverages());
+        progress("control plane up: " + plane);
+        List<String> spaces = setUp(plane);
+        figures.put("load_average_after_setup", loadAverages());
+
+        var chart = ChartReleases.shipped(plane);
+        String pod = "hpa-controller-bench-0";
+        Path kubeconfig = chart.kubeconfigForPod(pod);
+        List<String> jarCommand = new ArrayList<>();
+        jarCommand.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        jarCommand.add("-XX:MaxRAM=256m");
+        jarCommand.addAll(Bench.IMAGE_JVM_OPTIONS);
+        jarCommand.addAll(List.of("-jar", jar.toString(), "run", "--kubeconfig=" + kubeconfig, "--hpa-apis=autoscaling/v2",
+                "--leader-elect=true", "--leader-elect-resource-namespace=" + chart.namespace(),
+                "--horizontal-pod-autoscaler-sync-period=" + SYNC_PERIOD.toSeconds() + "s",
+                "--health-probe-bind-address=127.0.0.1:0", "--metrics-bind-address=127.0.0.1:0"));
+        figures.put("jar.command", String.join(" ", jarCommand.subList(1, jarCommand.size())));
+        Path upstreamKubeconfig = plane.kubeconfigForCertificate(UPSTREAM_USER, "system:masters");
+        List<String> kcm = List.of(plane.programs().controllerManager().toString(), "--kubeconfig=" + upstreamKubeconfig,
+                "--controllers=horizontalpodautoscaling", "--leader-elect=true", "--secure-port=0",
+                "--kube-api-qps=200", "--kube-api-burst=300",
+                "--horizontal-pod-autoscaler-sync-period=" + SYNC_PERIOD.toSeconds() + "s");
+        if (upstream) {
+            figures.put("upstream.command", String.join(" ", kcm.subList(1, kcm.size())));
+        }
+        figures.put("order", !upstream ? "jar" : upstreamFirst ? "upstream, jar" : "jar, upstream");
+        if (upstream && upstreamFirst) {
+            measure("upstream", plane, kcm, Map.of(), new AuditEvent.Filter(e -> UPSTREAM_USER.equals(e.user())));
+        }
+        measure("jar", plane, jarCommand, Map.of("POD_NAME", pod, "POD_NAMESPACE", chart.namespace()),
+                new AuditEvent.Filter(e -> chart.user().equals(e.user())));
+        if (upstream && !upstreamFirst) {
+            measure("upstream", plane, kcm, Map.of(), new AuditEvent.Filter(e -> UPSTREAM_USER.equals(e.user())));
+        }
+        progress("done; namespaces " + spaces);
+    }
+
+    // ---- the objects ----
+
+    private List<String> setUp(KubeControlPlane plane) throws InterruptedException, ExecutionException {
+        long t0 = System.nanoTime();
+        KubernetesClient admin = plane.adminClient();
+        List<String> spaces = new ArrayList<>();
+        for (int i = 0; i < namespaces; i++) {
+            String ns = plane.newNamespace("bench").name();
+            plane.metrics().in(ns).podUsage("app", CPU_USAGE, "64Mi");
+            spaces.add(ns);
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(SETUP_THREADS);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int i = 0; i < hpas; i++) {
+                String ns = spaces.get(i % spaces.size());
+                String name = "app-" + i;
+                done.add(pool.submit(() -> createWorkload(admin, ns, name)));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        double created = (System.nanoTime() - t0) / 1e9;
+        progress(String.format("created %d Deployments, %d pods and %d HPAs in %.1f s", hpas, hpas * podsPerHpa, hpas, created));
+        Selector any = Selector.parse("app");
+        while (spaces.stream().mapToInt(ns -> plane.kubelet().runningPods(ns, any).size()).sum() < hpas * podsPerHpa) {
+            Thread.sleep(1000);
+        }
+        double running = (System.nanoTime() - t0) / 1e9;
+        progress(String.format("every pod Running and Ready after %.1f s", running));
+        figures.put("setup_seconds_created", String.format("%.1f", created));
+        figures.put("setup_seconds_pods_running", String.format("%.1f", running));
+        return spaces;
+    }
+
+    private void createWorkload(KubernetesClient admin, String ns, String name) {
+        create(admin, ns, Workloads.deployment(name, podsPerHpa));
+        PodTemplateSpec template = Workloads.podTemplate(name);
+        for (int k = 0; k < podsPerHpa; k++) {
+            create(admin, ns, new PodBuilder().withNewMetadata().withName(name + "-" + k).withLabels(template.getMetadata().getLabels()).endMetadata()
+                    .withSpec(template.getSpec()).build());
+        }
+        create(admin, ns, new HorizontalPodAutoscalerBuilder().withNewMetadata().withName(name).endMetadata()
+                .withNewSpec().withNewScaleTargetRef().withApiVersion("apps/v1").withKind("Deployment").withName(name).endScaleTargetRef()
+                .withMinReplicas(1).withMaxReplicas(podsPerHpa * 2)
+                .addNewMetric().withType("Resource").withNewResource().withName("cpu")
+                .withNewTarget().withType("Utilization").withAverageUtilization(TARGET_UTILIZATION).endTarget().endResource().endMetric()
+                .endSpec().build());
+    }
+
+    /** Creates the object; one that exists already (a retried create that had gone through) is fine. */
+    private static void create(KubernetesClient admin, String ns, HasMetadata object) {
+        try {
+            admin.resource(object).inNamespace(ns).create();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 409) {
+                throw e;
+            }
+        }
+    }
+
+    // ---- one controller ----
+
+    /** CPU seconds of the controller, kube-apiserver, etcd and this JVM (the fake kubelet and metrics server) at one moment. */
+    private record Mark(Instant at, double controller, double apiServer, double etcd, double fixture) {
+    }
+
+    private void measure(String name, KubeControlPlane plane, List<String> command, Map<String, String> env, Predicate<AuditEvent> controller)
+            throws InterruptedException {
+        ProcessMeter apiServer = new ProcessMeter(plane.apiServerPid());
+        ProcessMeter etcd = new ProcessMeter(plane.etcdPid());
+        ProcessMeter fixture = new ProcessMeter(ProcessHandle.current().pid());
+        MetricsQueries queries = plane.metrics().podQueries();
+        Instant started = Instant.now();
+        long t0 = System.nanoTime();
+        progress("starting " + name);
+        ChildProcess process = ChildProcess.start(name, command, plane.directory().resolve("logs/" + name + ".log"), env);
+        ProcessMeter meter = new ProcessMeter(process.pid());
+        double allReconciled = -1;
+        double cpuAtAllReconciled = -1;
+        double cpuAt90 = -1;
+        long peakKib = 0;
+        double loadSum = 0;
+        double loadMax = 0;
+        int loadSamples = 0;
+        Mark steady = null;
+        double period = SYNC_PERIOD.toSeconds();
+        double endAt = runFor.toSeconds();
+        Mark end;
+        ProcessMeter.Memory memory;
+        try {
+            while (true) {
+                process.checkAlive();
+                double seconds = (System.nanoTime() - t0) / 1e9;
+                peakKib = Math.max(peakKib, meter.memory().peakKib());
+                double load = loadAverage1m();
+                loadSum += load;
+                loadMax = Math.max(loadMax, load);
+                loadSamples++;
+                if (allReconciled < 0) {
+                    MetricsQueries.FirstQueries first = queries.firstSince(started);
+                    if (first.distinct() >= hpas) {
+                        allReconciled = Duration.between(started, first.lastFirst()).toMillis() / 1000.0;
+                        cpuAtAllReconciled = meter.cpuSeconds();
+                        progress(String.format("%s: every HPA reconciled once %.1f s after the process started", name, allReconciled));
+                    }
+                }
+                if (cpuAt90 < 0 && seconds >= 90) {
+                    cpuAt90 = meter.cpuSeconds();
+                }
+                if (steady == null && allReconciled >= 0 && seconds >= allReconciled + period) {
+                    steady = mark(meter, apiServer, etcd, fixture);
+                    // whole sync periods: a controller that syncs every HPA in one burst per period gets all its bursts counted
+                    endAt = seconds + Math.max(1, Math.floor((runFor.toSeconds() - seconds) / period)) * period;
+                    progress(String.format("%s: steady from %.1f s to %.1f s", name, seconds, endAt));
+                }
+                if (seconds >= endAt) {
+                    end = mark(meter, apiServer, etcd, fixture);
+                    memory = meter.memory();
+                    break;
+                }
+                Thread.sleep(Math.max(1, Math.min(1000, (long) ((endAt - seconds) * 1000))));
+            }
+        } finally {
+            process.stop(Duration.ofSeconds(20));
+        }
+        progress(name + " stopped");
+        String p = name + ".";
+        figures.put(p + "seconds_to_first_reconcile_all", seconds(allReconciled));
+        figures.put(p + "cpu_seconds_to_steady", seconds(cpuAtAllReconciled));
+        figures.put(p + "cpu_seconds_first_90s", seconds(cpuAt90));
+        figures.put(p + "cpu_seconds_total", seconds(end.controller()));
+        figures.put(p + "rss_mib_peak", mib(Math.max(peakKib, memory.peakKib())));
+        figures.put(p + "rss_mib_end", mib(memory.rssKib()));
+        figures.put(p + "threads_end", Integer.toString(memory.threads()));
+        figures.put(p + "load_average_1m_mean", String.format("%.2f", loadSum / loadSamples));
+        figures.put(p + "load_average_1m_max", String.format("%.2f", loadMax));
+        if (steady == null) {
+            figures.put(p + "steady", "n/a: not every HPA was reconciled, or no sync period was left; the log: " + process.log());
+        } else {
+            steadyFigures(p, plane.audit(), controller, steady, end);
+        }
+        figures.putAll(prefixed(p, QueriesPerSecond.figures(queries.perSecondSince(started), started.getEpochSecond(), end.at().getEpochSecond(),
+                steady == null ? -1 : steady.at().getEpochSecond() + 1)));
+    }
+
+    private void steadyFigures(String p, AuditLog audit, Predicate<AuditEvent> controller, Mark from, Mark to) {
+        List<AuditEvent> requests = audit.events(AuditEvent.Filter.all().between(from.at(), to.at()).and(controller));
+        long reconciles = requests.stream().filter(e -> "metrics.k8s.io".equals(e.apiGroup()) && "pods".equals(e.resource())).count();
+        long leases = requests.stream().filter(e -> "leases".equals(e.resource())).count();
+        Map<String, Long> kinds = new TreeMap<>();
+        for (AuditEvent e : requests) {
+            String what = e.resource() == null ? e.requestUri().replaceAll("\\?.*", "") // discovery, /version
+                    : (e.apiGroup() == null ? "" : e.apiGroup() + "/") + e.resource() + (e.subresource() == null ? "" : "/" + e.subresource());
+            String kind = e.verb() + " " + what + (e.code() >= 300 ? " " + e.code() : "");
+            kinds.merge(kind, 1L, Long::sum);
+        }
+        double seconds = Duration.between(from.at(), to.at()).toMillis() / 1000.0;
+        figures.put(p + "steady_seconds", String.format("%.1f", seconds));
+        figures.put(p + "steady_reconciles", Long.toString(reconciles));
+        figures.put(p + "steady_reconciles_per_second", String.format("%.1f", reconciles / seconds));
+        figures.put(p + "steady_cpu_ms_per_reconcile", perReconcile((to.controller() - from.controller()) * 1000, reconciles));
+        figures.put(p + "steady_api_requests_per_reconcile", perReconcile(requests.size(), reconciles));
+        figures.put(p + "steady_api_requests_per_reconcile_without_lease", perReconcile(requests.size() - leases, reconciles));
+        figures.put(p + "steady_api_requests_by_kind", kinds.toString());
+        figures.put(p + "steady_apiserver_cpu_ms_per_reconcile", perReconcile((to.apiServer() - from.apiServer()) * 1000, reconciles));
+        figures.put(p + "steady_etcd_cpu_ms_per_reconcile", perReconcile((to.etcd() - from.etcd()) * 1000, reconciles));
+        figures.put(p + "steady_fixture_cpu_ms_per_reconcile", perReconcile((to.fixture() - from.fixture()) * 1000, reconciles));
+    }
+
+    private static Mark mark(ProcessMeter controller, ProcessMeter apiServer, ProcessMeter etcd, ProcessMeter fixture) {
+        return new Mark(Instant.now(), controller.cpuSeconds(), apiServer.cpuSeconds(), etcd.cpuSeconds(), fixture.cpuSeconds());
+    }
+
+    private static Map<String, String> prefixed(String p, Map<String, String> f) {
+        Map<String, String> out = new LinkedHashMap<>();
+        f.forEach((k, v) -> out.put(p + k, v));
+        return out;
+    }
+
+    private static String perReconcile(double amount, long reconciles) {
+        return reconciles == 0 ? "n/a" : String.format("%.2f", amount / reconciles);
+    }
+
+    private static String loadAverages() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
+            return f[0] + " " + f[1] + " " + f[2];
+        } catch (IOException e) {
+            return "n/a";
+        }
+    }
+
+    private static double loadAverage1m() {
+        try {
+            return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).trim().split(" ")[0]);
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+
+    private static String seconds(double s) {
+        return s < 0 ? "n/a" : String.format("%.1f", s);
+    }
+
+    private static String mib(double kib) {
+        return String.format("%.1f", kib / 1024.0);
+    }
+}
