@@ -63,7 +63,7 @@
  *     its CRD installed: {@code ChartReleases.installCrds(plane)}).</li>
  * <li>Our controller: {@link io.hpacontroller.testing.kube.InProcessController} ({@code ControllerRuntime} with a
  *     given client, every sync recorded) and {@link io.hpacontroller.testing.kube.ControllerProcess}
- *     ({@code java -cp <test classpath> io.hpacontroller.cli.Main run ...}, for SIGKILL).</li>
+ *     ({@code java -jar target/hpa-controller.jar run ...}, the jar that ships, for SIGKILL).</li>
  * <li>{@link io.hpacontroller.testing.kube.RealApiBench}: not a test but a {@code main}, issue 17's run of the jar and of
  *     upstream's HPA controller at 1,000 HPAs on a control plane of its own (README, "Memory and start-up").</li>
  * </ul>
