@@ -118,7 +118,8 @@ class ExplainCommandTest {
         String url = "http://127.0.0.1:" + runtime.metricsPort();
         CommandRun text = explain("--controller-url=" + url);
         assertThat(text.exit()).as(text.err()).isZero();
-        assertThat(text.out()).startsWith("demo/web: holding at 8: the 30s scale-down window keeps the recommendation of 8 made ")
+        // the window keeps the highest recommendation of the scale-up: 8, or more if a sync saw 8 pods before the load dropped
+        assertThat(text.out()).containsPattern("^demo/web: holding at 8: the 30s scale-down window keeps the recommendation of (8|1[0-6]) made ")
                 .contains("; without it: 2\n")
                 .contains("history:  from the controller at " + url + "\n")
                 .contains("the controller's last decision (")
@@ -151,7 +152,7 @@ class ExplainCommandTest {
                 .addNewPort().withName("metrics").withContainerPort(runtime.metricsPort()).endPort().endContainer().endSpec().build()).create();
         CommandRun proxied = explain();
         assertThat(proxied.exit()).as(proxied.err()).isZero();
-        assertThat(proxied.out()).startsWith("demo/web: holding at 8: the 30s scale-down window keeps the recommendation of 8 made ")
+        assertThat(proxied.out()).containsPattern("^demo/web: holding at 8: the 30s scale-down window keeps the recommendation of (8|1[0-6]) made ")
                 .contains("history:  from the leader hpa-controller-0 (Lease hpa-controller/hpa-controller), through the API server's pod proxy");
     }
 
