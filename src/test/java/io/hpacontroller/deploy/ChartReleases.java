@@ -1,14 +1,12 @@
 package io.hpacontroller.deploy;
 
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.hpacontroller.live.StoredHistory;
 import io.hpacontroller.testing.kube.ChartRelease;
+import io.hpacontroller.testing.kube.Crds;
 import io.hpacontroller.testing.kube.KubeControlPlane;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The chart installed on a real control plane for the controller under test to run as its
@@ -53,20 +51,10 @@ public final class ChartReleases {
     /** The file of the HorizontalPodAutoscalerHistory CRD in the chart's crds/. */
     public static final java.nio.file.Path HISTORY_CRD = HelmChart.CHART_DIR.resolve("crds")
             .resolve(StoredHistory.PLURAL + "." + StoredHistory.GROUP + ".yaml");
-    private static final java.util.Set<String> HISTORY_CRD_INSTALLED = ConcurrentHashMap.newKeySet();
 
     /** The HorizontalPodAutoscalerHistory CRD (server-side apply, as Helm creates it), once per control plane, established. */
-    public static synchronized void installHistoryCrd(KubeControlPlane plane) {
-        if (HISTORY_CRD_INSTALLED.contains(plane.url())) {
-            return;
-        }
-        var admin = plane.adminClient();
-        var crd = new KubernetesSerialization().unmarshal(Manifests.read(HISTORY_CRD), CustomResourceDefinition.class);
-        admin.resource(crd).fieldManager("helm").forceConflicts().serverSideApply();
-        admin.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName()).waitUntilCondition(c -> c != null
-                && c.getStatus() != null && c.getStatus().getConditions() != null && c.getStatus().getConditions().stream()
-                .anyMatch(x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())), 30, TimeUnit.SECONDS);
-        HISTORY_CRD_INSTALLED.add(plane.url());
+    public static void installHistoryCrd(KubeControlPlane plane) {
+        Crds.applyOnce(plane, HISTORY_CRD);
     }
 
     /** The shipped chart with its default values (the mirror API only; its CRD installed too), once per control plane. */

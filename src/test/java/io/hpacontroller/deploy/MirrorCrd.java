@@ -179,24 +179,12 @@ final class MirrorCrd {
         }
     }
 
-    private static final java.util.Set<String> INSTALLED = java.util.concurrent.ConcurrentHashMap.newKeySet();
-
     /**
      * Installs the shipped CRD on a control plane (once per API server; server-side apply, as {@code helm install}
      * would create it) and waits until it is served.
      */
-    static synchronized void install(io.hpacontroller.testing.kube.KubeControlPlane plane) {
-        if (INSTALLED.contains(plane.url())) {
-            return;
-        }
-        var admin = plane.adminClient();
-        var crd = new io.fabric8.kubernetes.client.utils.KubernetesSerialization().unmarshal(Manifests.read(CHART_FILE),
-                io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition.class);
-        admin.resource(crd).fieldManager("helm").forceConflicts().serverSideApply();
-        admin.apiextensions().v1().customResourceDefinitions().withName(NAME).waitUntilCondition(c -> c != null && c.getStatus() != null
-                && c.getStatus().getConditions() != null && c.getStatus().getConditions().stream().anyMatch(x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())),
-                30, java.util.concurrent.TimeUnit.SECONDS);
-        INSTALLED.add(plane.url());
+    static void install(io.hpacontroller.testing.kube.KubeControlPlane plane) {
+        io.hpacontroller.testing.kube.Crds.applyOnce(plane, CHART_FILE);
     }
 
     /** Where the mirror HPAs are, for a client that cannot discover them. */

@@ -82,8 +82,6 @@ public final class Workloads {
                     .endVersion().endSpec().build();
             admin.apiextensions().v1().customResourceDefinitions().resource(crd).create();
         }
-        admin.apiextensions().v1().customResourceDefinitions().withName(name).waitUntilCondition(c -> c != null && c.getStatus() != null
-                && c.getStatus().getConditions() != null && c.getStatus().getConditions().stream().anyMatch(x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())),
-                30, java.util.concurrent.TimeUnit.SECONDS);
+        Crds.awaitEstablished(admin, name);
     }
 }
