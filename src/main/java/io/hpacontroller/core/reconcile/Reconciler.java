@@ -456,12 +456,8 @@ public final class Reconciler {
             desiredReplicas = currentReplicas;
         }
 
-        DecisionTrace decided = trace(s, currentReplicas, minReplicas, maxReplicas, metrics, rescaleRule, normalization, zeroState,
-                desiredReplicas, action, rescale, rescaleReason, metrics == null ? ErrorKind.NONE : metrics.errorKind(),
-                metrics == null ? null : metrics.errorReason(), metrics == null ? null : metrics.error());
-        StatusUpdate update = updateStatusIfNeeded(s, setStatus(s, currentReplicas, desiredReplicas, metricStatuses, rescale), decided);
-        DecisionTrace trace = update.failure() == null ? decided : failedStatus(s, decided);
-        return new ReconcileOutcome(trace, update.status(), update.written(), computations);
+        return decided(s, currentReplicas, minReplicas, maxReplicas, metrics, rescaleRule, normalization, zeroState, desiredReplicas, action,
+                rescale, rescaleReason);
     }
 
     /**
@@ -485,11 +481,22 @@ public final class Reconciler {
             events.record(s.hpa(), EventRecorder.Type.Normal, PREVIEW_RESCALE, "New size: " + desiredReplicas + "; reason: " + rescaleReason
                     + "; not written (mode Preview)");
         }
-        List<MetricStatus> metricStatuses = metrics == null ? null : metrics.statuses();
+        return decided(s, currentReplicas, minReplicas, maxReplicas, metrics, rescaleRule, normalization, zeroState, desiredReplicas, action,
+                false, rescaleReason);
+    }
+
+    /**
+     * The end of a sync that reached its decision (Auto, or Preview with {@code rescaled} false): the status with
+     * {@code desiredReplicas}, written unless unchanged, and the trace, which names a status that could not be written.
+     */
+    private ReconcileOutcome decided(Sync s, int currentReplicas, int minReplicas, int maxReplicas, ReplicasForMetrics metrics,
+                                     String rescaleRule, Normalization normalization, String zeroState, int desiredReplicas, Action action,
+                                     boolean rescaled, String rescaleReason) {
         DecisionTrace decided = trace(s, currentReplicas, minReplicas, maxReplicas, metrics, rescaleRule, normalization, zeroState,
-                desiredReplicas, action, false, rescaleReason, metrics == null ? ErrorKind.NONE : metrics.errorKind(),
+                desiredReplicas, action, rescaled, rescaleReason, metrics == null ? ErrorKind.NONE : metrics.errorKind(),
                 metrics == null ? null : metrics.errorReason(), metrics == null ? null : metrics.error());
-        StatusUpdate update = updateStatusIfNeeded(s, setStatus(s, currentReplicas, desiredReplicas, metricStatuses, false), decided);
+        StatusUpdate update = updateStatusIfNeeded(s, setStatus(s, currentReplicas, desiredReplicas, metrics == null ? null : metrics.statuses(),
+                rescaled), decided);
         DecisionTrace trace = update.failure() == null ? decided : failedStatus(s, decided);
         return new ReconcileOutcome(trace, update.status(), update.written(), metrics == null ? List.of() : metrics.computations());
     }
