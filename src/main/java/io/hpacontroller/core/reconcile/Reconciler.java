@@ -358,7 +358,8 @@ public final class Reconciler {
         ReplicasForMetrics metrics = null;
         Normalization normalization = null;
         if (computeMetrics) {
-            metrics = computeReplicasForMetrics(s, scale, metricSpecs, Behavior.tolerances(behavior, config.tolerance()), history);
+            Tolerances tolerances = Behavior.tolerances(behavior, config.tolerance());
+            metrics = computeReplicasForMetrics(s, scale, metricSpecs, tolerances, history);
             if (metrics.replicas() < 0) {
                 saveHistory(s, history, retention, behavior, currentReplicas, currentReplicas);
                 previewHolds(s, "the metrics give no recommendation");
@@ -377,7 +378,7 @@ public final class Reconciler {
             }
             if (s.controls().predict() != null) {
                 PredictionTrace p = prediction.predict(s.key(), history, s.controls().predict(), metrics.identities(), metrics.traces(),
-                        currentReplicas, scale.statusReplicas(), maxReplicas, Behavior.tolerances(behavior, config.tolerance()), s.now());
+                        currentReplicas, scale.statusReplicas(), maxReplicas, tolerances, s.now());
                 if (p.replicas() > desiredReplicas) {
                     int predicted = p.replicas();
                     p = new PredictionTrace(p.setting(), p.metrics(), predicted, true, p.note());
