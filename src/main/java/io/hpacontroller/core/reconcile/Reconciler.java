@@ -797,7 +797,7 @@ public final class Reconciler {
     private static DecisionTrace failure(String key, long now, int currentReplicas, int minReplicas, int maxReplicas, ErrorKind error,
                                          String errorReason, String errorMessage, ControlsTrace controls) {
         return new DecisionTrace(key, now, currentReplicas, minReplicas, maxReplicas, List.of(), -1, null, -1, null, null, List.of(),
-                null, -1, Action.NONE, false, "", error, errorReason, errorMessage, controls);
+                null, -1, Action.NONE, false, "", error, errorReason, errorMessage, controls, ScheduleTrace.NONE, PredictionTrace.NONE);
     }
 
     private static Action compare(int proposal, Integer current) {
