@@ -33,7 +33,6 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -526,6 +525,7 @@ public final class Reconciler {
      * @param error          the error to report (the first failed metric's, or the selector's), null when none
      * @param errorKind      its kind
      * @param errorReason    the reason of the condition it set
+     * @param identities     each metric's identity ({@link MetricIdentity}), in spec order; empty when no metric was computed
      */
     private record ReplicasForMetrics(int replicas, String metric, int selected, String verdict, int rawDesired, List<MetricTrace> traces,
                                       List<MetricStatus> statuses, List<MetricComputation> computations, String error, ErrorKind errorKind,
@@ -551,7 +551,6 @@ public final class Reconciler {
         }
         MetricEvaluator evaluator = evaluatorFor(s.controls());
         MetricFallback fallback = new MetricFallback(s.controls().fallback(), history, s.hpa(), events, s.now());
-        Set<String> identities = new LinkedHashSet<>();
         List<MetricTrace> inFallback = new ArrayList<>();
         MetricEvaluator.Context ctx = new MetricEvaluator.Context(s.namespace(), check.selector(), scale.specReplicas(), scale.statusReplicas(),
                 tolerances, s.now());
@@ -568,7 +567,6 @@ public final class Reconciler {
             long start = System.nanoTime();
             MetricSpec spec = metricSpecs.get(i);
             String identity = MetricIdentity.of(spec);
-            identities.add(identity);
             ids[i] = identity;
             MetricEvaluator.Evaluated e = evaluator.evaluate(ctx, spec);
             MetricTrace t = e.trace();
@@ -603,7 +601,8 @@ public final class Reconciler {
                 selected = i;
             }
         }
-        fallback.keepOnly(identities);
+        List<String> identities = List.of(ids);
+        fallback.keepOnly(Set.copyOf(identities));
         List<MetricTrace> traceList = Arrays.asList(traces);
         List<MetricStatus> statusList = Arrays.asList(statuses);
         List<MetricComputation> computationList = Arrays.asList(computations);
@@ -621,7 +620,7 @@ public final class Reconciler {
                     "the HPA was unable to compute the replica count: " + firstBlocking.errorMessage());
             String verdict = invalid >= metricSpecs.size() ? DecisionTrace.ALL_METRICS_FAILED : DecisionTrace.FAILED_METRIC_BLOCKS_SCALE_DOWN;
             return new ReplicasForMetrics(-1, null, -1, verdict, rawDesired, traceList, statusList, computationList, error, errorKind,
-                    firstBlocking.errorReason(), List.of(ids));
+                    firstBlocking.errorReason(), identities);
         }
         String metric = traces[selected].fallback() ? traces[selected].described() : traces[selected].metric();
         if (inFallback.isEmpty()) {
@@ -630,7 +629,7 @@ public final class Reconciler {
             s.conditions().set(ConditionList.SCALING_ACTIVE, true, MetricFallback.STARTED, MetricFallback.conditionMessage(inFallback));
         }
         return new ReplicasForMetrics(replicas, metric, selected, null, rawDesired, traceList, statusList, computationList, error, errorKind,
-                firstFailure == null ? null : firstFailure.errorReason(), List.of(ids));
+                firstFailure == null ? null : firstFailure.errorReason(), identities);
     }
 
     /** The target's selector, parsed, or the error that makes it unusable and its reason (the condition and event already set). */
