@@ -1,6 +1,7 @@
 package io.hpacontroller.core.labels;
 
 import io.hpacontroller.core.GoText;
+import io.hpacontroller.core.validation.NameSyntax;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -16,16 +17,12 @@ final class LabelSyntax {
 
     private static final String QUALIFIED_NAME_FORMAT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
     private static final String LABEL_VALUE_FORMAT = "(" + QUALIFIED_NAME_FORMAT + ")?";
-    private static final String DNS_LABEL_FORMAT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
-    private static final String DNS_SUBDOMAIN_FORMAT = DNS_LABEL_FORMAT + "(\\." + DNS_LABEL_FORMAT + ")*";
     // compiled once: every sync parses its target's selector
     private static final Pattern QUALIFIED_NAME = Pattern.compile(QUALIFIED_NAME_FORMAT);
     private static final Pattern LABEL_VALUE = Pattern.compile(LABEL_VALUE_FORMAT);
-    private static final Pattern DNS_SUBDOMAIN = Pattern.compile(DNS_SUBDOMAIN_FORMAT);
 
     private static final String QUALIFIED_NAME_MESSAGE = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
     private static final String LABEL_VALUE_MESSAGE = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-    private static final String DNS_SUBDOMAIN_MESSAGE = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 
     private LabelSyntax() {
     }
@@ -60,11 +57,8 @@ final class LabelSyntax {
             if (prefix.isEmpty()) {
                 errors.add("prefix part must be non-empty");
             } else {
-                if (prefix.length() > 253) {
-                    errors.add("prefix part must be no more than 253 characters");
-                }
-                if (!DNS_SUBDOMAIN.matcher(prefix).matches()) {
-                    errors.add("prefix part " + regexError(DNS_SUBDOMAIN_MESSAGE, DNS_SUBDOMAIN_FORMAT, "example.com"));
+                for (String e : NameSyntax.dns1123Subdomain(prefix)) {
+                    errors.add("prefix part " + e);
                 }
             }
         } else {

@@ -23,8 +23,8 @@ public record Behavior(ScalingRules scaleUp, ScalingRules scaleDown) {
             new ScalingPolicy(ScalingPolicy.Type.PODS, 4, 15),
             new ScalingPolicy(ScalingPolicy.Type.PERCENT, 100, 15));
     /** Limits of the API's validation: a stabilization window of at most an hour, a policy period of at most 30 minutes. */
-    static final int MAX_STABILIZATION_WINDOW_SECONDS = 3600;
-    static final int MAX_POLICY_PERIOD_SECONDS = 1800;
+    public static final int MAX_STABILIZATION_WINDOW_SECONDS = 3600;
+    public static final int MAX_POLICY_PERIOD_SECONDS = 1800;
 
     private static final List<ScalingPolicy> DEFAULT_SCALE_DOWN_POLICIES = List.of(
             new ScalingPolicy(ScalingPolicy.Type.PERCENT, 100, 15));

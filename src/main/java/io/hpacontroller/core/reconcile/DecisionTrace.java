@@ -81,29 +81,18 @@ public record DecisionTrace(String hpa, long time, int currentReplicas, int minR
         prediction = prediction == null ? PredictionTrace.NONE : prediction;
     }
 
-    /** A trace without scheduled or predictive scaling. */
-    public DecisionTrace(String hpa, long time, int currentReplicas, int minReplicas, int maxReplicas, List<MetricTrace> metrics,
-                         int selectedMetric, String metricsVerdict, int rawDesiredReplicas, String rescaleRule,
-                         Normalization normalization, List<String> constraintsApplied, String scaleToZero, int desiredReplicas,
-                         Action action, boolean rescaled, String reason, ErrorKind error, String errorReason, String errorMessage,
-                         ControlsTrace controls) {
-        this(hpa, time, currentReplicas, minReplicas, maxReplicas, metrics, selectedMetric, metricsVerdict, rawDesiredReplicas, rescaleRule,
-                normalization, constraintsApplied, scaleToZero, desiredReplicas, action, rescaled, reason, error, errorReason, errorMessage,
-                controls, ScheduleTrace.NONE, PredictionTrace.NONE);
-    }
-
     /** The recommendation the normalizer started from: the metrics' highest proposal, or the prediction when it was higher. */
     public int recommendation() {
         return prediction.raised() ? prediction.replicas() : rawDesiredReplicas;
     }
 
-    /** A trace without per-HPA controls. */
+    /** A trace without per-HPA controls, scheduled or predictive scaling. */
     public DecisionTrace(String hpa, long time, int currentReplicas, int minReplicas, int maxReplicas, List<MetricTrace> metrics,
                          int selectedMetric, String metricsVerdict, int rawDesiredReplicas, String rescaleRule,
                          Normalization normalization, List<String> constraintsApplied, String scaleToZero, int desiredReplicas,
                          Action action, boolean rescaled, String reason, ErrorKind error, String errorReason, String errorMessage) {
         this(hpa, time, currentReplicas, minReplicas, maxReplicas, metrics, selectedMetric, metricsVerdict, rawDesiredReplicas, rescaleRule,
                 normalization, constraintsApplied, scaleToZero, desiredReplicas, action, rescaled, reason, error, errorReason, errorMessage,
-                ControlsTrace.NONE);
+                ControlsTrace.NONE, ScheduleTrace.NONE, PredictionTrace.NONE);
     }
 }

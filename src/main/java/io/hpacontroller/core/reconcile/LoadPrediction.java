@@ -39,7 +39,7 @@ final class LoadPrediction {
 
     /** The decoded learned load of one HPA, with the stored text it was read from or last written to. */
     private static final class Learned {
-        final String stored;
+        String stored;
         final PredictSetting setting;
         final LoadHistory load;
         final Map<String, CachedForecast> forecasts = new HashMap<>();
@@ -118,11 +118,9 @@ final class LoadPrediction {
         }
         l.load.retainOnly(identities);
         if (nowMinute != l.writtenMinute && !l.load.metrics().isEmpty()) {
-            String encoded = l.load.encode();
-            history.setLearnedLoad(encoded);
-            Learned next = new Learned(encoded, setting, l.load, nowMinute, null);
-            next.forecasts.putAll(l.forecasts);
-            learned.put(key, next);
+            l.stored = l.load.encode();
+            l.writtenMinute = nowMinute;
+            history.setLearnedLoad(l.stored);
         }
         String note = l.note;
         l.note = null;

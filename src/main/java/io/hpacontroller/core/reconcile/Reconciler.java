@@ -33,7 +33,6 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -358,7 +357,8 @@ public final class Reconciler {
         ReplicasForMetrics metrics = null;
         Normalization normalization = null;
         if (computeMetrics) {
-            metrics = computeReplicasForMetrics(s, scale, metricSpecs, Behavior.tolerances(behavior, config.tolerance()), history);
+            Tolerances tolerances = Behavior.tolerances(behavior, config.tolerance());
+            metrics = computeReplicasForMetrics(s, scale, metricSpecs, tolerances, history);
             if (metrics.replicas() < 0) {
                 saveHistory(s, history, retention, behavior, currentReplicas, currentReplicas);
                 previewHolds(s, "the metrics give no recommendation");
@@ -377,7 +377,7 @@ public final class Reconciler {
             }
             if (s.controls().predict() != null) {
                 PredictionTrace p = prediction.predict(s.key(), history, s.controls().predict(), metrics.identities(), metrics.traces(),
-                        currentReplicas, scale.statusReplicas(), maxReplicas, Behavior.tolerances(behavior, config.tolerance()), s.now());
+                        currentReplicas, scale.statusReplicas(), maxReplicas, tolerances, s.now());
                 if (p.replicas() > desiredReplicas) {
                     int predicted = p.replicas();
                     p = new PredictionTrace(p.setting(), p.metrics(), predicted, true, p.note());
@@ -456,12 +456,8 @@ public final class Reconciler {
             desiredReplicas = currentReplicas;
         }
 
-        DecisionTrace decided = trace(s, currentReplicas, minReplicas, maxReplicas, metrics, rescaleRule, normalization, zeroState,
-                desiredReplicas, action, rescale, rescaleReason, metrics == null ? ErrorKind.NONE : metrics.errorKind(),
-                metrics == null ? null : metrics.errorReason(), metrics == null ? null : metrics.error());
-        StatusUpdate update = updateStatusIfNeeded(s, setStatus(s, currentReplicas, desiredReplicas, metricStatuses, rescale), decided);
-        DecisionTrace trace = update.failure() == null ? decided : failedStatus(s, decided);
-        return new ReconcileOutcome(trace, update.status(), update.written(), computations);
+        return decided(s, currentReplicas, minReplicas, maxReplicas, metrics, rescaleRule, normalization, zeroState, desiredReplicas, action,
+                rescale, rescaleReason);
     }
 
     /**
@@ -485,11 +481,22 @@ public final class Reconciler {
             events.record(s.hpa(), EventRecorder.Type.Normal, PREVIEW_RESCALE, "New size: " + desiredReplicas + "; reason: " + rescaleReason
                     + "; not written (mode Preview)");
         }
-        List<MetricStatus> metricStatuses = metrics == null ? null : metrics.statuses();
+        return decided(s, currentReplicas, minReplicas, maxReplicas, metrics, rescaleRule, normalization, zeroState, desiredReplicas, action,
+                false, rescaleReason);
+    }
+
+    /**
+     * The end of a sync that reached its decision (Auto, or Preview with {@code rescaled} false): the status with
+     * {@code desiredReplicas}, written unless unchanged, and the trace, which names a status that could not be written.
+     */
+    private ReconcileOutcome decided(Sync s, int currentReplicas, int minReplicas, int maxReplicas, ReplicasForMetrics metrics,
+                                     String rescaleRule, Normalization normalization, String zeroState, int desiredReplicas, Action action,
+                                     boolean rescaled, String rescaleReason) {
         DecisionTrace decided = trace(s, currentReplicas, minReplicas, maxReplicas, metrics, rescaleRule, normalization, zeroState,
-                desiredReplicas, action, false, rescaleReason, metrics == null ? ErrorKind.NONE : metrics.errorKind(),
+                desiredReplicas, action, rescaled, rescaleReason, metrics == null ? ErrorKind.NONE : metrics.errorKind(),
                 metrics == null ? null : metrics.errorReason(), metrics == null ? null : metrics.error());
-        StatusUpdate update = updateStatusIfNeeded(s, setStatus(s, currentReplicas, desiredReplicas, metricStatuses, false), decided);
+        StatusUpdate update = updateStatusIfNeeded(s, setStatus(s, currentReplicas, desiredReplicas, metrics == null ? null : metrics.statuses(),
+                rescaled), decided);
         DecisionTrace trace = update.failure() == null ? decided : failedStatus(s, decided);
         return new ReconcileOutcome(trace, update.status(), update.written(), metrics == null ? List.of() : metrics.computations());
     }
@@ -518,6 +525,7 @@ public final class Reconciler {
      * @param error          the error to report (the first failed metric's, or the selector's), null when none
      * @param errorKind      its kind
      * @param errorReason    the reason of the condition it set
+     * @param identities     each metric's identity ({@link MetricIdentity}), in spec order; empty when no metric was computed
      */
     private record ReplicasForMetrics(int replicas, String metric, int selected, String verdict, int rawDesired, List<MetricTrace> traces,
                                       List<MetricStatus> statuses, List<MetricComputation> computations, String error, ErrorKind errorKind,
@@ -543,7 +551,6 @@ public final class Reconciler {
         }
         MetricEvaluator evaluator = evaluatorFor(s.controls());
         MetricFallback fallback = new MetricFallback(s.controls().fallback(), history, s.hpa(), events, s.now());
-        Set<String> identities = new LinkedHashSet<>();
         List<MetricTrace> inFallback = new ArrayList<>();
         MetricEvaluator.Context ctx = new MetricEvaluator.Context(s.namespace(), check.selector(), scale.specReplicas(), scale.statusReplicas(),
                 tolerances, s.now());
@@ -560,7 +567,6 @@ public final class Reconciler {
             long start = System.nanoTime();
             MetricSpec spec = metricSpecs.get(i);
             String identity = MetricIdentity.of(spec);
-            identities.add(identity);
             ids[i] = identity;
             MetricEvaluator.Evaluated e = evaluator.evaluate(ctx, spec);
             MetricTrace t = e.trace();
@@ -595,7 +601,8 @@ public final class Reconciler {
                 selected = i;
             }
         }
-        fallback.keepOnly(identities);
+        List<String> identities = List.of(ids);
+        fallback.keepOnly(Set.copyOf(identities));
         List<MetricTrace> traceList = Arrays.asList(traces);
         List<MetricStatus> statusList = Arrays.asList(statuses);
         List<MetricComputation> computationList = Arrays.asList(computations);
@@ -613,7 +620,7 @@ public final class Reconciler {
                     "the HPA was unable to compute the replica count: " + firstBlocking.errorMessage());
             String verdict = invalid >= metricSpecs.size() ? DecisionTrace.ALL_METRICS_FAILED : DecisionTrace.FAILED_METRIC_BLOCKS_SCALE_DOWN;
             return new ReplicasForMetrics(-1, null, -1, verdict, rawDesired, traceList, statusList, computationList, error, errorKind,
-                    firstBlocking.errorReason(), List.of(ids));
+                    firstBlocking.errorReason(), identities);
         }
         String metric = traces[selected].fallback() ? traces[selected].described() : traces[selected].metric();
         if (inFallback.isEmpty()) {
@@ -622,7 +629,7 @@ public final class Reconciler {
             s.conditions().set(ConditionList.SCALING_ACTIVE, true, MetricFallback.STARTED, MetricFallback.conditionMessage(inFallback));
         }
         return new ReplicasForMetrics(replicas, metric, selected, null, rawDesired, traceList, statusList, computationList, error, errorKind,
-                firstFailure == null ? null : firstFailure.errorReason(), List.of(ids));
+                firstFailure == null ? null : firstFailure.errorReason(), identities);
     }
 
     /** The target's selector, parsed, or the error that makes it unusable and its reason (the condition and event already set). */
@@ -789,7 +796,7 @@ public final class Reconciler {
     private static DecisionTrace failure(String key, long now, int currentReplicas, int minReplicas, int maxReplicas, ErrorKind error,
                                          String errorReason, String errorMessage, ControlsTrace controls) {
         return new DecisionTrace(key, now, currentReplicas, minReplicas, maxReplicas, List.of(), -1, null, -1, null, null, List.of(),
-                null, -1, Action.NONE, false, "", error, errorReason, errorMessage, controls);
+                null, -1, Action.NONE, false, "", error, errorReason, errorMessage, controls, ScheduleTrace.NONE, PredictionTrace.NONE);
     }
 
     private static Action compare(int proposal, Integer current) {

@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricTarget;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.ObjectMetricSource;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.PodsMetricSource;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.ResourceMetricSource;
+import io.hpacontroller.core.normalize.Behavior;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -36,11 +37,6 @@ import java.util.TreeSet;
  * are left out; an empty {@code behavior.*.policies} list counts as unset (fabric8 does not tell the two apart).
  */
 public final class HpaValidation {
-
-    /** The largest scaling policy period. */
-    public static final int MAX_PERIOD_SECONDS = 1800;
-    /** The largest stabilization window. */
-    public static final int MAX_STABILIZATION_WINDOW_SECONDS = 3600;
 
     private static final List<String> METRIC_SOURCE_TYPES = List.of("ContainerResource", "External", "Object", "Pods", "Resource");
     private static final List<String> SELECT_POLICIES = List.of("Disabled", "Max", "Min");
@@ -286,9 +282,9 @@ public final class HpaValidation {
         if (window != null && window < 0) {
             errors.add(FieldError.invalid(path.child("stabilizationWindowSeconds"), window, "must be greater than or equal to zero"));
         }
-        if (window != null && window > MAX_STABILIZATION_WINDOW_SECONDS) {
+        if (window != null && window > Behavior.MAX_STABILIZATION_WINDOW_SECONDS) {
             errors.add(FieldError.invalid(path.child("stabilizationWindowSeconds"), window,
-                    "must be less than or equal to " + MAX_STABILIZATION_WINDOW_SECONDS));
+                    "must be less than or equal to " + Behavior.MAX_STABILIZATION_WINDOW_SECONDS));
         }
         if (rules.getSelectPolicy() != null && !SELECT_POLICIES.contains(rules.getSelectPolicy())) {
             errors.add(FieldError.notSupported(path.child("selectPolicy"), rules.getSelectPolicy(), SELECT_POLICIES));
@@ -315,8 +311,8 @@ public final class HpaValidation {
         if (period <= 0) {
             errors.add(FieldError.invalid(path.child("periodSeconds"), period, "must be greater than zero"));
         }
-        if (period > MAX_PERIOD_SECONDS) {
-            errors.add(FieldError.invalid(path.child("periodSeconds"), period, "must be less than or equal to " + MAX_PERIOD_SECONDS));
+        if (period > Behavior.MAX_POLICY_PERIOD_SECONDS) {
+            errors.add(FieldError.invalid(path.child("periodSeconds"), period, "must be less than or equal to " + Behavior.MAX_POLICY_PERIOD_SECONDS));
         }
     }
 

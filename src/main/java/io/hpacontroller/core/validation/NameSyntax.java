@@ -7,9 +7,9 @@ import java.util.regex.Pattern;
 /**
  * Upstream's name checks from {@code k8s.io/apimachinery} with their messages: {@code IsDNS1123Subdomain}
  * (object names), {@code IsDNS1123Label} (namespaces, container names) and {@code IsValidPathSegmentName}
- * (the kind and name of a reference, a metric's name).
+ * (the kind and name of a reference, a metric's name). Label keys ({@code core.labels}) check their prefix here too.
  */
-final class NameSyntax {
+public final class NameSyntax {
 
     private static final String DNS1123_LABEL_FORMAT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
     private static final String DNS1123_SUBDOMAIN_FORMAT = DNS1123_LABEL_FORMAT + "(\\." + DNS1123_LABEL_FORMAT + ")*";
@@ -21,7 +21,7 @@ final class NameSyntax {
     private NameSyntax() {
     }
 
-    static List<String> dns1123Subdomain(String value) {
+    public static List<String> dns1123Subdomain(String value) {
         List<String> errors = new ArrayList<>();
         if (value.length() > DNS1123_SUBDOMAIN_MAX) {
             errors.add("must be no more than " + DNS1123_SUBDOMAIN_MAX + " characters");
