@@ -126,8 +126,8 @@ class ReportInBrowserTest {
         assertThat(RenderedReport.element(dom, "<path id=\"series-replicas-1\"", "/>")).contains("stroke-dasharray=\"12 5\"");
         assertThat(RenderedReport.element(dom, "<g class=\"change-markers\" data-hpa=\"same-a\">", "</g>")).contains("<circle");
         assertThat(RenderedReport.element(dom, "<g class=\"change-markers\" data-hpa=\"same-b\">", "</g>")).contains("<rect").doesNotContain("<circle");
-        assertThat(RenderedReport.columnsPainted(shot, SvgChart.COLORS[0])).as("same-a's colour under same-b's dashes").isGreaterThan(SHOWS_THROUGH_COLUMNS);
-        assertThat(RenderedReport.columnsPainted(shot, SvgChart.COLORS[1])).as("same-b's colour").isGreaterThan(RenderedReport.MIN_LINE_COLUMNS);
+        assertThat(RenderedReport.columnsPainted(shot, SvgChart.color(0))).as("same-a's colour under same-b's dashes").isGreaterThan(SHOWS_THROUGH_COLUMNS);
+        assertThat(RenderedReport.columnsPainted(shot, SvgChart.color(1))).as("same-b's colour").isGreaterThan(RenderedReport.MIN_LINE_COLUMNS);
         // every sync of "memory" failed: the report says why, in words
         assertThat(RenderedReport.element(dom, "<div class=\"sync-errors\" data-hpa=\"memory\">", "</div>"))
                 .contains("41 of 41 syncs ended with an error:").contains("<b>FailedGetResourceMetric</b>")
