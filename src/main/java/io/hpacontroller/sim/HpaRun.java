@@ -98,9 +98,11 @@ final class HpaRun {
         return hpa.getMetadata().getName();
     }
 
-    /** Notes the state at time {@code t} (at or after 0), before the workload runs on for {@code dt}. */
-    void observe(long t, long dt, double demand) {
-        double capacity = workload.capacity(t);
+    /**
+     * Notes the state at time {@code t} (at or after 0), before the workload runs on for {@code dt}; {@code capacity}
+     * is the workload's at {@code t}.
+     */
+    void observe(long t, long dt, double demand, double capacity) {
         boolean overloaded = demand > capacity;
         if (workload.hasCapacity() && firstIncrease >= 0 && t >= firstIncrease && coveredAfter < 0) {
             if (overloaded) {

@@ -98,7 +98,12 @@ final class SimulatedWorkload {
 
     /** The demand the Ready pods can serve together; +infinity without a per-pod capacity. */
     double capacity(long t) {
-        return model.capacity() == null ? Double.POSITIVE_INFINITY : readyCount(t) * model.capacity();
+        return capacityOf(readyCount(t));
+    }
+
+    /** The demand {@code ready} Ready pods can serve together; +infinity without a per-pod capacity. */
+    double capacityOf(int ready) {
+        return model.capacity() == null ? Double.POSITIVE_INFINITY : ready * model.capacity();
     }
 
     boolean hasCapacity() {

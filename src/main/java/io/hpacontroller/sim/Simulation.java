@@ -79,17 +79,20 @@ public final class Simulation {
             if (t >= 0) {
                 steps++;
                 demandSeries.add(t, demand);
+                List<StepListener.Workload> states = listener == StepListener.NONE ? null : new ArrayList<>(runs.size());
                 for (int i = 0; i < runs.size(); i++) {
                     HpaRun r = runs.get(i);
-                    r.observe(t, dt, demand);
-                    capacitySeries.get(i).add(t, r.workload.capacity(t));
+                    // the Ready pods counted once per step: the summary, the chart and demand.csv all read this count
+                    int ready = r.workload.readyCount(t);
+                    double capacity = r.workload.capacityOf(ready);
+                    r.observe(t, dt, demand, capacity);
+                    capacitySeries.get(i).add(t, capacity);
                     replicaSeries.get(i).add(t, r.workload.podCount());
-                }
-                if (listener != StepListener.NONE) {
-                    List<StepListener.Workload> states = new ArrayList<>(runs.size());
-                    for (HpaRun r : runs) {
-                        states.add(new StepListener.Workload(r.workload.capacity(t), r.workload.readyCount(t), r.workload.podCount()));
+                    if (states != null) {
+                        states.add(new StepListener.Workload(capacity, ready, r.workload.podCount()));
                     }
+                }
+                if (states != null) {
                     listener.step(t, demand, states);
                 }
             }

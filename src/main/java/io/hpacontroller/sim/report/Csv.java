@@ -27,6 +27,16 @@ final class Csv {
         return java.math.BigDecimal.valueOf(Math.round(v * 1000), 3).stripTrailingZeros().toPlainString();
     }
 
+    /** A count, empty when negative (none). */
+    static String count(int n) {
+        return n < 0 ? "" : Integer.toString(n);
+    }
+
+    /** The demand Ready pods can serve, empty when the workload has no capacity (+infinity). */
+    static String capacity(double capacity) {
+        return Double.isInfinite(capacity) ? "" : number(capacity);
+    }
+
     /** Simulation milliseconds as seconds. */
     static String seconds(long millis) {
         return number(millis / 1000.0);

@@ -34,7 +34,7 @@ public final class DemandCsv implements StepListener {
         line.setLength(0);
         line.append(Csv.seconds(timeMillis)).append(',').append(Csv.number(demand));
         for (Workload w : hpas) {
-            line.append(',').append(Double.isInfinite(w.capacity()) ? "" : Csv.number(w.capacity()))
+            line.append(',').append(Csv.capacity(w.capacity()))
                     .append(',').append(w.readyPods()).append(',').append(w.pods());
         }
         try {

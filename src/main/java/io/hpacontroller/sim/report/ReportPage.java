@@ -54,7 +54,7 @@ public final class ReportPage {
             HpaSummary h = result.summaries().get(i);
             String[] cells = Figures.row(h);
             b.append("<tr class=\"hpa-row\" data-hpa=\"").append(Html.escape(h.hpa())).append("\"><td><span class=\"swatch\" style=\"background:")
-                    .append(SvgChart.COLORS[i % SvgChart.COLORS.length]).append("\"></span>").append(Html.escape(cells[0])).append("</td>");
+                    .append(SvgChart.color(i)).append("\"></span>").append(Html.escape(cells[0])).append("</td>");
             for (int c = 1; c < cells.length; c++) {
                 b.append("<td class=\"num\">").append(Html.escape(cells[c])).append("</td>");
             }
@@ -124,7 +124,7 @@ public final class ReportPage {
         HpaSummary h = result.summaries().get(i);
         String hpa = Html.escape(h.hpa());
         b.append("<section class=\"decisions\" data-hpa=\"").append(hpa).append("\">\n<h3><span class=\"swatch\" style=\"background:")
-                .append(SvgChart.COLORS[i % SvgChart.COLORS.length]).append("\"></span>").append(hpa).append("</h3>\n");
+                .append(SvgChart.color(i)).append("\"></span>").append(hpa).append("</h3>\n");
         SyncErrors.render(b, h, result.timelineOf(h.hpa()));
         b.append("<figure>\n").append(DecisionChart.render(result, i)).append("</figure>\n");
         var changes = result.replicaChanges(h.hpa());

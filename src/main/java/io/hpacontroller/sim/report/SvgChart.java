@@ -14,14 +14,14 @@ import java.util.Locale;
  */
 final class SvgChart {
 
-    static final String[] COLORS = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"};
+    private static final String[] COLORS = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"};
     static final String DEMAND_COLOR = "#555555";
     /**
      * Each spec's replicas line gets its own dash pattern and marker (at its replica changes), so that specs whose
      * lines are identical stay distinguishable: a later line is drawn over an earlier one, which shows in its gaps.
      */
-    static final String[] DASHES = {null, "12 5", "5 3", "14 4 4 4"};
-    static final String[] MARKERS = {"circle", "square", "triangle", "diamond"};
+    private static final String[] DASHES = {null, "12 5", "5 3", "14 4 4 4"};
+    private static final String[] MARKERS = {"circle", "square", "triangle", "diamond"};
 
     private static final int TOP_Y = 20;
     private static final int TOP_H = 230;
@@ -56,11 +56,16 @@ final class SvgChart {
         return CAPACITY_DASH + " " + (n <= 1 ? 4 : CAPACITY_DASH * (n - 1));
     }
 
-    static String dash(int i) {
+    /** The colour of the spec at {@code i}: its lines, markers and swatches. */
+    static String color(int i) {
+        return COLORS[i % COLORS.length];
+    }
+
+    private static String dash(int i) {
         return DASHES[i % DASHES.length];
     }
 
-    static String marker(int i) {
+    private static String marker(int i) {
         return MARKERS[i % MARKERS.length];
     }
 
@@ -108,11 +113,11 @@ final class SvgChart {
         boolean demandSteps = load.interpolation() == io.hpacontroller.sim.LoadTrace.Interpolation.STEP && load.noise() == null;
         plot.path("series-demand", "series demand", null, DEMAND_COLOR, "2", null, pathData(top, result.demand(), demandSteps));
         for (int i = 0; i < result.capacity().size(); i++) {
-            plot.path("series-capacity-" + i, "series capacity", name(i), COLORS[i % COLORS.length], "2", capacityDash(), i * CAPACITY_DASH,
+            plot.path("series-capacity-" + i, "series capacity", name(i), color(i), "2", capacityDash(), i * CAPACITY_DASH,
                     pathData(top, result.capacity().get(i), true));
         }
         for (int i = 0; i < result.replicas().size(); i++) {
-            plot.path("series-replicas-" + i, "series replicas", name(i), COLORS[i % COLORS.length], "2.5", dash(i),
+            plot.path("series-replicas-" + i, "series replicas", name(i), color(i), "2.5", dash(i),
                     pathData(bottom, result.replicas().get(i), true));
             changeMarkers(i, bottom);
         }
@@ -132,7 +137,7 @@ final class SvgChart {
         var changes = result.replicaChanges(name(i));
         for (int c = 0; c < Math.min(MARKED_CHANGES, changes.size()); c++) {
             var change = changes.get(c);
-            svg.append(SvgPlot.marker(marker(i), plot.px(change.timeMillis()), p.py(change.to()), COLORS[i % COLORS.length], false,
+            svg.append(SvgPlot.marker(marker(i), plot.px(change.timeMillis()), p.py(change.to()), color(i), false,
                     name(i) + " at " + Figures.duration(change.timeMillis()) + ": " + change.from() + " -> " + change.to()));
         }
         svg.append("</g>\n");
@@ -170,7 +175,7 @@ final class SvgChart {
         svg.append("<g id=\"legend\">\n");
         plot.legendItem(x, y, "series-demand", DEMAND_COLOR, null, null, "demand (" + result.scenario().load().unit() + ")", 1);
         for (int i = 0; i < result.summaries().size(); i++) {
-            String color = COLORS[i % COLORS.length];
+            String color = color(i);
             int row = y + (i + 1) * LEGEND_LINE;
             plot.legendItem(x, row, "series-replicas-" + i, color, dash(i), marker(i), false, name(i) + ": replicas", 1);
             if (!result.capacity().isEmpty()) {

@@ -37,9 +37,9 @@ public final class TimelineCsv {
                     .append(r.desiredReplicas()).append(',')
                     .append(Csv.cell(r.metricValue())).append(',')
                     .append(Csv.cell(r.reason())).append(',')
-                    .append(Double.isInfinite(r.capacity()) ? "" : Csv.number(r.capacity())).append(',')
+                    .append(Csv.capacity(r.capacity())).append(',')
                     .append(r.pods()).append(',')
-                    .append(r.proposedReplicas() < 0 ? "" : Integer.toString(r.proposedReplicas())).append(',')
+                    .append(Csv.count(r.proposedReplicas())).append(',')
                     .append(r.action()).append(',');
             TraceFields t = r.trace();
             b.append(Csv.cell(t.metric())).append(',')
@@ -48,22 +48,17 @@ public final class TimelineCsv {
                     .append(Csv.number(t.tolerance())).append(',')
                     .append(t.withinTolerance() == null ? "" : t.withinTolerance().toString()).append(',')
                     .append(Csv.cell(t.selectedMetric())).append(',')
-                    .append(count(t.stabilizedReplicas())).append(',')
+                    .append(Csv.count(t.stabilizedReplicas())).append(',')
                     .append(t.stabilizationWindow() == null ? "" : t.stabilizationWindow()).append(',')
-                    .append(count(t.rateLimit())).append(',')
+                    .append(Csv.count(t.rateLimit())).append(',')
                     .append(Csv.cell(String.join(";", t.constraintsApplied()))).append(',')
-                    .append(count(t.minReplicas())).append(',')
-                    .append(count(t.maxReplicas())).append(',')
+                    .append(Csv.count(t.minReplicas())).append(',')
+                    .append(Csv.count(t.maxReplicas())).append(',')
                     .append(Csv.cell(t.errorReason())).append(',')
                     .append(Csv.cell(t.errorMessage())).append(',')
                     .append(Csv.cell(t.decision())).append('\n');
             out.write(b.toString());
         }
-    }
-
-    /** A count, empty when -1 (none). */
-    private static String count(int n) {
-        return n < 0 ? "" : Integer.toString(n);
     }
 
     public static void writeEvents(List<RecordedEvent> events, Writer out) throws IOException {

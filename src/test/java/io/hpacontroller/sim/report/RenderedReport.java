@@ -64,7 +64,7 @@ final class RenderedReport {
             problems.add("the report is not self-contained");
         }
         for (int i = 0; i < hpas.size(); i++) {
-            int columns = columnsPainted(screenshot, SvgChart.COLORS[i % SvgChart.COLORS.length]);
+            int columns = columnsPainted(screenshot, SvgChart.color(i));
             if (columns < MIN_LINE_COLUMNS) {
                 problems.add("the replicas line of " + hpas.get(i) + " was painted over " + columns + " pixel columns only");
             }

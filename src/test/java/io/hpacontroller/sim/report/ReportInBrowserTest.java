@@ -38,15 +38,23 @@ class ReportInBrowserTest {
         report = ReportPage.render(result);
     }
 
-    private static List<String> problemsInBrowser(String html, Path dir) throws Exception {
+    /** A page as Chromium rendered it: the DOM it built and a screenshot {@code height} pixels tall. */
+    private record Rendered(String dom, BufferedImage shot) {
+    }
+
+    private static Rendered inBrowser(String html, Path dir, int height) throws Exception {
         Path page = dir.resolve("report.html");
         Files.writeString(page, html);
         Chromium c = chromium.orElseThrow();
         String dom = c.dumpDom(page, Files.createDirectory(dir.resolve("profile-dom")));
         Path png = dir.resolve("report.png");
-        c.screenshot(page, Files.createDirectory(dir.resolve("profile-shot")), png, 1100, PAGE_HEIGHT);
-        BufferedImage shot = ImageIO.read(png.toFile());
-        return RenderedReport.problems(dom, shot, HPAS);
+        c.screenshot(page, Files.createDirectory(dir.resolve("profile-shot")), png, 1100, height);
+        return new Rendered(dom, ImageIO.read(png.toFile()));
+    }
+
+    private static List<String> problemsInBrowser(String html, Path dir) throws Exception {
+        Rendered r = inBrowser(html, dir, PAGE_HEIGHT);
+        return RenderedReport.problems(r.dom(), r.shot(), HPAS);
     }
 
     @Test
@@ -111,13 +119,9 @@ class ReportInBrowserTest {
         SimulationResult result = Simulation.run(new ScenarioReader().parse(IDENTICAL_AND_FAILING, "identical", null));
         assertThat(result.timelineOf("same-a")).extracting(r -> r.replicas())
                 .isEqualTo(result.timelineOf("same-b").stream().map(r -> r.replicas()).toList()); // the premise: identical lines
-        Path page = dir.resolve("report.html");
-        Files.writeString(page, ReportPage.render(result));
-        Chromium c = chromium.orElseThrow();
-        String dom = c.dumpDom(page, Files.createDirectory(dir.resolve("profile-dom")));
-        Path png = dir.resolve("report.png");
-        c.screenshot(page, Files.createDirectory(dir.resolve("profile-shot")), png, 1100, 1000);
-        BufferedImage shot = ImageIO.read(png.toFile());
+        Rendered rendered = inBrowser(ReportPage.render(result), dir, 1000);
+        String dom = rendered.dom();
+        BufferedImage shot = rendered.shot();
 
         assertThat(RenderedReport.decisionProblems(dom, List.of("same-a", "same-b", "memory"))).isEmpty();
         // the same path, told apart by its dash pattern and its markers; the first line shows through the second's gaps
@@ -126,8 +130,8 @@ class ReportInBrowserTest {
         assertThat(RenderedReport.element(dom, "<path id=\"series-replicas-1\"", "/>")).contains("stroke-dasharray=\"12 5\"");
         assertThat(RenderedReport.element(dom, "<g class=\"change-markers\" data-hpa=\"same-a\">", "</g>")).contains("<circle");
         assertThat(RenderedReport.element(dom, "<g class=\"change-markers\" data-hpa=\"same-b\">", "</g>")).contains("<rect").doesNotContain("<circle");
-        assertThat(RenderedReport.columnsPainted(shot, SvgChart.COLORS[0])).as("same-a's colour under same-b's dashes").isGreaterThan(SHOWS_THROUGH_COLUMNS);
-        assertThat(RenderedReport.columnsPainted(shot, SvgChart.COLORS[1])).as("same-b's colour").isGreaterThan(RenderedReport.MIN_LINE_COLUMNS);
+        assertThat(RenderedReport.columnsPainted(shot, SvgChart.color(0))).as("same-a's colour under same-b's dashes").isGreaterThan(SHOWS_THROUGH_COLUMNS);
+        assertThat(RenderedReport.columnsPainted(shot, SvgChart.color(1))).as("same-b's colour").isGreaterThan(RenderedReport.MIN_LINE_COLUMNS);
         // every sync of "memory" failed: the report says why, in words
         assertThat(RenderedReport.element(dom, "<div class=\"sync-errors\" data-hpa=\"memory\">", "</div>"))
                 .contains("41 of 41 syncs ended with an error:").contains("<b>FailedGetResourceMetric</b>")
