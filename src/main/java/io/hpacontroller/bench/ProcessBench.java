@@ -57,60 +57,43 @@ final class ProcessBench {
         RunProcess controller = RunProcess.start(jvmOptions, stub.port, workers, syncPeriod, dir);
         try {
             double ready = -1;
-            double allReconciled = -1;
-            double cpuAtAllReconciled = -1;
-            double cpuAt90 = -1;
+            StartUpFigures startUp = new StartUpFigures(hpas, syncPeriod, controller.meter);
             Snapshot steadyStart = null;
-            long peakKib = 0;
             long deadline = start + runFor.toNanos();
             while (System.nanoTime() < deadline) {
                 if (!controller.isAlive()) {
                     throw new IllegalStateException("the controller exited; its last output:\n" + controller.tail(40));
                 }
                 double seconds = (System.nanoTime() - start) / 1e9;
-                peakKib = Math.max(peakKib, controller.meter.memory().peakKib());
                 if (ready < 0 && controller.ready()) {
                     ready = seconds;
                     progress(String.format("ready (informers synced) after %.1f s", ready));
                 }
-                if (allReconciled < 0) {
+                if (startUp.sample(seconds, () -> {
                     long[] first = stub.firstQueries();
-                    if (first[0] >= hpas) {
-                        allReconciled = (first[1] - startMillis) / 1000.0;
-                        cpuAtAllReconciled = controller.meter.cpuSeconds();
-                        progress(String.format("every HPA reconciled once %.1f s after the process started", allReconciled));
-                    }
+                    return new StartUpFigures.FirstReconciles(first[0], (first[1] - startMillis) / 1000.0);
+                })) {
+                    progress(String.format("every HPA reconciled once %.1f s after the process started", startUp.allReconciled()));
                 }
-                if (cpuAt90 < 0 && seconds >= 90) {
-                    cpuAt90 = controller.meter.cpuSeconds();
-                }
-                if (steadyStart == null && allReconciled >= 0 && seconds >= allReconciled + syncPeriod.toMillis() / 1000.0) {
+                if (steadyStart == null && startUp.steadyAt(seconds)) {
                     steadyStart = snapshot(controller, stub, seconds);
                     progress(String.format("steady from %.1f s", seconds));
                 }
                 Thread.sleep(SAMPLE_MILLIS);
             }
             Snapshot end = snapshot(controller, stub, (System.nanoTime() - start) / 1e9);
-            if (cpuAt90 < 0 && end.seconds() >= 90) {
-                cpuAt90 = end.cpu(); // the run ended at 90 s, within a sample
-            }
             String metrics = controller.metrics();
             ProcessMeter.Memory memory = controller.meter.memory();
-            if (allReconciled < 0) {
+            if (startUp.allReconciled() < 0) {
                 progress("not every HPA was reconciled within " + runFor.toSeconds() + " s; the controller's last output:\n" + controller.tail(20));
             }
-            f.put("seconds_to_ready", seconds(ready));
-            f.put("seconds_to_first_reconcile_all", seconds(allReconciled));
-            f.put("cpu_seconds_to_steady", seconds(cpuAtAllReconciled));
-            f.put("cpu_seconds_first_90s", seconds(cpuAt90));
-            f.put("cpu_seconds_total", seconds(end.cpu()));
-            f.put("rss_mib_peak", mib(Math.max(peakKib, memory.peakKib())));
-            f.put("rss_mib_end", mib(memory.rssKib()));
-            f.put("rss_anon_mib_end", mib(memory.anonKib()));
-            f.put("rss_file_mib_end", mib(memory.fileKib()));
-            f.put("heap_mib_used_end", mib(PrometheusText.sum(metrics, "jvm_memory_used_bytes", "area=\"heap\"") / 1024));
-            f.put("heap_mib_committed_end", mib(PrometheusText.sum(metrics, "jvm_memory_committed_bytes", "area=\"heap\"") / 1024));
-            f.put("nonheap_mib_used_end", mib(PrometheusText.sum(metrics, "jvm_memory_used_bytes", "area=\"nonheap\"") / 1024));
+            f.put("seconds_to_ready", StartUpFigures.seconds(ready));
+            f.putAll(startUp.figures(end.seconds(), end.cpu(), memory));
+            f.put("rss_anon_mib_end", StartUpFigures.mib(memory.anonKib()));
+            f.put("rss_file_mib_end", StartUpFigures.mib(memory.fileKib()));
+            f.put("heap_mib_used_end", StartUpFigures.mib(PrometheusText.sum(metrics, "jvm_memory_used_bytes", "area=\"heap\"") / 1024));
+            f.put("heap_mib_committed_end", StartUpFigures.mib(PrometheusText.sum(metrics, "jvm_memory_committed_bytes", "area=\"heap\"") / 1024));
+            f.put("nonheap_mib_used_end", StartUpFigures.mib(PrometheusText.sum(metrics, "jvm_memory_used_bytes", "area=\"nonheap\"") / 1024));
             f.put("threads_end", Integer.toString(memory.threads()));
             steady(f, steadyStart, end);
             f.putAll(QueriesPerSecond.figures(stub.queriesPerSecond(), startMillis / 1000, (startMillis + (long) (end.seconds() * 1000)) / 1000,
@@ -140,21 +123,11 @@ final class ProcessBench {
         double reconciles = to.reconciles() - from.reconciles();
         long requests = to.requests().entrySet().stream().filter(e -> !NOT_RECONCILES.contains(e.getKey()))
                 .mapToLong(e -> e.getValue() - from.requests().getOrDefault(e.getKey(), 0L)).sum();
-        f.put("steady_reconciles_per_second", String.format("%.1f", reconciles / (to.seconds() - from.seconds())));
-        f.put("steady_cpu_ms_per_reconcile", reconciles == 0 ? "n/a" : String.format("%.2f", (to.cpu() - from.cpu()) * 1000 / reconciles));
-        f.put("steady_api_requests_per_reconcile", reconciles == 0 ? "n/a" : String.format("%.2f", requests / reconciles));
+        f.putAll(StartUpFigures.steady(to.seconds() - from.seconds(), reconciles, to.cpu() - from.cpu(), requests));
     }
 
     private void progress(String message) {
         log.println("# " + message);
         log.flush();
-    }
-
-    private static String seconds(double s) {
-        return s < 0 ? "n/a" : String.format("%.1f", s);
-    }
-
-    private static String mib(double kib) {
-        return String.format("%.1f", kib / 1024.0);
     }
 }

@@ -195,9 +195,8 @@ final class ClusterAccess {
         }
         if (persistHistory && !apis.isEmpty() && !serves(StoredHistory.API_VERSION, StoredHistory.PLURAL)) {
             String crd = StoredHistory.PLURAL + "." + StoredHistory.GROUP;
-            return new Verdict(State.MISSING_API, "--persist-history is on but the API server does not serve " + crd + ": install its CRD"
-                    + " (kubectl apply -f deploy/" + crd + ".yaml; Helm installs it from the chart's crds/) or set --persist-history=false",
-                    List.of());
+            return new Verdict(State.MISSING_API, "--persist-history is on but the API server does not serve " + crd + ": "
+                    + installItsCrd(crd, "set --persist-history=false"), List.of());
         }
         Map<String, List<String>> missing = new LinkedHashMap<>();
         Map<String, List<String>> lacking = new LinkedHashMap<>();
@@ -245,11 +244,15 @@ final class ClusterAccess {
             return null;
         }
         if (api == HpaApi.MIRROR) {
-            return "--hpa-apis includes " + api.apiVersion() + " but the API server does not serve it: install its CRD"
-                    + " (kubectl apply -f deploy/" + api.plural() + "." + api.group() + ".yaml; Helm installs it from the chart's crds/)"
-                    + " or leave it out of --hpa-apis";
+            return "--hpa-apis includes " + api.apiVersion() + " but the API server does not serve it: "
+                    + installItsCrd(api.plural() + "." + api.group(), "leave it out of --hpa-apis");
         }
         return "--hpa-apis includes " + api.apiVersion() + " but the API server does not serve it";
+    }
+
+    /** What to do about a CRD of ours the API server does not serve: install it, or do without. */
+    private static String installItsCrd(String crd, String orElse) {
+        return "install its CRD (kubectl apply -f deploy/" + crd + ".yaml; Helm installs it from the chart's crds/) or " + orElse;
     }
 
     private static Verdict refused(String message) {

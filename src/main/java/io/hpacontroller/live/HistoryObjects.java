@@ -136,12 +136,9 @@ public final class HistoryObjects implements HistoryWriter {
         Kept last = kept.getOrDefault(key, Kept.NOTHING);
         HpaHistory.Snapshot next = bounded(key, history);
         if (last.history() != null) {
-            if (retention.equivalent(last.history(), next, now)) {
-                return;
-            }
-            if (!Objects.equals(last.history().learnedLoad(), next.learnedLoad())
-                    && retention.equivalent(last.history().withLearnedLoad(null), next.withLearnedLoad(null), now)
-                    && now - last.writtenAt() < LEARNED_LOAD_PERIOD_MILLIS) {
+            // nothing a decision could tell, or only the learned load, whose change alone waits for its period
+            if (retention.equivalent(last.history().withLearnedLoad(null), next.withLearnedLoad(null), now)
+                    && (Objects.equals(last.history().learnedLoad(), next.learnedLoad()) || now - last.writtenAt() < LEARNED_LOAD_PERIOD_MILLIS)) {
                 return;
             }
         } else if (last.resourceVersion() == null && next.onlyTheRunInProgress()) {

@@ -93,20 +93,20 @@ class MirrorHpaTest extends LiveTestBase {
 
             await().atMost(Duration.ofSeconds(20)).until(() -> replicas("web") == 4);
             await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(written).anySatisfy(d -> {
-                assertThat(d.getAction()).isEqualTo("ScaleUp");
-                assertThat(d.getCurrentReplicas()).isEqualTo(2);
-                assertThat(d.getDesiredReplicas()).isEqualTo(4);
-                assertThat(d.getSummary()).startsWith("scaling up from 2 to 4: ");
-                assertThat(Instant.parse(d.getTime())).isNotNull();
+                assertThat(d.action()).isEqualTo("ScaleUp");
+                assertThat(d.currentReplicas()).isEqualTo(2);
+                assertThat(d.desiredReplicas()).isEqualTo(4);
+                assertThat(d.summary()).startsWith("scaling up from 2 to 4: ");
+                assertThat(Instant.parse(d.time())).isNotNull();
             }));
         }
         // at 4 the next sync writes currentReplicas 4 and the decision that held there; then the status stays as it is
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
             LastDecision d = readMirror("web").getStatus().getLastDecision();
             assertThat(d).isNotNull();
-            assertThat(d.getAction()).isEqualTo("None");
-            assertThat(d.getCurrentReplicas()).isEqualTo(4);
-            assertThat(d.getSummary()).startsWith("holding at 4: ");
+            assertThat(d.action()).isEqualTo("None");
+            assertThat(d.currentReplicas()).isEqualTo(4);
+            assertThat(d.summary()).startsWith("holding at 4: ");
         });
     }
 

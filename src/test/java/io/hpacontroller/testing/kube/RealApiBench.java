@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.hpacontroller.bench.Bench;
 import io.hpacontroller.bench.ProcessMeter;
 import io.hpacontroller.bench.QueriesPerSecond;
+import io.hpacontroller.bench.StartUpFigures;
 import io.hpacontroller.core.labels.Selector;
 import io.hpacontroller.deploy.ChartReleases;
 
@@ -244,10 +245,7 @@ public final class RealApiBench {
         progress("starting " + name);
         ChildProcess process = ChildProcess.start(name, command, plane.directory().resolve("logs/" + name + ".log"), env);
         ProcessMeter meter = new ProcessMeter(process.pid());
-        double allReconciled = -1;
-        double cpuAtAllReconciled = -1;
-        double cpuAt90 = -1;
-        long peakKib = 0;
+        StartUpFigures startUp = new StartUpFigures(hpas, SYNC_PERIOD, meter);
         double loadSum = 0;
         double loadMax = 0;
         int loadSamples = 0;
@@ -260,23 +258,17 @@ public final class RealApiBench {
             while (true) {
                 process.checkAlive();
                 double seconds = (System.nanoTime() - t0) / 1e9;
-                peakKib = Math.max(peakKib, meter.memory().peakKib());
                 double load = loadAverage1m();
                 loadSum += load;
                 loadMax = Math.max(loadMax, load);
                 loadSamples++;
-                if (allReconciled < 0) {
+                if (startUp.sample(seconds, () -> {
                     MetricsQueries.FirstQueries first = queries.firstSince(started);
-                    if (first.distinct() >= hpas) {
-                        allReconciled = Duration.between(started, first.lastFirst()).toMillis() / 1000.0;
-                        cpuAtAllReconciled = meter.cpuSeconds();
-                        progress(String.format("%s: every HPA reconciled once %.1f s after the process started", name, allReconciled));
-                    }
+                    return new StartUpFigures.FirstReconciles(first.distinct(), Duration.between(started, first.lastFirst()).toMillis() / 1000.0);
+                })) {
+                    progress(String.format("%s: every HPA reconciled once %.1f s after the process started", name, startUp.allReconciled()));
                 }
-                if (cpuAt90 < 0 && seconds >= 90) {
-                    cpuAt90 = meter.cpuSeconds();
-                }
-                if (steady == null && allReconciled >= 0 && seconds >= allReconciled + period) {
+                if (steady == null && startUp.steadyAt(seconds)) {
                     steady = mark(meter, apiServer, etcd, fixture);
                     // whole sync periods: a controller that syncs every HPA in one burst per period gets all its bursts counted
                     endAt = seconds + Math.max(1, Math.floor((runFor.toSeconds() - seconds) / period)) * period;
@@ -294,12 +286,7 @@ public final class RealApiBench {
         }
         progress(name + " stopped");
         String p = name + ".";
-        figures.put(p + "seconds_to_first_reconcile_all", seconds(allReconciled));
-        figures.put(p + "cpu_seconds_to_steady", seconds(cpuAtAllReconciled));
-        figures.put(p + "cpu_seconds_first_90s", seconds(cpuAt90));
-        figures.put(p + "cpu_seconds_total", seconds(end.controller()));
-        figures.put(p + "rss_mib_peak", mib(Math.max(peakKib, memory.peakKib())));
-        figures.put(p + "rss_mib_end", mib(memory.rssKib()));
+        figures.putAll(prefixed(p, startUp.figures(Duration.between(started, end.at()).toMillis() / 1000.0, end.controller(), memory)));
         figures.put(p + "threads_end", Integer.toString(memory.threads()));
         figures.put(p + "load_average_1m_mean", String.format("%.2f", loadSum / loadSamples));
         figures.put(p + "load_average_1m_max", String.format("%.2f", loadMax));
@@ -326,14 +313,12 @@ public final class RealApiBench {
         double seconds = Duration.between(from.at(), to.at()).toMillis() / 1000.0;
         figures.put(p + "steady_seconds", String.format("%.1f", seconds));
         figures.put(p + "steady_reconciles", Long.toString(reconciles));
-        figures.put(p + "steady_reconciles_per_second", String.format("%.1f", reconciles / seconds));
-        figures.put(p + "steady_cpu_ms_per_reconcile", perReconcile((to.controller() - from.controller()) * 1000, reconciles));
-        figures.put(p + "steady_api_requests_per_reconcile", perReconcile(requests.size(), reconciles));
-        figures.put(p + "steady_api_requests_per_reconcile_without_lease", perReconcile(requests.size() - leases, reconciles));
+        figures.putAll(prefixed(p, StartUpFigures.steady(seconds, reconciles, to.controller() - from.controller(), requests.size())));
+        figures.put(p + "steady_api_requests_per_reconcile_without_lease", StartUpFigures.perReconcile(requests.size() - leases, reconciles));
         figures.put(p + "steady_api_requests_by_kind", kinds.toString());
-        figures.put(p + "steady_apiserver_cpu_ms_per_reconcile", perReconcile((to.apiServer() - from.apiServer()) * 1000, reconciles));
-        figures.put(p + "steady_etcd_cpu_ms_per_reconcile", perReconcile((to.etcd() - from.etcd()) * 1000, reconciles));
-        figures.put(p + "steady_fixture_cpu_ms_per_reconcile", perReconcile((to.fixture() - from.fixture()) * 1000, reconciles));
+        figures.put(p + "steady_apiserver_cpu_ms_per_reconcile", StartUpFigures.perReconcile((to.apiServer() - from.apiServer()) * 1000, reconciles));
+        figures.put(p + "steady_etcd_cpu_ms_per_reconcile", StartUpFigures.perReconcile((to.etcd() - from.etcd()) * 1000, reconciles));
+        figures.put(p + "steady_fixture_cpu_ms_per_reconcile", StartUpFigures.perReconcile((to.fixture() - from.fixture()) * 1000, reconciles));
     }
 
     private static Mark mark(ProcessMeter controller, ProcessMeter apiServer, ProcessMeter etcd, ProcessMeter fixture) {
@@ -344,10 +329,6 @@ public final class RealApiBench {
         Map<String, String> out = new LinkedHashMap<>();
         f.forEach((k, v) -> out.put(p + k, v));
         return out;
-    }
-
-    private static String perReconcile(double amount, long reconciles) {
-        return reconciles == 0 ? "n/a" : String.format("%.2f", amount / reconciles);
     }
 
     private static String loadAverages() {
@@ -365,13 +346,5 @@ public final class RealApiBench {
         } catch (IOException | RuntimeException e) {
             return 0;
         }
-    }
-
-    private static String seconds(double s) {
-        return s < 0 ? "n/a" : String.format("%.1f", s);
-    }
-
-    private static String mib(double kib) {
-        return String.format("%.1f", kib / 1024.0);
     }
 }
