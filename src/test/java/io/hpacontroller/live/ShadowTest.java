@@ -104,8 +104,9 @@ class ShadowTest extends LiveTestBase {
             assertThat(c.shadowDesired()).isEqualTo(4);
             assertThat(c.agrees()).isTrue();
             // with the annotations read, this HPA would be refused (SPEC, InvalidAnnotation) before any metric is read
-            assertThat(c.outcome().error()).isNotEqualTo(io.hpacontroller.core.reconcile.ReconcileOutcome.ErrorKind.SPEC);
-            assertThat(c.outcome().trace().controls().suspended()).isFalse();
+            assertThat(c.outcome().error()).isEqualTo(io.hpacontroller.core.reconcile.ReconcileOutcome.ErrorKind.NONE);
+            assertThat(c.outcome().proposedReplicas()).as("computed from the metrics").isEqualTo(4);
+            assertThat(c.outcome().trace().controls()).isEqualTo(io.hpacontroller.core.reconcile.ControlsTrace.NONE);
         });
     }
 
