@@ -72,6 +72,7 @@ public final class HorizontalController implements AutoCloseable {
     private final Instant processStart;
     private final WorkQueue queue;
     private final Reconciler reconciler;
+    private final HpaStatusUpdater statuses;
     private final EventPublisher events;
     private final HistoryStore histories = new HistoryStore();
     /** The histories kept in the cluster, null without {@code --persist-history}. */
@@ -132,7 +133,8 @@ public final class HorizontalController implements AutoCloseable {
         ScaleSubresource scales = new ScaleSubresource(api, writes, discovery, gate, workloads);
         RestMetrics metrics = new RestMetrics(api, discovery);
         this.kept = options.persistHistory() ? new HistoryObjects(api, writes, gate, histories, events) : null;
-        this.reconciler = new Reconciler(options.decisions(), scales, pods, metrics, new HpaStatusUpdater(writes, gate), events, histories,
+        this.statuses = new HpaStatusUpdater(writes, gate);
+        this.reconciler = new Reconciler(options.decisions(), scales, pods, metrics, statuses, events, histories,
                 kept == null ? HistoryWriter.NONE : kept, selectors, clock);
         this.builtinSelectors = options.apis().contains(HpaApi.BUILTIN) ? null : new BuiltinHpaSelectors(scales, selectors);
         this.shadow = options.shadow() ? new Shadow(options.decisions(), scales, pods, metrics, selectors, clock, options.workers()) : null;
@@ -408,6 +410,7 @@ public final class HorizontalController implements AutoCloseable {
         ApiCallStats.reset();
         long cpuStart = THREADS.getCurrentThreadCpuTime();
         long start = System.nanoTime();
+        hpa = statuses.current(hpa); // the cache may not hold our last status write yet
         if (kept != null) {
             kept.restore(hpa, clock.millis()); // before the first decision this process makes for it
         }
@@ -434,6 +437,7 @@ public final class HorizontalController implements AutoCloseable {
 
     private void forget(String key) {
         reconciler.forget(key);
+        statuses.forget(key);
         controls.forget(key);
         periods.remove(key);
         if (kept != null) {
