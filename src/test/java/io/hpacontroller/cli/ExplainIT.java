@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hpacontroller.core.controls.ControlAnnotations;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.deploy.ChartReleases;
 import io.hpacontroller.live.ControllerOptions;
@@ -75,7 +76,11 @@ class ExplainIT {
         ns.create(Workloads.deployment("web", 2));
         // a per-pod metric at twice its target (no CPU initialization rule, so new pods count once they run)
         ns.metrics().podsMetric("packets-per-second", "10");
-        ns.create(new HorizontalPodAutoscalerBuilder().withNewMetadata().withName("web").withNamespace(ns.name()).endMetadata()
+        // its own sync period of 10 minutes: after the sync at its creation, its first slot is minutes away on most
+        // runs (its phase is on the wall clock), so explain can run between two syncs; the test then asks for the
+        // next sync by editing the annotation, which is synced at once
+        ns.create(new HorizontalPodAutoscalerBuilder().withNewMetadata().withName("web").withNamespace(ns.name())
+                .addToAnnotations(ControlAnnotations.SYNC_PERIOD, "10m").endMetadata()
                 .withNewSpec().withNewScaleTargetRef().withApiVersion("apps/v1").withKind("Deployment").withName("web").endScaleTargetRef()
                 .withMinReplicas(1).withMaxReplicas(8).addNewMetric().withType("Pods").withNewPods().withNewMetric()
                 .withName("packets-per-second").endMetric().withNewTarget().withType("AverageValue").withAverageValue(new Quantity("5"))
@@ -115,6 +120,10 @@ class ExplainIT {
             long explainedAt = known.path("trace").path("time").asLong();
             assertThat(decisions(controller.metricsPort(), ns)).as("explain ran between two syncs").hasSize(first.size());
 
+            ns.admin().autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns.name()).withName("web").edit(h -> {
+                h.getMetadata().getAnnotations().put(ControlAnnotations.SYNC_PERIOD, SYNC_PERIOD.toSeconds() + "s");
+                return h;
+            });
             await().atMost(SYNC_PERIOD.plusSeconds(30)).until(() -> {
                 JsonNode d = decisions(controller.metricsPort(), ns);
                 return d.get(d.size() - 1).path("time").asLong() > explainedAt;
