@@ -2,6 +2,7 @@ package io.hpacontroller.live;
 
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.deploy.ChartReleases;
 import io.hpacontroller.ops.LeaderElection;
@@ -99,6 +100,10 @@ class ShadowIT {
             // settled: the built-in controller's next syncs write nothing, so no status it writes from here on was
             // decided from the metrics before the change below (a comparison would straddle it)
             await().atMost(SCALED).until(() -> settledAtMax(ns));
+            // and the shadow has compared that last status: its sync reads the metrics when it runs, which on a
+            // loaded machine can be after the change below
+            HorizontalPodAutoscalerStatus settled = hpa(ns).getStatus();
+            await().atMost(SCALED).until(() -> comparisons.stream().anyMatch(c -> settled.equals(c.builtinStatus())));
             ns.metrics().podUsage("app=web", "1m", "64Mi"); // 1% of the request: the minimum
             await().atMost(SCALED).until(() -> replicas(ns) == 1 && desired(ns) == 1);
             await().atMost(Duration.ofSeconds(10)).until(() -> comparisons.stream().anyMatch(c -> c.builtinDesired() == 1));
@@ -123,8 +128,12 @@ class ShadowIT {
         assertThat(upstream.audit().events(AuditEvent.Filter.all().user(release.user()).since(start).code(403))).isEmpty();
     }
 
+    private static HorizontalPodAutoscaler hpa(TestNamespace ns) {
+        return ns.admin().autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns.name()).withName("web").get();
+    }
+
     private static boolean settledAtMax(TestNamespace ns) {
-        HorizontalPodAutoscaler h = ns.admin().autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns.name()).withName("web").get();
+        HorizontalPodAutoscaler h = hpa(ns);
         return h.getStatus() != null && Integer.valueOf(6).equals(h.getStatus().getCurrentReplicas()) && h.getStatus().getConditions() != null
                 && h.getStatus().getConditions().stream().anyMatch(c -> c.getType().equals("AbleToScale") && c.getReason().equals("ReadyForNewScale"))
                 && h.getStatus().getConditions().stream().anyMatch(c -> c.getType().equals("ScalingLimited") && c.getReason().equals("TooManyReplicas"));
@@ -135,7 +144,7 @@ class ShadowIT {
     }
 
     private static int desired(TestNamespace ns) {
-        HorizontalPodAutoscaler h = ns.admin().autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns.name()).withName("web").get();
+        HorizontalPodAutoscaler h = hpa(ns);
         return h.getStatus() == null || h.getStatus().getDesiredReplicas() == null ? -1 : h.getStatus().getDesiredReplicas();
     }
 
