@@ -15,7 +15,7 @@ import java.util.Map;
  * {@link #PER_HPA} per HPA and {@link #TOTAL} in all. When the total is reached the oldest traces go first,
  * whichever HPA they belong to, so with more than {@code TOTAL / PER_HPA} HPAs each keeps its most recent
  * few (every HPA is synced at the same rate). A deleted HPA's traces are dropped when a worker finds it
- * gone, or else age out first. An HPA's traces share what did not change between them ({@link Sharing}).
+ * gone, or else age out first. An HPA's traces share what did not change between them ({@link TraceSharing}).
  */
 public final class RecentDecisions implements HorizontalController.SyncListener {
 
@@ -55,7 +55,7 @@ public final class RecentDecisions implements HorizontalController.SyncListener 
     public synchronized void add(DecisionTrace added) {
         ArrayDeque<DecisionTrace> traces = byHpa.computeIfAbsent(added.hpa(), k -> new ArrayDeque<>(4));
         // what did not change since the HPA's last trace is held once (most of a steady HPA's trace)
-        DecisionTrace trace = Sharing.share(traces.peekLast(), added);
+        DecisionTrace trace = TraceSharing.share(traces.peekLast(), added);
         traces.addLast(trace);
         order.addLast(trace);
         size++;
