@@ -1,5 +1,6 @@
 package io.hpacontroller.live;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.normalize.HpaHistory;
@@ -11,7 +12,12 @@ import io.hpacontroller.core.reconcile.Reconciler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -19,7 +25,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * Each HPA's history kept in the cluster, one {@link StoredHistory} object per HPA, so that a new leader (or a
  * restarted controller) decides as the previous one would have.
  *
- * <p>{@link #restore}: before an HPA's first sync in this process, its object is read (one GET) and its history
+ * <p>{@link #restore}: before an HPA's first sync in this process, its object is read (one GET, or for the HPAs
+ * known when the workers start, one LIST per namespace at that moment: {@link #prefetch}) and its history
  * restored, the run in progress taken to have lasted until now ({@link HpaHistory.Snapshot#withRunUntil}: the
  * previous leader recommended that count, unchanged, at least until its last write, and more likely until it
  * stopped). An object that cannot be read or parsed costs a Warning event {@value #FAILED_RESTORE_HISTORY} and a
@@ -40,6 +47,8 @@ public final class HistoryObjects implements HistoryWriter {
     public static final String FAILED_RESTORE_HISTORY = "FailedRestoreHistory";
     /** How often a change of the learned load alone is written. */
     static final long LEARNED_LOAD_PERIOD_MILLIS = 60_000;
+    /** Objects per page when the histories are listed. */
+    static final int LIST_PAGE = 500;
 
     private final KubeApi reads;
     private final KubeApi writes;
@@ -83,13 +92,78 @@ public final class HistoryObjects implements HistoryWriter {
         try {
             body = reads.get(path(hpa));
         } catch (ApiException.NotFound e) {
-            histories.forget(key);
-            kept.put(key, Kept.NOTHING);
+            nothingKept(key);
             return;
         } catch (ApiException e) {
             unrestored(hpa, key, null, "cannot be read: " + e.getMessage());
             return;
         }
+        restoreFrom(hpa, key, body, now);
+    }
+
+    /**
+     * Restores at once the histories of the HPAs this instance does not know yet, from one LIST of the history
+     * objects per namespace ({@code namespaces}; empty: one for the cluster) instead of one GET per HPA at its first
+     * sync: at start-up, or when it becomes the leader, with every HPA in its caches. Called before any sync (a sync
+     * may write an object the list would not show). When the list cannot be read (an older ClusterRole without
+     * {@code list}, say), nothing is restored here and each HPA's object is read at its first sync. Never throws.
+     */
+    public void prefetch(Collection<HorizontalPodAutoscaler> hpas, List<String> namespaces, long now) {
+        Map<String, List<HorizontalPodAutoscaler>> byNamespace = new TreeMap<>();
+        for (HorizontalPodAutoscaler hpa : hpas) {
+            if (!kept.containsKey(Reconciler.keyOf(hpa))) {
+                byNamespace.computeIfAbsent(hpa.getMetadata().getNamespace(), ns -> new ArrayList<>()).add(hpa);
+            }
+        }
+        if (byNamespace.isEmpty()) {
+            return;
+        }
+        Map<String, JsonNode> objects = new HashMap<>(); // by namespace/name
+        try {
+            if (namespaces.isEmpty()) {
+                list(StoredHistory.clusterCollectionPath(), objects);
+            } else {
+                for (String namespace : byNamespace.keySet()) {
+                    list(StoredHistory.collectionPath(namespace), objects);
+                }
+            }
+        } catch (ApiException | RuntimeException e) {
+            LOG.info("the kept histories could not be listed ({}): each HPA's is read at its first sync", e.getMessage());
+            return;
+        }
+        byNamespace.forEach((namespace, inNamespace) -> {
+            for (HorizontalPodAutoscaler hpa : inNamespace) {
+                String key = Reconciler.keyOf(hpa);
+                JsonNode object = objects.get(namespace + "/" + StoredHistory.nameFor(HpaApi.of(hpa), hpa.getMetadata().getName()));
+                if (object == null) {
+                    nothingKept(key);
+                } else {
+                    restoreFrom(hpa, key, object.toString(), now);
+                }
+            }
+        });
+        LOG.info("listed the kept histories: {} objects for {} HPAs", objects.size(),
+                byNamespace.values().stream().mapToInt(List::size).sum());
+    }
+
+    /** Every object of the collection, by namespace/name, a page of {@value #LIST_PAGE} at a time. */
+    private void list(String collection, Map<String, JsonNode> into) throws ApiException {
+        String next = null;
+        do {
+            JsonNode page = reads.getJson(collection + "?limit=" + LIST_PAGE + (next == null ? "" : "&continue=" + KubeApi.encode(next)));
+            for (JsonNode item : page.path("items")) {
+                into.put(item.path("metadata").path("namespace").asText() + "/" + item.path("metadata").path("name").asText(), item);
+            }
+            next = page.path("metadata").path("continue").asText(null);
+        } while (next != null && !next.isEmpty());
+    }
+
+    private void nothingKept(String key) {
+        histories.forget(key);
+        kept.put(key, Kept.NOTHING);
+    }
+
+    private void restoreFrom(HorizontalPodAutoscaler hpa, String key, String body, long now) {
         StoredHistory stored;
         HpaHistory.Snapshot history;
         try {

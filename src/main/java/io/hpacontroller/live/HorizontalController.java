@@ -302,6 +302,9 @@ public final class HorizontalController implements AutoCloseable {
         if (shadow != null) {
             shadow.start();
         }
+        if (kept != null) {
+            kept.prefetch(reconciledHpas(), options.namespaces(), clock.millis());
+        }
         workers.clear();
         for (int i = 0; i < options.workers(); i++) {
             Thread t = new Thread(this::work, "hpa-worker-" + i);
@@ -317,6 +320,16 @@ public final class HorizontalController implements AutoCloseable {
         long period = options.syncPeriod().toMillis();
         sweeper.scheduleAtFixedRate(this::sweep, period, period, TimeUnit.MILLISECONDS);
         sweep();
+    }
+
+    /** The HPAs in the caches that this instance reconciles (not the built-in ones beside the mirror API). */
+    private List<HorizontalPodAutoscaler> reconciledHpas() {
+        List<HorizontalPodAutoscaler> hpas = new ArrayList<>();
+        if (builtinSelectors == null) {
+            hpaInformers.forEach(i -> hpas.addAll(i.getStore().list()));
+        }
+        mirrorInformers.forEach(i -> i.getStore().list().forEach(m -> hpas.add(m.toCore())));
+        return hpas;
     }
 
     /** Starts everything and waits for the informers to sync before the workers start. */

@@ -89,6 +89,10 @@ public record StoredHistory(String apiVersion, String kind, ObjectMeta metadata,
     }
 
     /** The path of the objects of a namespace. */
+    static String clusterCollectionPath() {
+        return "/apis/" + API_VERSION + "/" + PLURAL;
+    }
+
     static String collectionPath(String namespace) {
         return "/apis/" + API_VERSION + "/namespaces/" + namespace + "/" + PLURAL;
     }

@@ -56,7 +56,7 @@ class SecurityPostureTest {
         assertThat(with).singleElement().satisfies(r -> {
             assertThat(r.getApiGroups()).containsExactly("autoscaling.hpa-controller.io");
             assertThat(r.getResources()).containsExactly("horizontalpodautoscalerhistories");
-            assertThat(r.getVerbs()).as("the garbage collector deletes them with their HPA").containsExactly("get", "create", "update");
+            assertThat(r.getVerbs()).as("the garbage collector deletes them with their HPA").containsExactly("get", "list", "create", "update");
         });
     }
 

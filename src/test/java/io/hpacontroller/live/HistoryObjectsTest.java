@@ -41,6 +41,7 @@ class HistoryObjectsTest {
 
     private static final long NOW = 1_800_000_000_000L;
     private static final String PATH = "/apis/autoscaling.hpa-controller.io/v1/namespaces/shop/horizontalpodautoscalerhistories";
+    private static final String CLUSTER_PATH = "/apis/autoscaling.hpa-controller.io/v1/horizontalpodautoscalerhistories";
     private static final Retention RETENTION = new Retention(0, 300_000);
     private static final KubernetesSerialization JSON = new KubernetesSerialization();
 
@@ -71,7 +72,10 @@ class HistoryObjectsTest {
     private void handle(HttpExchange x) throws IOException {
         String method = x.getRequestMethod();
         String path = x.getRequestURI().getPath();
-        String name = path.equals(PATH) ? "" : path.substring(PATH.length() + 1);
+        String name = path.equals(PATH) || path.equals(CLUSTER_PATH) ? "" : path.substring(PATH.length() + 1);
+        if (method.equals("GET") && name.isEmpty()) {
+            method = "LIST";
+        }
         requests.add(method + (name.isEmpty() ? "" : " " + name));
         String body = new String(x.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
         Integer failure = failures.get(method);
@@ -80,6 +84,16 @@ class HistoryObjectsTest {
             return;
         }
         switch (method) {
+            case "LIST" -> {
+                // one object a page, whatever the limit (a server may return fewer): the continue token is the next index
+                String query = x.getRequestURI().getQuery();
+                int from = query != null && query.contains("continue=") ? Integer.parseInt(query.replaceAll(".*continue=(\\d+).*", "$1")) : 0;
+                List<String> names = new ArrayList<>(new java.util.TreeSet<>(objects.keySet()));
+                String items = from < names.size() ? objects.get(names.get(from)).toString() : "";
+                String next = from + 1 < names.size() ? Integer.toString(from + 1) : "";
+                answer(x, 200, "{\"kind\":\"HorizontalPodAutoscalerHistoryList\",\"apiVersion\":\"autoscaling.hpa-controller.io/v1\","
+                        + "\"metadata\":{\"continue\":\"" + next + "\"},\"items\":[" + items + "]}");
+            }
             case "GET" -> {
                 ObjectNode o = objects.get(name);
                 answer(x, o == null ? 404 : 200, o == null ? notFound(name) : o.toString());
@@ -139,8 +153,12 @@ class HistoryObjectsTest {
     }
 
     private static HorizontalPodAutoscaler hpa(String uid) {
+        return hpa("web", uid);
+    }
+
+    private static HorizontalPodAutoscaler hpa(String name, String uid) {
         return new HorizontalPodAutoscalerBuilder().withApiVersion("autoscaling/v2").withKind("HorizontalPodAutoscaler")
-                .withNewMetadata().withNamespace("shop").withName("web").withUid(uid).endMetadata().build();
+                .withNewMetadata().withNamespace("shop").withName(name).withUid(uid).endMetadata().build();
     }
 
     private static HpaHistory.Snapshot history(List<HpaHistory.Recommendation> recs, List<HpaHistory.ScaleEvent> ups) {
@@ -152,7 +170,7 @@ class HistoryObjectsTest {
     }
 
     private List<String> writes() {
-        return requests.stream().filter(r -> !r.startsWith("GET")).toList();
+        return requests.stream().filter(r -> !r.startsWith("GET") && !r.startsWith("LIST")).toList();
     }
 
     @Test
@@ -193,6 +211,53 @@ class HistoryObjectsTest {
         next.kept().save(hpa("u1"), history(List.of(rec(8, NOW + 15_000), rec(2, takeover + 15_000)), List.of(new HpaHistory.ScaleEvent(6, NOW))),
                 RETENTION, takeover + 15_000);
         assertThat(writes()).as("the restored history is what was kept: nothing to write").hasSize(2);
+    }
+
+    @Test
+    void aNewLeaderListsTheHistoriesOnceInsteadOfReadingEachHpasAtItsFirstSync() throws ApiException {
+        Instance old = instance();
+        HpaHistory.Snapshot scaled = history(List.of(rec(8, NOW)), List.of(new HpaHistory.ScaleEvent(6, NOW)));
+        for (String name : List.of("web", "cart")) {
+            old.kept().restore(hpa(name, "u-" + name), NOW);
+            old.kept().save(hpa(name, "u-" + name), scaled, RETENTION, NOW);
+        }
+        for (List<String> namespaces : List.of(List.of("shop"), List.<String>of())) {
+            requests.clear();
+            Instance next = instance();
+            long takeover = NOW + 60_000;
+            next.kept().prefetch(List.of(hpa("web", "u-web"), hpa("cart", "u-cart"), hpa("api", "u-api")), namespaces, takeover);
+            assertThat(requests).as("one page an object").containsExactly("LIST", "LIST");
+            for (String name : List.of("web", "cart")) {
+                assertThat(next.kept().knows("shop/" + name)).isTrue();
+                assertThat(next.histories().snapshot("shop/" + name)).isEqualTo(scaled.withRunUntil(takeover));
+            }
+            assertThat(next.kept().knows("shop/api")).as("no object: nothing kept").isTrue();
+            assertThat(next.histories().snapshot("shop/api")).isEqualTo(HpaHistory.Snapshot.NEVER_SEEN);
+
+            for (String name : List.of("web", "cart", "api")) {
+                next.kept().restore(hpa(name, "u-" + name), takeover + 5_000);
+            }
+            next.kept().restore(hpa("search", "u-search"), takeover + 5_000);
+            assertThat(requests).as("only an HPA the list did not cover is read").containsExactly("LIST", "LIST", "GET search");
+        }
+    }
+
+    @Test
+    void aListThatIsRefusedLeavesEachHpaToBeReadAtItsFirstSync() throws ApiException {
+        Instance old = instance();
+        old.kept().restore(hpa("u1"), NOW);
+        HpaHistory.Snapshot scaled = history(List.of(rec(8, NOW)), List.of(new HpaHistory.ScaleEvent(6, NOW)));
+        old.kept().save(hpa("u1"), scaled, RETENTION, NOW);
+        failures.put("LIST", 403); // a ClusterRole from before the list verb
+        requests.clear();
+
+        Instance next = instance();
+        next.kept().prefetch(List.of(hpa("u1")), List.of(), NOW + 60_000);
+        assertThat(next.kept().knows("shop/web")).isFalse();
+        next.kept().restore(hpa("u1"), NOW + 61_000);
+        assertThat(requests).containsExactly("LIST", "GET web");
+        assertThat(next.histories().snapshot("shop/web")).isEqualTo(scaled.withRunUntil(NOW + 61_000));
+        assertThat(events).isEmpty();
     }
 
     @Test
