@@ -213,14 +213,20 @@ class HistoryObjectsTest {
         assertThat(writes()).as("the restored history is what was kept: nothing to write").hasSize(2);
     }
 
-    @Test
-    void aNewLeaderListsTheHistoriesOnceInsteadOfReadingEachHpasAtItsFirstSync() throws ApiException {
+    /** What an earlier leader kept for the HPAs (uid "u-NAME"): each scaled up by 6 to 8 at NOW. */
+    private HpaHistory.Snapshot keptByAnEarlierLeader(String... names) throws ApiException {
         Instance old = instance();
         HpaHistory.Snapshot scaled = history(List.of(rec(8, NOW)), List.of(new HpaHistory.ScaleEvent(6, NOW)));
-        for (String name : List.of("web", "cart")) {
+        for (String name : names) {
             old.kept().restore(hpa(name, "u-" + name), NOW);
             old.kept().save(hpa(name, "u-" + name), scaled, RETENTION, NOW);
         }
+        return scaled;
+    }
+
+    @Test
+    void aNewLeaderListsTheHistoriesOnceInsteadOfReadingEachHpasAtItsFirstSync() throws ApiException {
+        HpaHistory.Snapshot scaled = keptByAnEarlierLeader("web", "cart");
         for (List<String> namespaces : List.of(List.of("shop"), List.<String>of())) {
             requests.clear();
             Instance next = instance();
@@ -244,17 +250,14 @@ class HistoryObjectsTest {
 
     @Test
     void aListThatIsRefusedLeavesEachHpaToBeReadAtItsFirstSync() throws ApiException {
-        Instance old = instance();
-        old.kept().restore(hpa("u1"), NOW);
-        HpaHistory.Snapshot scaled = history(List.of(rec(8, NOW)), List.of(new HpaHistory.ScaleEvent(6, NOW)));
-        old.kept().save(hpa("u1"), scaled, RETENTION, NOW);
+        HpaHistory.Snapshot scaled = keptByAnEarlierLeader("web");
         failures.put("LIST", 403); // a ClusterRole from before the list verb
         requests.clear();
 
         Instance next = instance();
-        next.kept().prefetch(List.of(hpa("u1")), List.of(), NOW + 60_000);
+        next.kept().prefetch(List.of(hpa("web", "u-web")), List.of(), NOW + 60_000);
         assertThat(next.kept().knows("shop/web")).isFalse();
-        next.kept().restore(hpa("u1"), NOW + 61_000);
+        next.kept().restore(hpa("web", "u-web"), NOW + 61_000);
         assertThat(requests).containsExactly("LIST", "GET web");
         assertThat(next.histories().snapshot("shop/web")).isEqualTo(scaled.withRunUntil(NOW + 61_000));
         assertThat(events).isEmpty();
