@@ -65,9 +65,13 @@ public final class RealApiBench {
     private final Path jar;
     private final boolean upstream;
     private final boolean upstreamFirst;
+    /** Added to the image's JVM options for the jar (a profiler, say). */
+    private final List<String> jarJvmOptions;
     private final Map<String, String> figures = new LinkedHashMap<>();
 
-    private RealApiBench(int hpas, int podsPerHpa, int namespaces, Duration runFor, Path jar, boolean upstream, boolean upstreamFirst) {
+    private RealApiBench(int hpas, int podsPerHpa, int namespaces, Duration runFor, Path jar, List<String> jarJvmOptions, boolean upstream,
+                         boolean upstreamFirst) {
+        this.jarJvmOptions = jarJvmOptions;
         this.hpas = hpas;
         this.podsPerHpa = podsPerHpa;
         this.namespaces = namespaces;
@@ -79,7 +83,7 @@ public final class RealApiBench {
 
     public static void main(String[] args) {
         Map<String, String> a = new LinkedHashMap<>(Map.of("--hpas", "1000", "--pods-per-hpa", "5", "--namespaces", "10",
-                "--run-for", "180", "--jar", "target/hpa-controller.jar", "--upstream", "true", "--upstream-first", "false"));
+                "--run-for", "180", "--jar", "target/hpa-controller.jar", "--jar-jvm-options", "", "--upstream", "true", "--upstream-first", "false"));
         for (int i = 0; i < args.length; i++) {
             if (!a.containsKey(args[i]) || i + 1 == args.length) {
                 usage("unknown option or missing value: " + args[i] + " (options: " + a.keySet() + ")");
@@ -90,7 +94,8 @@ public final class RealApiBench {
         try {
             bench = new RealApiBench(Integer.parseInt(a.get("--hpas")), Integer.parseInt(a.get("--pods-per-hpa")),
                     Integer.parseInt(a.get("--namespaces")), Duration.ofSeconds(Long.parseLong(a.get("--run-for"))),
-                    Path.of(a.get("--jar")), Boolean.parseBoolean(a.get("--upstream")), Boolean.parseBoolean(a.get("--upstream-first")));
+                    Path.of(a.get("--jar")), a.get("--jar-jvm-options").isBlank() ? List.of() : List.of(a.get("--jar-jvm-options").trim().split("\\s+")),
+                    Boolean.parseBoolean(a.get("--upstream")), Boolean.parseBoolean(a.get("--upstream-first")));
         } catch (NumberFormatException e) {
             usage("not a number: " + e.getMessage());
             return;
@@ -139,6 +144,7 @@ public final class RealApiBench {
         jarCommand.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         jarCommand.add("-XX:MaxRAM=256m");
         jarCommand.addAll(Bench.IMAGE_JVM_OPTIONS);
+        jarCommand.addAll(jarJvmOptions);
         jarCommand.addAll(List.of("-jar", jar.toString(), "run", "--kubeconfig=" + kubeconfig, "--hpa-apis=autoscaling/v2",
                 "--leader-elect=true", "--leader-elect-resource-namespace=" + chart.namespace(),
                 "--horizontal-pod-autoscaler-sync-period=" + SYNC_PERIOD.toSeconds() + "s",
