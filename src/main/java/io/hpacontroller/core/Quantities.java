@@ -8,6 +8,7 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.ToLongFunction;
 
 /**
  * Kubernetes quantities as the HPA controller uses them: integer milli-units.
@@ -34,6 +35,17 @@ public final class Quantities {
      * @throws IllegalArgumentException when the quantity is not a valid Kubernetes quantity
      */
     public static long milliValue(Quantity quantity) {
+        if (quantity != null && quantity.getAmount() != null) {
+            long fast = plainMilliValue(quantity.getFormat() == null ? quantity.getAmount() : quantity.getAmount() + quantity.getFormat());
+            if (fast != NOT_PLAIN) {
+                return fast;
+            }
+        }
+        return generalMilliValue(quantity);
+    }
+
+    /** {@link #milliValue(Quantity)} through BigDecimal, for every form. */
+    static long generalMilliValue(Quantity quantity) {
         BigDecimal milli = numericalAmount(quantity).multiply(THOUSAND).setScale(0, RoundingMode.UP);
         if (milli.compareTo(LONG_MAX) > 0) {
             return Long.MAX_VALUE;
@@ -47,7 +59,7 @@ public final class Quantities {
     /** The milli-value of a quantity written as text, e.g. "500m". */
     public static long milliValue(String quantity) {
         long fast = plainMilliValue(quantity);
-        return fast != NOT_PLAIN ? fast : milliValue(new Quantity(quantity));
+        return fast != NOT_PLAIN ? fast : generalMilliValue(new Quantity(quantity));
     }
 
     private static final long NOT_PLAIN = Long.MIN_VALUE;
@@ -144,13 +156,22 @@ public final class Quantities {
      * pod with missing metrics.
      */
     public static ResourceAmounts amounts(Map<String, Quantity> quantities) {
+        return amounts(quantities, Quantities::milliValue);
+    }
+
+    /** {@link #amounts(Map)} of quantities written as text, as the metrics APIs answer them. */
+    public static ResourceAmounts amountsOfText(Map<String, String> quantities) {
+        return amounts(quantities, Quantities::milliValue);
+    }
+
+    private static <Q> ResourceAmounts amounts(Map<String, Q> quantities, ToLongFunction<Q> milliValue) {
         if (quantities == null || quantities.isEmpty()) {
             return ResourceAmounts.EMPTY;
         }
         Map<String, Long> milli = new TreeMap<>();
         quantities.forEach((name, q) -> {
             try {
-                milli.put(name, milliValue(q));
+                milli.put(name, milliValue.applyAsLong(q));
             } catch (IllegalArgumentException e) {
                 // left out: see above
             }

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * Each HPA's history kept in the cluster, one {@link StoredHistory} object per HPA, so that a new leader (or a
@@ -78,8 +79,12 @@ public final class HistoryObjects implements HistoryWriter {
     }
 
     private static String path(HorizontalPodAutoscaler hpa) {
-        return StoredHistory.collectionPath(hpa.getMetadata().getNamespace()) + "/"
-                + StoredHistory.nameFor(HpaApi.of(hpa), hpa.getMetadata().getName());
+        return StoredHistory.collectionPath(hpa.getMetadata().getNamespace()) + "/" + objectName(hpa);
+    }
+
+    /** The name of the HPA's history object. */
+    private static String objectName(HorizontalPodAutoscaler hpa) {
+        return StoredHistory.nameFor(HpaApi.of(hpa), hpa.getMetadata().getName());
     }
 
     /** Restores the HPA's history from the cluster unless this instance already knows it. Never throws. */
@@ -98,7 +103,7 @@ public final class HistoryObjects implements HistoryWriter {
             unrestored(hpa, key, null, "cannot be read: " + e.getMessage());
             return;
         }
-        restoreFrom(hpa, key, body, now);
+        restoreFrom(hpa, key, () -> reads.serialization().unmarshal(body, StoredHistory.class), now);
     }
 
     /**
@@ -134,11 +139,11 @@ public final class HistoryObjects implements HistoryWriter {
         byNamespace.forEach((namespace, inNamespace) -> {
             for (HorizontalPodAutoscaler hpa : inNamespace) {
                 String key = Reconciler.keyOf(hpa);
-                JsonNode object = objects.get(namespace + "/" + StoredHistory.nameFor(HpaApi.of(hpa), hpa.getMetadata().getName()));
+                JsonNode object = objects.get(namespace + "/" + objectName(hpa));
                 if (object == null) {
                     nothingKept(key);
                 } else {
-                    restoreFrom(hpa, key, object.toString(), now);
+                    restoreFrom(hpa, key, () -> reads.serialization().convertValue(object, StoredHistory.class), now);
                 }
             }
         });
@@ -163,11 +168,12 @@ public final class HistoryObjects implements HistoryWriter {
         kept.put(key, Kept.NOTHING);
     }
 
-    private void restoreFrom(HorizontalPodAutoscaler hpa, String key, String body, long now) {
+    /** Restores the history from the HPA's object, which {@code parse} reads (it throws when it cannot). */
+    private void restoreFrom(HorizontalPodAutoscaler hpa, String key, Supplier<StoredHistory> parse, long now) {
         StoredHistory stored;
         HpaHistory.Snapshot history;
         try {
-            stored = reads.serialization().unmarshal(body, StoredHistory.class);
+            stored = parse.get();
             if (stored == null || stored.metadata() == null) {
                 throw new IllegalArgumentException("not an object");
             }
@@ -195,8 +201,7 @@ public final class HistoryObjects implements HistoryWriter {
     }
 
     private void unrestored(HorizontalPodAutoscaler hpa, String key, String version, String why) {
-        String message = "the kept history (" + StoredHistory.KIND + " " + hpa.getMetadata().getNamespace() + "/"
-                + StoredHistory.nameFor(HpaApi.of(hpa), hpa.getMetadata().getName()) + ") " + why
+        String message = "the kept history (" + StoredHistory.KIND + " " + hpa.getMetadata().getNamespace() + "/" + objectName(hpa) + ") " + why
                 + "; deciding with an empty history, as after a restart without it";
         LOG.warn("{}: {}", key, message);
         events.record(hpa, EventRecorder.Type.Warning, FAILED_RESTORE_HISTORY, message);

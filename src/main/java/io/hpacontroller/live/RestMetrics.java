@@ -14,10 +14,8 @@ import io.hpacontroller.core.reconcile.MetricsSource;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The metrics APIs over REST: metrics.k8s.io/v1beta1 (PodMetrics by label selector),
@@ -79,21 +77,11 @@ public final class RestMetrics implements MetricsSource {
         return out;
     }
 
-    /** A container's usage; an entry that is not a quantity is left out, as {@link Quantities#amounts} leaves it out. */
+    /** A container's usage, by resource name. */
     private static ResourceAmounts amounts(JsonNode usage) {
-        if (!usage.isObject() || usage.isEmpty()) {
-            return ResourceAmounts.EMPTY;
-        }
-        Map<String, Long> milli = new TreeMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = usage.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
-            try {
-                milli.put(e.getKey(), Quantities.milliValue(e.getValue().asText()));
-            } catch (IllegalArgumentException notAQuantity) {
-                // left out
-            }
-        }
-        return ResourceAmounts.of(milli);
+        Map<String, String> texts = new HashMap<>();
+        usage.fields().forEachRemaining(e -> texts.put(e.getKey(), e.getValue().asText()));
+        return Quantities.amountsOfText(texts);
     }
 
     @Override

@@ -70,16 +70,18 @@ class QuantitiesTest {
 
     @Test
     void theMetricsServersFormsReadAsTheGeneralPathReadsThem() {
+        // text, and the same as fabric8's Quantity (amount and format)
         java.util.SplittableRandom random = new java.util.SplittableRandom(5);
         java.util.List<String> suffixes = java.util.List.of("n", "u", "m", "", "k", "M", "G", "Ki", "Mi", "Gi");
         for (int i = 0; i < 20_000; i++) {
             long value = random.nextInt(4) == 0 ? random.nextLong(0, 1_000_000_000_000_000_000L) : random.nextLong(0, 10_000_000);
             String text = value + suffixes.get(random.nextInt(suffixes.size()));
-            assertThat(Quantities.milliValue(text)).as(text).isEqualTo(Quantities.milliValue(new Quantity(text)));
+            assertThat(Quantities.milliValue(text)).as(text).isEqualTo(Quantities.generalMilliValue(new Quantity(text)));
+            assertThat(Quantities.milliValue(new Quantity(text))).as(text).isEqualTo(Quantities.generalMilliValue(new Quantity(text)));
         }
         for (String text : java.util.List.of("0", "0n", "1n", "999999n", "1000000n", "1000001n", "007m", "9223372036854775m",
                 "9223372036854776k", "999999999999999999Gi", "1234567890123456789", "1.5", "-5m", "+5m", "1e3", "5Ti", "5E", "5Pi")) {
-            assertThat(Quantities.milliValue(text)).as(text).isEqualTo(Quantities.milliValue(new Quantity(text)));
+            assertThat(Quantities.milliValue(text)).as(text).isEqualTo(Quantities.generalMilliValue(new Quantity(text)));
         }
         assertThatThrownBy(() -> Quantities.milliValue("5x")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Quantities.milliValue("m")).isInstanceOf(IllegalArgumentException.class);
