@@ -1,9 +1,15 @@
 package io.hpacontroller.core.reconcile;
 
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.ContainerResourceMetricStatus;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.ExternalMetricStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerCondition;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricStatus;
-import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricStatusBuilder;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricValueStatus;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.ObjectMetricStatus;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.PodsMetricStatus;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.ResourceMetricStatus;
 
 import java.util.List;
 import java.util.Objects;
@@ -17,6 +23,10 @@ import java.util.Objects;
  * absent {@code currentReplicas} equals 0 (the field is {@code omitempty}), and a metric entry without a
  * type equals one with type {@code ""} (a failed metric's entry is upstream's zero {@code MetricStatus},
  * which the API server stores and returns as {@code {"type":""}}).
+ *
+ * <p>Every sync compares, so the metric entries are compared field by field here rather than with the model's
+ * {@code equals}, whose quantity comparison goes through BigDecimal each time: quantities with the same text are
+ * equal at once, others compare by value as the model does.
  */
 final class StatusEquality {
 
@@ -61,14 +71,83 @@ final class StatusEquality {
             return false;
         }
         for (int i = 0; i < x.size(); i++) {
-            if (!Objects.equals(typed(x.get(i)), typed(y.get(i)))) {
+            if (!sameMetric(x.get(i), y.get(i))) {
                 return false;
             }
         }
         return true;
     }
 
-    private static MetricStatus typed(MetricStatus m) {
-        return m == null || m.getType() != null ? m : new MetricStatusBuilder(m).withType("").build();
+    static boolean sameMetric(MetricStatus a, MetricStatus b) {
+        if (a == null || b == null) {
+            return a == b;
+        }
+        return Objects.equals(typeOf(a), typeOf(b)) && Objects.equals(a.getAdditionalProperties(), b.getAdditionalProperties())
+                && sameResource(a.getResource(), b.getResource()) && sameContainerResource(a.getContainerResource(), b.getContainerResource())
+                && samePods(a.getPods(), b.getPods()) && sameObject(a.getObject(), b.getObject())
+                && sameExternal(a.getExternal(), b.getExternal());
+    }
+
+    private static String typeOf(MetricStatus m) {
+        return m.getType() == null ? "" : m.getType();
+    }
+
+    private static boolean sameResource(ResourceMetricStatus a, ResourceMetricStatus b) {
+        if (a == null || b == null) {
+            return a == b;
+        }
+        return Objects.equals(a.getName(), b.getName()) && sameValue(a.getCurrent(), b.getCurrent())
+                && Objects.equals(a.getAdditionalProperties(), b.getAdditionalProperties());
+    }
+
+    private static boolean sameContainerResource(ContainerResourceMetricStatus a, ContainerResourceMetricStatus b) {
+        if (a == null || b == null) {
+            return a == b;
+        }
+        return Objects.equals(a.getName(), b.getName()) && Objects.equals(a.getContainer(), b.getContainer())
+                && sameValue(a.getCurrent(), b.getCurrent()) && Objects.equals(a.getAdditionalProperties(), b.getAdditionalProperties());
+    }
+
+    private static boolean samePods(PodsMetricStatus a, PodsMetricStatus b) {
+        if (a == null || b == null) {
+            return a == b;
+        }
+        return Objects.equals(a.getMetric(), b.getMetric()) && sameValue(a.getCurrent(), b.getCurrent())
+                && Objects.equals(a.getAdditionalProperties(), b.getAdditionalProperties());
+    }
+
+    private static boolean sameObject(ObjectMetricStatus a, ObjectMetricStatus b) {
+        if (a == null || b == null) {
+            return a == b;
+        }
+        return Objects.equals(a.getMetric(), b.getMetric()) && Objects.equals(a.getDescribedObject(), b.getDescribedObject())
+                && sameValue(a.getCurrent(), b.getCurrent()) && Objects.equals(a.getAdditionalProperties(), b.getAdditionalProperties());
+    }
+
+    private static boolean sameExternal(ExternalMetricStatus a, ExternalMetricStatus b) {
+        if (a == null || b == null) {
+            return a == b;
+        }
+        return Objects.equals(a.getMetric(), b.getMetric()) && sameValue(a.getCurrent(), b.getCurrent())
+                && Objects.equals(a.getAdditionalProperties(), b.getAdditionalProperties());
+    }
+
+    private static boolean sameValue(MetricValueStatus a, MetricValueStatus b) {
+        if (a == null || b == null) {
+            return a == b;
+        }
+        return Objects.equals(a.getAverageUtilization(), b.getAverageUtilization()) && sameQuantity(a.getAverageValue(), b.getAverageValue())
+                && sameQuantity(a.getValue(), b.getValue()) && Objects.equals(a.getAdditionalProperties(), b.getAdditionalProperties());
+    }
+
+    /** As {@link Quantity#equals} (by value), with the same text taken as equal without computing the value. */
+    static boolean sameQuantity(Quantity a, Quantity b) {
+        if (a == null || b == null) {
+            return a == b;
+        }
+        if (Objects.equals(a.getAmount(), b.getAmount()) && Objects.equals(a.getFormat(), b.getFormat())) {
+            return true;
+        }
+        return a.equals(b);
     }
 }
