@@ -34,9 +34,11 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One sync of one HorizontalPodAutoscaler (upstream {@code reconcileAutoscaler}): read the target's
@@ -69,6 +71,8 @@ public final class Reconciler {
     private final MetricEvaluator evaluator;
     private final MetricsSource metrics;
     private final LoadPrediction prediction = new LoadPrediction();
+    private static final int PARSED_SELECTORS_MAX = 65_536;
+    private final Map<String, Selector> parsedSelectors = new ConcurrentHashMap<>();
 
     /** ScalingActive=False reason and Warning event of HPAs whose controls cannot be read. */
     public static final String INVALID_ANNOTATION = "InvalidAnnotation";
@@ -553,7 +557,7 @@ public final class Reconciler {
         MetricFallback fallback = new MetricFallback(s.controls().fallback(), history, s.hpa(), events, s.now());
         List<MetricTrace> inFallback = new ArrayList<>();
         MetricEvaluator.Context ctx = new MetricEvaluator.Context(s.namespace(), check.selector(), scale.specReplicas(), scale.statusReplicas(),
-                tolerances, s.now());
+                tolerances, s.now(), check.selected());
         MetricStatus[] statuses = new MetricStatus[metricSpecs.size()];
         MetricTrace[] traces = new MetricTrace[metricSpecs.size()];
         MetricComputation[] computations = new MetricComputation[metricSpecs.size()];
@@ -633,7 +637,8 @@ public final class Reconciler {
     }
 
     /** The target's selector, parsed, or the error that makes it unusable and its reason (the condition and event already set). */
-    private record SelectorCheck(Selector selector, String error, String reason) {
+    /** {@code selected}: the pods the selector selected when the ownership check listed them, else null. */
+    private record SelectorCheck(Selector selector, String error, String reason, List<PodInfo> selected) {
     }
 
     private SelectorCheck validateSelector(Sync s, String text) {
@@ -641,28 +646,46 @@ public final class Reconciler {
             String error = "selector is required";
             events.record(s.hpa(), EventRecorder.Type.Warning, "SelectorRequired", error);
             s.conditions().set(ConditionList.SCALING_ACTIVE, false, "InvalidSelector", "the HPA target's scale is missing a selector");
-            return new SelectorCheck(null, error, "InvalidSelector");
+            return new SelectorCheck(null, error, "InvalidSelector", null);
         }
         Selector selector;
         try {
-            selector = Selector.parse(text);
+            selector = parsedSelector(text);
         } catch (IllegalArgumentException e) {
             String error = "couldn't convert selector into a corresponding internal selector object: " + e.getMessage();
             events.record(s.hpa(), EventRecorder.Type.Warning, "InvalidSelector", error);
             s.conditions().set(ConditionList.SCALING_ACTIVE, false, "InvalidSelector", error);
-            return new SelectorCheck(null, error, "InvalidSelector");
+            return new SelectorCheck(null, error, "InvalidSelector", null);
         }
+        List<PodInfo> selected = null;
         if (ownership != SelectorOwnership.NONE) {
-            List<PodInfo> selected = pods.list(s.namespace(), selector);
+            selected = pods.list(s.namespace(), selector);
             List<String> controllers = ownership.controllers(s.key(), s.namespace(), selector, selected);
             if (controllers.size() > 1) {
                 String error = "pods by selector " + text + " are controlled by multiple HPAs: " + controllers;
                 events.record(s.hpa(), EventRecorder.Type.Warning, "AmbiguousSelector", error);
                 s.conditions().set(ConditionList.SCALING_ACTIVE, false, "AmbiguousSelector", error);
-                return new SelectorCheck(null, error, "AmbiguousSelector");
+                return new SelectorCheck(null, error, "AmbiguousSelector", null);
             }
         }
-        return new SelectorCheck(selector, null, null);
+        return new SelectorCheck(selector, null, null, selected);
+    }
+
+    /**
+     * The parsed form of a scale's selector text, parsed once: a target's selector rarely changes, and every sync
+     * needs it. Invalid texts are not kept (they are parsed again, and fail again, at each sync). The map is
+     * emptied when it holds more texts than {@value #PARSED_SELECTORS_MAX}.
+     */
+    private Selector parsedSelector(String text) {
+        Selector selector = parsedSelectors.get(text);
+        if (selector == null) {
+            selector = Selector.parse(text);
+            if (parsedSelectors.size() >= PARSED_SELECTORS_MAX) {
+                parsedSelectors.clear();
+            }
+            parsedSelectors.put(text, selector);
+        }
+        return selector;
     }
 
     /**

@@ -99,6 +99,37 @@ class HpaSelectorIndexTest {
     }
 
     @Test
+    void aSyncListsTheSelectedPodsOnceForTheOwnershipCheckAndTheMetric() {
+        long now = Instant.parse("2026-03-01T12:00:00Z").toEpochMilli();
+        FakeCluster world = new FakeCluster();
+        world.scale = new io.hpacontroller.core.model.ScaleTarget(2, 2, "app=web", "1");
+        world.podUsage = Pods.cpuUsage(now, 900, 900);
+        List<PodInfo> pods = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            pods.add(new PodInfo("pod-" + i, Labels.of(Map.of("app", "web")), PodPhase.RUNNING, ReadyStatus.TRUE, now - Pods.AN_HOUR,
+                    now - Pods.AN_HOUR, false, new ContainerInfo[]{new ContainerInfo("app", ResourceAmounts.of(Map.of("cpu", 1000L)))}, null));
+        }
+        List<Selector> listed = new ArrayList<>();
+        PodSource counting = (namespace, selector) -> {
+            listed.add(selector);
+            return pods;
+        };
+        Clock clock = Clock.fixed(Instant.ofEpochMilli(now), ZoneOffset.UTC);
+        Reconciler reconciler = new Reconciler(ControllerConfig.defaults(), world, counting, world, world, world, new HistoryStore(), index, clock);
+        HorizontalPodAutoscaler hpa = Specs.hpa(1, 10, Specs.cpuUtilization(50));
+        register("default/" + hpa.getMetadata().getName());
+
+        ReconcileOutcome outcome = reconciler.reconcile(hpa);
+
+        assertThat(outcome.errorMessage()).isNull();
+        assertThat(outcome.status().getDesiredReplicas()).as("90 %% of the request against a 50 %% target: the listed pods were used").isEqualTo(4);
+        assertThat(listed).as("one listing, shared by the ownership check and the metric").hasSize(1);
+        assertThat(reconciler.reconcile(hpa).errorMessage()).isNull();
+        assertThat(listed).hasSize(2);
+        assertThat(listed.get(1)).as("the selector text is parsed once").isSameAs(listed.get(0));
+    }
+
+    @Test
     void anHpaAloneOnItsPodsControlsThem() {
         register("ns/web", "ns/api");
         List<PodInfo> pods = List.of(pod("web-1", Map.of("app", "web")));
