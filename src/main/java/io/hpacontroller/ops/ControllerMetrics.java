@@ -19,7 +19,8 @@ import java.util.function.BooleanSupplier;
  * {@code horizontal_pod_autoscaler_controller_*} (reconciliations and metric computations by action
  * and error, their durations, desired replicas per HPA, number of HPAs; desired replicas also by
  * {@code api_group}, so an HPA and a mirror HPA of the same name are two series), the client-go work-queue
- * metrics for the queue named "horizontalpodautoscaler", and the leader-election status.
+ * metrics for the queue named "horizontalpodautoscaler", and the leader-election status. The ones updated at
+ * every sync sample no exemplars (there are no traces to link to, and sampling cost CPU at each sync).
  */
 public final class ControllerMetrics implements HorizontalController.SyncListener {
 
@@ -37,19 +38,19 @@ public final class ControllerMetrics implements HorizontalController.SyncListene
     public ControllerMetrics(PrometheusRegistry registry, HorizontalController controller, BooleanSupplier leading, String leaseName) {
         reconciliations = Counter.builder().name(SUBSYSTEM + "reconciliations")
                 .help("Number of reconciliations of HPA controller. The label 'action' should be either 'scale_down', 'scale_up', or 'none'. Also, the label 'error' should be either 'spec', 'internal', or 'none'. Note that if both spec and internal errors happen during a reconciliation, the first one to occur is reported in `error` label.")
-                .labelNames("action", "error").register(registry);
+                .labelNames("action", "error").withoutExemplars().register(registry);
         reconciliationDuration = Histogram.builder().name(SUBSYSTEM + "reconciliation_duration_seconds")
                 .help("The time(seconds) that the HPA controller takes to reconcile once. The label 'action' should be either 'scale_down', 'scale_up', or 'none'. Also, the label 'error' should be either 'spec', 'internal', or 'none'.")
-                .classicOnly().classicExponentialUpperBounds(0.001, 2, 15).labelNames("action", "error").register(registry);
+                .classicOnly().classicExponentialUpperBounds(0.001, 2, 15).labelNames("action", "error").withoutExemplars().register(registry);
         metricComputations = Counter.builder().name(SUBSYSTEM + "metric_computation")
                 .help("Number of metric computations. The label 'action' should be either 'scale_down', 'scale_up', or 'none'. Also, the label 'error' should be either 'spec', 'internal', or 'none'. The label 'metric_type' corresponds to HPA.spec.metrics[*].type")
-                .labelNames("action", "error", "metric_type").register(registry);
+                .labelNames("action", "error", "metric_type").withoutExemplars().register(registry);
         metricComputationDuration = Histogram.builder().name(SUBSYSTEM + "metric_computation_duration_seconds")
                 .help("The time(seconds) that the HPA controller takes to calculate one metric. The label 'action' should be either 'scale_down', 'scale_up', or 'none'. The label 'error' should be either 'spec', 'internal', or 'none'. The label 'metric_type' corresponds to HPA.spec.metrics[*].type")
-                .classicOnly().classicExponentialUpperBounds(0.001, 2, 15).labelNames("action", "error", "metric_type").register(registry);
+                .classicOnly().classicExponentialUpperBounds(0.001, 2, 15).labelNames("action", "error", "metric_type").withoutExemplars().register(registry);
         desiredReplicas = Gauge.builder().name(SUBSYSTEM + "desired_replicas")
                 .help("Current desired replica count for each HPA")
-                .labelNames("namespace", "hpa_name", "api_group").register(registry);
+                .labelNames("namespace", "hpa_name", "api_group").withoutExemplars().register(registry);
         GaugeWithCallback.builder().name(SUBSYSTEM + "num_horizontal_pod_autoscalers")
                 .help("Current number of controlled HPA objects.")
                 .callback(cb -> cb.call(controller.hpaCount())).register(registry);
@@ -63,10 +64,10 @@ public final class ControllerMetrics implements HorizontalController.SyncListene
                 .callback(cb -> cb.call(queue.totalRequeues(), QUEUE)).register(registry);
         queueDuration = Histogram.builder().name("workqueue_queue_duration_seconds")
                 .help("How long in seconds an item stays in workqueue before being requested.")
-                .classicOnly().classicExponentialUpperBounds(1e-8, 10, 10).labelNames("name").register(registry);
+                .classicOnly().classicExponentialUpperBounds(1e-8, 10, 10).labelNames("name").withoutExemplars().register(registry);
         workDuration = Histogram.builder().name("workqueue_work_duration_seconds")
                 .help("How long in seconds processing an item from workqueue takes.")
-                .classicOnly().classicExponentialUpperBounds(1e-8, 10, 10).labelNames("name").register(registry);
+                .classicOnly().classicExponentialUpperBounds(1e-8, 10, 10).labelNames("name").withoutExemplars().register(registry);
         CounterWithCallback.builder().name("hpa_controller_events").help("Kubernetes events about HPAs, by result: posted (or count bumped), "
                         + "rate_limited (the HPA had used up its event rate: a burst of 25, then one per 5 minutes), or dropped because the queue of events to post was full")
                 .labelNames("result").callback(cb -> {
