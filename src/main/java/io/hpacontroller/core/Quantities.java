@@ -7,6 +7,7 @@ import io.hpacontroller.core.model.ResourceAmounts;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.ToLongFunction;
 
@@ -179,10 +180,16 @@ public final class Quantities {
         return ResourceAmounts.of(milli);
     }
 
-    /** Numeric equality of two quantities (either may be null); malformed ones compare by their text. */
+    /**
+     * Numeric equality of two quantities (either may be null); malformed ones compare by their text. The same
+     * text (amount and format) is equal without computing the value.
+     */
     public static boolean sameValue(Quantity a, Quantity b) {
         if (a == null || b == null) {
             return a == b;
+        }
+        if (Objects.equals(a.getAmount(), b.getAmount()) && Objects.equals(a.getFormat(), b.getFormat())) {
+            return true;
         }
         try {
             return a.getNumericalAmount().compareTo(b.getNumericalAmount()) == 0;

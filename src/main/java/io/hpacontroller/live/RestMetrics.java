@@ -1,5 +1,9 @@
 package io.hpacontroller.live;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.CrossVersionObjectReference;
 import io.hpacontroller.core.GoDuration;
@@ -12,6 +16,7 @@ import io.hpacontroller.core.model.ResourceAmounts;
 import io.hpacontroller.core.reconcile.ApiException;
 import io.hpacontroller.core.reconcile.MetricsSource;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -26,6 +31,7 @@ import java.util.Map;
 public final class RestMetrics implements MetricsSource {
 
     static final long DEFAULT_WINDOW_MILLIS = 60_000L;
+    private static final JsonFactory JSON = new JsonFactory();
 
     private final KubeApi api;
     private final ApiDiscovery discovery;
@@ -51,37 +57,153 @@ public final class RestMetrics implements MetricsSource {
 
     @Override
     public List<PodUsage> podUsage(String namespace, Selector podSelector, String resource) throws ApiException {
-        JsonNode list;
+        String body;
         try {
-            // read as a tree, not as fabric8's PodMetricsList: the model's deserializers took a fifth of a sync's CPU
-            list = api.getJson("/apis/metrics.k8s.io/v1beta1/namespaces/" + namespace + "/pods" + join(query("labelSelector", podSelector)));
+            body = api.get("/apis/metrics.k8s.io/v1beta1/namespaces/" + namespace + "/pods" + join(query("labelSelector", podSelector)));
         } catch (ApiException e) {
             throw new ApiException("unable to fetch metrics from resource metrics API: " + e.getMessage(), e);
         }
+        try {
+            return podUsages(body);
+        } catch (IOException e) {
+            throw new ApiException("unable to fetch metrics from resource metrics API: the answer is not a PodMetricsList: "
+                    + (e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage()), e);
+        }
+    }
+
+    /**
+     * The samples of a PodMetricsList, read as a stream of tokens: neither fabric8's model (its deserializers took a
+     * fifth of a sync's CPU) nor a tree. Only {@code items[].metadata.name}, {@code timestamp}, {@code window} and
+     * {@code containers[].name} and {@code usage} are read; everything else is skipped. A field that is absent or
+     * null reads as absent; one that is not a string reads as its JSON text ({@code ""} for an object or a list),
+     * so that a usage that is not a quantity is left out as {@link Quantities#amountsOfText} says.
+     */
+    static List<PodUsage> podUsages(String body) throws IOException, ApiException {
         List<PodUsage> out = new ArrayList<>();
-        String lastWindow = null;
-        long lastWindowMillis = DEFAULT_WINDOW_MILLIS;
-        for (JsonNode m : list.path("items")) {
-            List<ContainerUsage> containers = new ArrayList<>();
-            for (JsonNode c : m.path("containers")) {
-                containers.add(new ContainerUsage(c.path("name").asText(null), amounts(c.path("usage"))));
+        try (JsonParser p = JSON.createParser(body)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return out;
             }
-            String window = m.path("window").asText(null);
-            if (window != null && !window.equals(lastWindow)) {
-                lastWindowMillis = window(window);
-                lastWindow = window;
+            Windows windows = new Windows();
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken value = p.nextToken();
+                if (field.equals("items") && value == JsonToken.START_ARRAY) {
+                    out.clear();
+                    while (p.nextToken() != JsonToken.END_ARRAY) {
+                        out.add(podUsage(p, windows));
+                    }
+                } else {
+                    p.skipChildren();
+                }
             }
-            out.add(new PodUsage(m.path("metadata").path("name").asText(null), KubeTime.parse(m.path("timestamp").asText(null), 0),
-                    window == null ? DEFAULT_WINDOW_MILLIS : lastWindowMillis, containers));
         }
         return out;
     }
 
-    /** A container's usage, by resource name. */
-    private static ResourceAmounts amounts(JsonNode usage) {
-        Map<String, String> texts = new HashMap<>();
-        usage.fields().forEachRemaining(e -> texts.put(e.getKey(), e.getValue().asText()));
-        return Quantities.amountsOfText(texts);
+    /** The last window text and its length: every sample of a list usually has the same window. */
+    private static final class Windows {
+        String text;
+        long millis;
+
+        long of(String window) throws ApiException {
+            if (window == null) {
+                return DEFAULT_WINDOW_MILLIS;
+            }
+            if (!window.equals(text)) {
+                millis = window(window);
+                text = window;
+            }
+            return millis;
+        }
+    }
+
+    private static PodUsage podUsage(JsonParser p, Windows windows) throws IOException, ApiException {
+        String name = null;
+        String timestamp = null;
+        String window = null;
+        List<ContainerUsage> containers = new ArrayList<>();
+        if (p.currentToken() == JsonToken.START_OBJECT) {
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken value = p.nextToken();
+                switch (field) {
+                    case "metadata" -> name = field(p, value, "name");
+                    case "timestamp" -> timestamp = text(p, value, null);
+                    case "window" -> window = text(p, value, null);
+                    case "containers" -> {
+                        containers.clear();
+                        if (value == JsonToken.START_ARRAY) {
+                            while (p.nextToken() != JsonToken.END_ARRAY) {
+                                containers.add(containerUsage(p));
+                            }
+                        } else {
+                            p.skipChildren();
+                        }
+                    }
+                    default -> p.skipChildren();
+                }
+            }
+        } else {
+            p.skipChildren();
+        }
+        return new PodUsage(name, KubeTime.parse(timestamp, 0), windows.of(window), containers);
+    }
+
+    private static ContainerUsage containerUsage(JsonParser p) throws IOException {
+        String name = null;
+        Map<String, String> usage = new HashMap<>();
+        if (p.currentToken() == JsonToken.START_OBJECT) {
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken value = p.nextToken();
+                if (field.equals("name")) {
+                    name = text(p, value, null);
+                } else if (field.equals("usage") && value == JsonToken.START_OBJECT) {
+                    usage.clear();
+                    while (p.nextToken() == JsonToken.FIELD_NAME) {
+                        String resource = p.currentName();
+                        usage.put(resource, text(p, p.nextToken(), "null"));
+                    }
+                } else {
+                    p.skipChildren();
+                }
+            }
+        } else {
+            p.skipChildren();
+        }
+        return new ContainerUsage(name, Quantities.amountsOfText(usage));
+    }
+
+    /** The text of the value at {@code token} ({@code ifNull} for null, "" for an object or a list, which it skips). */
+    private static String text(JsonParser p, JsonToken token, String ifNull) throws IOException {
+        if (token == JsonToken.VALUE_NULL) {
+            return ifNull;
+        }
+        if (token.isStructStart()) {
+            p.skipChildren();
+            return "";
+        }
+        return p.getText();
+    }
+
+    /** The text of {@code name} in the object at {@code token} (null when absent or when this is not an object). */
+    private static String field(JsonParser p, JsonToken token, String name) throws IOException {
+        if (token != JsonToken.START_OBJECT) {
+            p.skipChildren();
+            return null;
+        }
+        String found = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken value = p.nextToken();
+            if (field.equals(name)) {
+                found = text(p, value, null);
+            } else {
+                p.skipChildren();
+            }
+        }
+        return found;
     }
 
     @Override

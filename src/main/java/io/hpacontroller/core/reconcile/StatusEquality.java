@@ -1,6 +1,5 @@
 package io.hpacontroller.core.reconcile;
 
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.ContainerResourceMetricStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.ExternalMetricStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerCondition;
@@ -10,6 +9,7 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricValueStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.ObjectMetricStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.PodsMetricStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.ResourceMetricStatus;
+import io.hpacontroller.core.Quantities;
 
 import java.util.List;
 import java.util.Objects;
@@ -136,18 +136,7 @@ final class StatusEquality {
         if (a == null || b == null) {
             return a == b;
         }
-        return Objects.equals(a.getAverageUtilization(), b.getAverageUtilization()) && sameQuantity(a.getAverageValue(), b.getAverageValue())
-                && sameQuantity(a.getValue(), b.getValue()) && Objects.equals(a.getAdditionalProperties(), b.getAdditionalProperties());
-    }
-
-    /** As {@link Quantity#equals} (by value), with the same text taken as equal without computing the value. */
-    static boolean sameQuantity(Quantity a, Quantity b) {
-        if (a == null || b == null) {
-            return a == b;
-        }
-        if (Objects.equals(a.getAmount(), b.getAmount()) && Objects.equals(a.getFormat(), b.getFormat())) {
-            return true;
-        }
-        return a.equals(b);
+        return Objects.equals(a.getAverageUtilization(), b.getAverageUtilization()) && Quantities.sameValue(a.getAverageValue(), b.getAverageValue())
+                && Quantities.sameValue(a.getValue(), b.getValue()) && Objects.equals(a.getAdditionalProperties(), b.getAdditionalProperties());
     }
 }

@@ -1,6 +1,7 @@
 package io.hpacontroller.core.reconcile;
 
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.hpacontroller.core.Quantities;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.CrossVersionObjectReference;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus;
@@ -33,8 +34,8 @@ class StatusEqualityTest {
         assertThat(StatusEquality.same(status(resource("cpu", 50, "500m")), status(resource("cpu", 50, "0.5")))).isTrue();
         assertThat(StatusEquality.same(status(resource("cpu", 50, "500m")), status(resource("cpu", 50, "501m")))).isFalse();
         assertThat(StatusEquality.same(status(resource("memory", null, "1Gi")), status(resource("memory", null, "1073741824")))).isTrue();
-        assertThat(StatusEquality.sameQuantity(null, new Quantity("0"))).isFalse();
-        assertThat(StatusEquality.sameQuantity(null, null)).isTrue();
+        assertThat(Quantities.sameValue(null, new Quantity("0"))).isFalse();
+        assertThat(Quantities.sameValue(null, null)).isTrue();
     }
 
     @Test
