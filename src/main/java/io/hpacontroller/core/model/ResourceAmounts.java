@@ -4,10 +4,11 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A compact, immutable resource list (resource name to milli-value), e.g. the requests of a
- * container. Stored as two parallel arrays with interned names: a pod cache holds many of these.
+ * container. Stored as two parallel arrays with shared name strings: a pod cache holds many of these.
  */
 public final class ResourceAmounts {
 
@@ -31,12 +32,31 @@ public final class ResourceAmounts {
         long[] v = new long[sorted.size()];
         int i = 0;
         for (Map.Entry<String, Long> e : sorted.entrySet()) {
-            n[i] = e.getKey().intern();
+            n[i] = shared(e.getKey());
             v[i] = e.getValue();
             i++;
         }
         return new ResourceAmounts(n, v);
     }
+
+    /**
+     * One string per resource name, so that the pod cache's many lists share them: a map lookup rather than
+     * {@link String#intern} (a call into the VM, which took a tenth of reading a metrics answer). The names come
+     * from the API, so at most {@value #SHARED_NAMES_MAX} are kept; later ones are not shared.
+     */
+    private static String shared(String name) {
+        String known = SHARED_NAMES.get(name);
+        if (known != null) {
+            return known;
+        }
+        if (SHARED_NAMES.size() < SHARED_NAMES_MAX) {
+            known = SHARED_NAMES.putIfAbsent(name, name);
+        }
+        return known == null ? name : known;
+    }
+
+    private static final int SHARED_NAMES_MAX = 1024;
+    private static final Map<String, String> SHARED_NAMES = new ConcurrentHashMap<>();
 
     /** The milli-value of a resource, empty when the resource is not listed. */
     public OptionalLong get(String resource) {
