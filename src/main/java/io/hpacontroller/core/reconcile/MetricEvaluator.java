@@ -61,16 +61,7 @@ public final class MetricEvaluator {
      * @param tolerances     the HPA's tolerances
      * @param now            epoch millis
      */
-    /**
-     * {@code listed}: the pods {@code podSelector} selects, when the sync already listed them (the selector's
-     * ownership check), else null and the evaluator lists them.
-     */
-    public record Context(String namespace, Selector podSelector, int specReplicas, int statusReplicas, Tolerances tolerances, long now,
-                          List<PodInfo> listed) {
-
-        public Context(String namespace, Selector podSelector, int specReplicas, int statusReplicas, Tolerances tolerances, long now) {
-            this(namespace, podSelector, specReplicas, statusReplicas, tolerances, now, null);
-        }
+    public record Context(String namespace, Selector podSelector, int specReplicas, int statusReplicas, Tolerances tolerances, long now) {
     }
 
     /**
@@ -390,7 +381,7 @@ public final class MetricEvaluator {
     }
 
     private List<PodInfo> listPods(Context ctx) {
-        return ctx.listed() != null ? ctx.listed() : pods.list(ctx.namespace(), ctx.podSelector());
+        return pods.list(ctx.namespace(), ctx.podSelector());
     }
 
     private static long positiveMilli(Quantity q, String field, String outer) throws MetricError {

@@ -557,7 +557,7 @@ public final class Reconciler {
         MetricFallback fallback = new MetricFallback(s.controls().fallback(), history, s.hpa(), events, s.now());
         List<MetricTrace> inFallback = new ArrayList<>();
         MetricEvaluator.Context ctx = new MetricEvaluator.Context(s.namespace(), check.selector(), scale.specReplicas(), scale.statusReplicas(),
-                tolerances, s.now(), check.selected());
+                tolerances, s.now());
         MetricStatus[] statuses = new MetricStatus[metricSpecs.size()];
         MetricTrace[] traces = new MetricTrace[metricSpecs.size()];
         MetricComputation[] computations = new MetricComputation[metricSpecs.size()];
@@ -637,8 +637,7 @@ public final class Reconciler {
     }
 
     /** The target's selector, parsed, or the error that makes it unusable and its reason (the condition and event already set). */
-    /** {@code selected}: the pods the selector selected when the ownership check listed them, else null. */
-    private record SelectorCheck(Selector selector, String error, String reason, List<PodInfo> selected) {
+    private record SelectorCheck(Selector selector, String error, String reason) {
     }
 
     private SelectorCheck validateSelector(Sync s, String text) {
@@ -646,7 +645,7 @@ public final class Reconciler {
             String error = "selector is required";
             events.record(s.hpa(), EventRecorder.Type.Warning, "SelectorRequired", error);
             s.conditions().set(ConditionList.SCALING_ACTIVE, false, "InvalidSelector", "the HPA target's scale is missing a selector");
-            return new SelectorCheck(null, error, "InvalidSelector", null);
+            return new SelectorCheck(null, error, "InvalidSelector");
         }
         Selector selector;
         try {
@@ -655,20 +654,19 @@ public final class Reconciler {
             String error = "couldn't convert selector into a corresponding internal selector object: " + e.getMessage();
             events.record(s.hpa(), EventRecorder.Type.Warning, "InvalidSelector", error);
             s.conditions().set(ConditionList.SCALING_ACTIVE, false, "InvalidSelector", error);
-            return new SelectorCheck(null, error, "InvalidSelector", null);
+            return new SelectorCheck(null, error, "InvalidSelector");
         }
-        List<PodInfo> selected = null;
         if (ownership != SelectorOwnership.NONE) {
-            selected = pods.list(s.namespace(), selector);
+            List<PodInfo> selected = pods.list(s.namespace(), selector);
             List<String> controllers = ownership.controllers(s.key(), s.namespace(), selector, selected);
             if (controllers.size() > 1) {
                 String error = "pods by selector " + text + " are controlled by multiple HPAs: " + controllers;
                 events.record(s.hpa(), EventRecorder.Type.Warning, "AmbiguousSelector", error);
                 s.conditions().set(ConditionList.SCALING_ACTIVE, false, "AmbiguousSelector", error);
-                return new SelectorCheck(null, error, "AmbiguousSelector", null);
+                return new SelectorCheck(null, error, "AmbiguousSelector");
             }
         }
-        return new SelectorCheck(selector, null, null, selected);
+        return new SelectorCheck(selector, null, null);
     }
 
     /**

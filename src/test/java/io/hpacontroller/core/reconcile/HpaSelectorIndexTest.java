@@ -99,7 +99,7 @@ class HpaSelectorIndexTest {
     }
 
     @Test
-    void aSyncListsTheSelectedPodsOnceForTheOwnershipCheckAndTheMetric() {
+    void aSyncParsesItsTargetsSelectorTextOnce() {
         long now = Instant.parse("2026-03-01T12:00:00Z").toEpochMilli();
         FakeCluster world = new FakeCluster();
         world.scale = new io.hpacontroller.core.model.ScaleTarget(2, 2, "app=web", "1");
@@ -122,11 +122,10 @@ class HpaSelectorIndexTest {
         ReconcileOutcome outcome = reconciler.reconcile(hpa);
 
         assertThat(outcome.errorMessage()).isNull();
-        assertThat(outcome.status().getDesiredReplicas()).as("90 %% of the request against a 50 %% target: the listed pods were used").isEqualTo(4);
-        assertThat(listed).as("one listing, shared by the ownership check and the metric").hasSize(1);
+        assertThat(outcome.status().getDesiredReplicas()).as("90 %% of the request against a 50 %% target").isEqualTo(4);
+        assertThat(listed).as("the ownership check's listing, then the metric's after its samples were fetched, as upstream").hasSize(2);
         assertThat(reconciler.reconcile(hpa).errorMessage()).isNull();
-        assertThat(listed).hasSize(2);
-        assertThat(listed.get(1)).as("the selector text is parsed once").isSameAs(listed.get(0));
+        assertThat(listed).hasSize(4).as("the selector text is parsed once").allSatisfy(selector -> assertThat(selector).isSameAs(listed.get(0)));
     }
 
     @Test
