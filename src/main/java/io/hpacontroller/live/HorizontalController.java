@@ -205,15 +205,15 @@ public final class HorizontalController implements AutoCloseable {
         };
         boolean mirrors = options.apis().contains(HpaApi.MIRROR);
         if (options.namespaces().isEmpty()) {
-            hpaInformers.add(client.autoscaling().v2().horizontalPodAutoscalers().inAnyNamespace().inform(builtin, 0));
+            hpaInformers.add(WithoutManagedFields.inform(client.autoscaling().v2().horizontalPodAutoscalers().inAnyNamespace(), builtin));
             if (mirrors) {
-                mirrorInformers.add(client.resources(MirrorHpa.class).inAnyNamespace().inform(mirror, 0));
+                mirrorInformers.add(WithoutManagedFields.inform(client.resources(MirrorHpa.class).inAnyNamespace(), mirror));
             }
         } else {
             for (String ns : options.namespaces()) {
-                hpaInformers.add(client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns).inform(builtin, 0));
+                hpaInformers.add(WithoutManagedFields.inform(client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns), builtin));
                 if (mirrors) {
-                    mirrorInformers.add(client.resources(MirrorHpa.class).inNamespace(ns).inform(mirror, 0));
+                    mirrorInformers.add(WithoutManagedFields.inform(client.resources(MirrorHpa.class).inNamespace(ns), mirror));
                 }
             }
         }

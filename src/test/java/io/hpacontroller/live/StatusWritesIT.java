@@ -67,6 +67,11 @@ class StatusWritesIT {
                 assertThat(e.code()).isEqualTo(200);
             });
             assertThat(ns.count(ns.audit().user(release.user()).writes().resource("deployments"))).as("no scale write").isZero();
+            HorizontalPodAutoscaler stored = ns.admin().autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns.name()).withName("web").get();
+            assertThat(stored.getMetadata().getManagedFields())
+                    .as("the controller caches HPAs without managedFields, and a status written without them leaves the server's as they were")
+                    .anySatisfy(f -> assertThat(f.getSubresource()).as("the creator's entry").isNullOrEmpty())
+                    .anySatisfy(f -> assertThat(f.getSubresource()).as("the status writer's entry").isEqualTo("status"));
         }
     }
 
