@@ -14,6 +14,9 @@ public final class ResourceAmounts {
 
     public static final ResourceAmounts EMPTY = new ResourceAmounts(new String[0], new long[0]);
 
+    private static final int SHARED_NAMES_MAX = 1024;
+    private static final Map<String, String> SHARED_NAMES = new ConcurrentHashMap<>();
+
     private final String[] names;
     private final long[] milli;
 
@@ -54,9 +57,6 @@ public final class ResourceAmounts {
         }
         return known == null ? name : known;
     }
-
-    private static final int SHARED_NAMES_MAX = 1024;
-    private static final Map<String, String> SHARED_NAMES = new ConcurrentHashMap<>();
 
     /** The milli-value of a resource, empty when the resource is not listed. */
     public OptionalLong get(String resource) {

@@ -59,6 +59,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class Reconciler {
 
+    private static final int PARSED_SELECTORS_MAX = 65_536;
+
     private final ControllerConfig config;
     private final ScaleClient scales;
     private final PodSource pods;
@@ -71,7 +73,6 @@ public final class Reconciler {
     private final MetricEvaluator evaluator;
     private final MetricsSource metrics;
     private final LoadPrediction prediction = new LoadPrediction();
-    private static final int PARSED_SELECTORS_MAX = 65_536;
     private final Map<String, Selector> parsedSelectors = new ConcurrentHashMap<>();
 
     /** ScalingActive=False reason and Warning event of HPAs whose controls cannot be read. */
