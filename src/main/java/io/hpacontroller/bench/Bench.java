@@ -119,6 +119,16 @@ public final class Bench {
         }
     }
 
+    /** How long the in-process controller's informers may take to list the stub's objects. */
+    private static final Duration SYNC_TIMEOUT = Duration.ofMinutes(10);
+
+    private static void waitUntil(long deadline, String failure) throws InterruptedException {
+        if (System.nanoTime() > deadline) {
+            throw new IllegalStateException(failure + " within " + SYNC_TIMEOUT.toMinutes() + " minutes");
+        }
+        Thread.sleep(10);
+    }
+
     private Map<String, String> measure(KubernetesClient client, StubProcess stub) throws Exception {
         // as run by default: each HPA's history kept in the cluster (restored at its first sync, written when it changes)
         ControllerOptions options = new ControllerOptions(ControllerConfig.defaults(), Duration.ofMillis(1), workers, List.of(), Duration.ofSeconds(30))
@@ -128,15 +138,16 @@ public final class Bench {
             long base = heapAfterGc();
             long syncStart = System.nanoTime();
             controller.startHpaInformers();
+            long syncDeadline = syncStart + SYNC_TIMEOUT.toNanos();
             while (!controller.hpaInformersSynced()) {
-                Thread.sleep(10);
+                waitUntil(syncDeadline, "the HPA informers did not sync");
             }
             long hpaSynced = System.nanoTime();
             long withHpas = heapAfterGc();
             long podStart = System.nanoTime();
             controller.startPodInformers();
             while (!controller.isSynced()) {
-                Thread.sleep(10);
+                waitUntil(syncDeadline, "the Pod informers did not sync");
             }
             long podSynced = System.nanoTime();
             long withPods = heapAfterGc();

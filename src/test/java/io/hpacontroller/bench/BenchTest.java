@@ -2,12 +2,14 @@ package io.hpacontroller.bench;
 
 import io.hpacontroller.cli.Main;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -15,6 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class BenchTest {
 
     @Test
+    @Timeout(value = 4, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // about 20 s; fails rather than hangs the build
     void benchRunsTheControllerAndPrintsEveryFigure() {
         StringWriter out = new StringWriter();
         CommandLine cl = Main.commandLine();
