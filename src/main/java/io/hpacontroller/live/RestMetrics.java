@@ -90,7 +90,7 @@ public final class RestMetrics implements MetricsSource {
                 JsonToken value = p.nextToken();
                 if (field.equals("items") && value == JsonToken.START_ARRAY) {
                     out.clear();
-                    while (p.nextToken() != JsonToken.END_ARRAY) {
+                    while (more(p)) {
                         out.add(podUsage(p, windows));
                     }
                 } else {
@@ -134,7 +134,7 @@ public final class RestMetrics implements MetricsSource {
                     case "containers" -> {
                         containers.clear();
                         if (value == JsonToken.START_ARRAY) {
-                            while (p.nextToken() != JsonToken.END_ARRAY) {
+                            while (more(p)) {
                                 containers.add(containerUsage(p));
                             }
                         } else {
@@ -173,6 +173,12 @@ public final class RestMetrics implements MetricsSource {
             p.skipChildren();
         }
         return new ContainerUsage(name, Quantities.amountsOfText(usage));
+    }
+
+    /** Whether the list being read has another element (the parser stops at the end of the text in any case). */
+    private static boolean more(JsonParser p) throws IOException {
+        JsonToken next = p.nextToken();
+        return next != JsonToken.END_ARRAY && next != null;
     }
 
     /** The text of the value at {@code token} ({@code ifNull} for null, "" for an object or a list, which it skips). */
