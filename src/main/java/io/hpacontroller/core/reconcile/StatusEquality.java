@@ -1,18 +1,14 @@
 package io.hpacontroller.core.reconcile;
 
-import io.fabric8.kubernetes.api.model.autoscaling.v2.ContainerResourceMetricStatus;
-import io.fabric8.kubernetes.api.model.autoscaling.v2.ExternalMetricStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerCondition;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricValueStatus;
-import io.fabric8.kubernetes.api.model.autoscaling.v2.ObjectMetricStatus;
-import io.fabric8.kubernetes.api.model.autoscaling.v2.PodsMetricStatus;
-import io.fabric8.kubernetes.api.model.autoscaling.v2.ResourceMetricStatus;
 import io.hpacontroller.core.Quantities;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BiPredicate;
 
 /**
  * Whether two HPA statuses say the same thing, so that an unchanged status is not written (upstream
@@ -79,64 +75,33 @@ final class StatusEquality {
     }
 
     static boolean sameMetric(MetricStatus a, MetricStatus b) {
-        if (a == null || b == null) {
-            return a == b;
-        }
-        return Objects.equals(typeOf(a), typeOf(b)) && Objects.equals(a.getAdditionalProperties(), b.getAdditionalProperties())
-                && sameResource(a.getResource(), b.getResource()) && sameContainerResource(a.getContainerResource(), b.getContainerResource())
-                && samePods(a.getPods(), b.getPods()) && sameObject(a.getObject(), b.getObject())
-                && sameExternal(a.getExternal(), b.getExternal());
+        return both(a, b, (x, y) -> typeOf(x).equals(typeOf(y)) && Objects.equals(x.getAdditionalProperties(), y.getAdditionalProperties())
+                && both(x.getResource(), y.getResource(), (m, n) -> Objects.equals(m.getName(), n.getName())
+                        && sameValue(m.getCurrent(), n.getCurrent()) && Objects.equals(m.getAdditionalProperties(), n.getAdditionalProperties()))
+                && both(x.getContainerResource(), y.getContainerResource(), (m, n) -> Objects.equals(m.getName(), n.getName())
+                        && Objects.equals(m.getContainer(), n.getContainer()) && sameValue(m.getCurrent(), n.getCurrent())
+                        && Objects.equals(m.getAdditionalProperties(), n.getAdditionalProperties()))
+                && both(x.getPods(), y.getPods(), (m, n) -> Objects.equals(m.getMetric(), n.getMetric())
+                        && sameValue(m.getCurrent(), n.getCurrent()) && Objects.equals(m.getAdditionalProperties(), n.getAdditionalProperties()))
+                && both(x.getObject(), y.getObject(), (m, n) -> Objects.equals(m.getMetric(), n.getMetric())
+                        && Objects.equals(m.getDescribedObject(), n.getDescribedObject()) && sameValue(m.getCurrent(), n.getCurrent())
+                        && Objects.equals(m.getAdditionalProperties(), n.getAdditionalProperties()))
+                && both(x.getExternal(), y.getExternal(), (m, n) -> Objects.equals(m.getMetric(), n.getMetric())
+                        && sameValue(m.getCurrent(), n.getCurrent()) && Objects.equals(m.getAdditionalProperties(), n.getAdditionalProperties())));
+    }
+
+    /** Both absent, or both present and the same by {@code same}. */
+    private static <T> boolean both(T a, T b, BiPredicate<T, T> same) {
+        return a == null || b == null ? a == b : same.test(a, b);
     }
 
     private static String typeOf(MetricStatus m) {
         return m.getType() == null ? "" : m.getType();
     }
 
-    private static boolean sameResource(ResourceMetricStatus a, ResourceMetricStatus b) {
-        if (a == null || b == null) {
-            return a == b;
-        }
-        return Objects.equals(a.getName(), b.getName()) && sameValue(a.getCurrent(), b.getCurrent())
-                && Objects.equals(a.getAdditionalProperties(), b.getAdditionalProperties());
-    }
-
-    private static boolean sameContainerResource(ContainerResourceMetricStatus a, ContainerResourceMetricStatus b) {
-        if (a == null || b == null) {
-            return a == b;
-        }
-        return Objects.equals(a.getName(), b.getName()) && Objects.equals(a.getContainer(), b.getContainer())
-                && sameValue(a.getCurrent(), b.getCurrent()) && Objects.equals(a.getAdditionalProperties(), b.getAdditionalProperties());
-    }
-
-    private static boolean samePods(PodsMetricStatus a, PodsMetricStatus b) {
-        if (a == null || b == null) {
-            return a == b;
-        }
-        return Objects.equals(a.getMetric(), b.getMetric()) && sameValue(a.getCurrent(), b.getCurrent())
-                && Objects.equals(a.getAdditionalProperties(), b.getAdditionalProperties());
-    }
-
-    private static boolean sameObject(ObjectMetricStatus a, ObjectMetricStatus b) {
-        if (a == null || b == null) {
-            return a == b;
-        }
-        return Objects.equals(a.getMetric(), b.getMetric()) && Objects.equals(a.getDescribedObject(), b.getDescribedObject())
-                && sameValue(a.getCurrent(), b.getCurrent()) && Objects.equals(a.getAdditionalProperties(), b.getAdditionalProperties());
-    }
-
-    private static boolean sameExternal(ExternalMetricStatus a, ExternalMetricStatus b) {
-        if (a == null || b == null) {
-            return a == b;
-        }
-        return Objects.equals(a.getMetric(), b.getMetric()) && sameValue(a.getCurrent(), b.getCurrent())
-                && Objects.equals(a.getAdditionalProperties(), b.getAdditionalProperties());
-    }
-
     private static boolean sameValue(MetricValueStatus a, MetricValueStatus b) {
-        if (a == null || b == null) {
-            return a == b;
-        }
-        return Objects.equals(a.getAverageUtilization(), b.getAverageUtilization()) && Quantities.sameValue(a.getAverageValue(), b.getAverageValue())
-                && Quantities.sameValue(a.getValue(), b.getValue()) && Objects.equals(a.getAdditionalProperties(), b.getAdditionalProperties());
+        return both(a, b, (x, y) -> Objects.equals(x.getAverageUtilization(), y.getAverageUtilization())
+                && Quantities.sameValue(x.getAverageValue(), y.getAverageValue()) && Quantities.sameValue(x.getValue(), y.getValue())
+                && Objects.equals(x.getAdditionalProperties(), y.getAdditionalProperties()));
     }
 }

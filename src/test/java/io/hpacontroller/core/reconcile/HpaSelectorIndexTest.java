@@ -34,6 +34,26 @@ class HpaSelectorIndexTest {
         return new PodInfo(name, Labels.of(labels), PodPhase.RUNNING, ReadyStatus.TRUE, 0, 0, false, new ContainerInfo[0], null);
     }
 
+    private static final long NOW = Instant.parse("2026-03-01T12:00:00Z").toEpochMilli();
+
+    /** A scale of 2 selecting app=web, whose two pods use {@code milliCpu} each. */
+    private static FakeCluster twoPodsUsing(long milliCpu) {
+        FakeCluster world = new FakeCluster();
+        world.scale = new io.hpacontroller.core.model.ScaleTarget(2, 2, "app=web", "1");
+        world.podUsage = Pods.cpuUsage(NOW, milliCpu, milliCpu);
+        return world;
+    }
+
+    /** Two Running, Ready pods labelled app=web, started an hour ago, requesting 1 CPU each. */
+    private static List<PodInfo> twoRunningPods() {
+        List<PodInfo> pods = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            pods.add(new PodInfo("pod-" + i, Labels.of(Map.of("app", "web")), PodPhase.RUNNING, ReadyStatus.TRUE, NOW - Pods.AN_HOUR,
+                    NOW - Pods.AN_HOUR, false, new ContainerInfo[]{new ContainerInfo("app", ResourceAmounts.of(Map.of("cpu", 1000L)))}, null));
+        }
+        return pods;
+    }
+
     private void register(String... keys) {
         for (String key : keys) {
             index.register(key, key.substring(0, key.indexOf('/')));
@@ -51,15 +71,9 @@ class HpaSelectorIndexTest {
 
     @Test
     void aReconcileStillRunningWhenItsHpaIsDeletedDoesNotRegisterItAgain() throws Exception {
-        long now = Instant.parse("2026-03-01T12:00:00Z").toEpochMilli();
-        FakeCluster world = new FakeCluster();
-        world.scale = new io.hpacontroller.core.model.ScaleTarget(2, 2, "app=web", "1");
-        world.podUsage = Pods.cpuUsage(now, 500, 500);
-        List<PodInfo> pods = new ArrayList<>();
-        for (int i = 0; i < 2; i++) {
-            pods.add(new PodInfo("pod-" + i, Labels.of(Map.of("app", "web")), PodPhase.RUNNING, ReadyStatus.TRUE, now - Pods.AN_HOUR,
-                    now - Pods.AN_HOUR, false, new ContainerInfo[]{new ContainerInfo("app", ResourceAmounts.of(Map.of("cpu", 1000L)))}, null));
-        }
+        long now = NOW;
+        FakeCluster world = twoPodsUsing(500);
+        List<PodInfo> pods = twoRunningPods();
         CountDownLatch listing = new CountDownLatch(1);
         CountDownLatch deleted = new CountDownLatch(1);
         PodSource podsOfOld = (namespace, selector) -> {
@@ -100,15 +114,9 @@ class HpaSelectorIndexTest {
 
     @Test
     void aSyncParsesItsTargetsSelectorTextOnce() {
-        long now = Instant.parse("2026-03-01T12:00:00Z").toEpochMilli();
-        FakeCluster world = new FakeCluster();
-        world.scale = new io.hpacontroller.core.model.ScaleTarget(2, 2, "app=web", "1");
-        world.podUsage = Pods.cpuUsage(now, 900, 900);
-        List<PodInfo> pods = new ArrayList<>();
-        for (int i = 0; i < 2; i++) {
-            pods.add(new PodInfo("pod-" + i, Labels.of(Map.of("app", "web")), PodPhase.RUNNING, ReadyStatus.TRUE, now - Pods.AN_HOUR,
-                    now - Pods.AN_HOUR, false, new ContainerInfo[]{new ContainerInfo("app", ResourceAmounts.of(Map.of("cpu", 1000L)))}, null));
-        }
+        long now = NOW;
+        FakeCluster world = twoPodsUsing(900);
+        List<PodInfo> pods = twoRunningPods();
         List<Selector> listed = new ArrayList<>();
         PodSource counting = (namespace, selector) -> {
             listed.add(selector);
