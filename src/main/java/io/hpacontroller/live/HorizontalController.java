@@ -325,7 +325,7 @@ public final class HorizontalController implements AutoCloseable {
     /** The HPAs in the caches that this instance reconciles (not the built-in ones beside the mirror API). */
     private List<HorizontalPodAutoscaler> reconciledHpas() {
         List<HorizontalPodAutoscaler> hpas = new ArrayList<>();
-        if (builtinSelectors == null) {
+        if (options.apis().contains(HpaApi.BUILTIN)) {
             hpaInformers.forEach(i -> hpas.addAll(i.getStore().list()));
         }
         mirrorInformers.forEach(i -> i.getStore().list().forEach(m -> hpas.add(m.toCore())));

@@ -152,27 +152,35 @@ public final class RestMetrics implements MetricsSource {
 
     private static ContainerUsage containerUsage(JsonParser p) throws IOException {
         String name = null;
-        Map<String, String> usage = new HashMap<>();
+        Map<String, String> usage = Map.of();
         if (p.currentToken() == JsonToken.START_OBJECT) {
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String field = p.currentName();
                 JsonToken value = p.nextToken();
-                if (field.equals("name")) {
-                    name = text(p, value, null);
-                } else if (field.equals("usage") && value == JsonToken.START_OBJECT) {
-                    usage.clear();
-                    while (p.nextToken() == JsonToken.FIELD_NAME) {
-                        String resource = p.currentName();
-                        usage.put(resource, text(p, p.nextToken(), "null"));
-                    }
-                } else {
-                    p.skipChildren();
+                switch (field) {
+                    case "name" -> name = text(p, value, null);
+                    case "usage" -> usage = usage(p, value);
+                    default -> p.skipChildren();
                 }
             }
         } else {
             p.skipChildren();
         }
         return new ContainerUsage(name, Quantities.amountsOfText(usage));
+    }
+
+    /** A container's usage, resource name to the text of its value ("null" for null; none when it is not an object). */
+    private static Map<String, String> usage(JsonParser p, JsonToken token) throws IOException {
+        Map<String, String> usage = new HashMap<>();
+        if (token != JsonToken.START_OBJECT) {
+            p.skipChildren();
+            return usage;
+        }
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String resource = p.currentName();
+            usage.put(resource, text(p, p.nextToken(), "null"));
+        }
+        return usage;
     }
 
     /** Whether the list being read has another element (the parser stops at the end of the text in any case). */

@@ -88,11 +88,12 @@ public record StoredHistory(String apiVersion, String kind, ObjectMeta metadata,
         }
     }
 
-    /** The path of the objects of a namespace. */
+    /** The path of the objects of every namespace (a list across the cluster). */
     static String clusterCollectionPath() {
         return "/apis/" + API_VERSION + "/" + PLURAL;
     }
 
+    /** The path of the objects of a namespace. */
     static String collectionPath(String namespace) {
         return "/apis/" + API_VERSION + "/namespaces/" + namespace + "/" + PLURAL;
     }

@@ -63,7 +63,7 @@ final class TraceSharing {
         if (o == null || n == null || o.replicas() != n.replicas() || Double.compare(o.usageRatio(), n.usageRatio()) != 0
                 || o.rawReplicas() != n.rawReplicas() || o.usage() != n.usage() || o.utilization() != n.utilization()
                 || !samePods(o.pods(), n.pods()) || !sameTolerance(o.tolerance(), n.tolerance())
-                || !(o.rebalancing() == null ? n.rebalancing() == null : o.rebalancing().equals(n.rebalancing()))) {
+                || !Objects.equals(o.rebalancing(), n.rebalancing())) {
             return n;
         }
         return o;
