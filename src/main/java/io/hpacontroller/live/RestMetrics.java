@@ -159,7 +159,13 @@ public final class RestMetrics implements MetricsSource {
                 JsonToken value = p.nextToken();
                 switch (field) {
                     case "name" -> name = text(p, value, null);
-                    case "usage" -> usage = usage(p, value);
+                    case "usage" -> {
+                        if (value == JsonToken.START_OBJECT) {
+                            usage = usage(p);
+                        } else {
+                            p.skipChildren();
+                        }
+                    }
                     default -> p.skipChildren();
                 }
             }
@@ -169,13 +175,9 @@ public final class RestMetrics implements MetricsSource {
         return new ContainerUsage(name, Quantities.amountsOfText(usage));
     }
 
-    /** A container's usage, resource name to the text of its value ("null" for null; none when it is not an object). */
-    private static Map<String, String> usage(JsonParser p, JsonToken token) throws IOException {
+    /** The usage object at the current token: resource name to the text of its value ("null" for null). */
+    private static Map<String, String> usage(JsonParser p) throws IOException {
         Map<String, String> usage = new HashMap<>();
-        if (token != JsonToken.START_OBJECT) {
-            p.skipChildren();
-            return usage;
-        }
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String resource = p.currentName();
             usage.put(resource, text(p, p.nextToken(), "null"));
