@@ -53,29 +53,30 @@ public final class PhasedCadence implements WorkQueue.Cadence {
         this.epochOffset = now.getEpochSecond() * 1_000_000_000L + now.getNano() - ticker.nanos();
     }
 
-    private long periodOf(String key) {
+    @Override
+    public long period(String key) {
         Duration own = ownPeriod.apply(key);
         return own == null ? period : own.toNanos();
     }
 
     /** When within each period the key's slots fall: nanoseconds after each multiple of the period since the epoch. */
     public long phase(String key) {
-        return Math.floorMod(mix(fnv1a(key)), periodOf(key));
+        return Math.floorMod(mix(fnv1a(key)), period(key));
     }
 
     /** The key's latest slot at or before ticker time {@code t}. */
     long slotAtOrBefore(String key, long t) {
-        return t - Math.floorMod(t + epochOffset - phase(key), periodOf(key));
+        return t - Math.floorMod(t + epochOffset - phase(key), period(key));
     }
 
     @Override
     public long nextDue(String key, long startedAt) {
-        return slotAtOrBefore(key, startedAt) + periodOf(key);
+        return slotAtOrBefore(key, startedAt) + period(key);
     }
 
     @Override
     public long firstDue(String key, long begunAt, long processStart) {
-        long p = periodOf(key);
+        long p = period(key);
         long startingUp = begunAt - processStart;
         long next = slotAtOrBefore(key, begunAt - 1) + p;
         if (startingUp <= 0 || startingUp >= p) {

@@ -29,6 +29,12 @@ import java.util.concurrent.locks.ReentrantLock;
  *       worker that has it is done.</li>
  *   <li>{@link #remove} (the HPA was deleted) forgets a key; a worker that still has it does not
  *       requeue it.</li>
+ *   <li>Keys due by their cadence are handed out at most {@link #PACE} times as fast as the keys' periods
+ *       make them due on average (the sum of one over each key's period), in the first period of the
+ *       process also as fast as its catch-up needs ({@link Cadence#firstDue}), with bursts of up to a
+ *       tenth of a second at that rate or {@link #BURST} keys. A backlog (the workers fell behind while the
+ *       API answered slowly) is worked off at that rate, not in one burst on the metrics APIs. Keys due at
+ *       once ({@link #addNow}) are not paced and go first.</li>
  * </ul>
  * Time comes from a {@link Ticker}; after moving a manual ticker, tests call {@link #wakeUp} (or take
  * what is due with {@link #poll}).
@@ -49,7 +55,15 @@ public final class WorkQueue {
          * @param processStart when the process started
          */
         long firstDue(String key, long begunAt, long processStart);
+
+        /** The key's period (nanoseconds): on average, it is due once per period. */
+        long period(String key);
     }
+
+    /** How many times their average rate keys due by their cadence may be handed out at most. */
+    static final double PACE = 2.0;
+    /** The least burst of keys due by their cadence handed out at once. */
+    static final int BURST = 10;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
@@ -57,8 +71,11 @@ public final class WorkQueue {
     private final Cadence cadence;
     private final long processStart;
 
+    /** Ready keys due by their cadence, handed out as {@link #PACE} allows. */
     private final ArrayDeque<String> ready = new ArrayDeque<>();
-    /** Ready keys, and since when (ticker time they became due). */
+    /** Ready keys due at once ({@link #addNow}), handed out first. */
+    private final ArrayDeque<String> readyNow = new ArrayDeque<>();
+    /** Ready keys (in either deque), and since when (ticker time they became due). */
     private final Map<String, Long> readySince = new HashMap<>();
     private final Set<String> processing = new HashSet<>();
     /** Keys a worker has that must be queued at once when it is done (their spec changed). */
@@ -69,6 +86,12 @@ public final class WorkQueue {
     private final Map<String, Long> lastStart = new HashMap<>();
     /** Keys added before the queue started, not scheduled yet. */
     private final Set<String> beforeStart = new HashSet<>();
+    /** The period of each key as it was last scheduled (nanoseconds), and the sum of their inverses. */
+    private final Map<String, Long> periods = new HashMap<>();
+    private double keysPerNano;
+    /** Keys due by their cadence that may be handed out now, as of ticker time {@link #allowanceAt}. */
+    private double allowance = BURST;
+    private long allowanceAt;
     /** When the first worker asked for work; null until then. */
     private Long begunAt;
     private boolean shuttingDown;
@@ -140,7 +163,7 @@ public final class WorkQueue {
             }
             scheduledAt.remove(key);
             beforeStart.remove(key);
-            enqueue(key, ticker.nanos());
+            enqueueNow(key, ticker.nanos());
         } finally {
             lock.unlock();
         }
@@ -154,8 +177,12 @@ public final class WorkQueue {
             urgent.remove(key);
             lastStart.remove(key);
             beforeStart.remove(key);
-            if (readySince.remove(key) != null) {
-                ready.remove(key);
+            Long period = periods.remove(key);
+            if (period != null) {
+                keysPerNano = periods.isEmpty() ? 0 : keysPerNano - 1.0 / period;
+            }
+            if (readySince.remove(key) != null && !ready.remove(key)) {
+                readyNow.remove(key);
             }
         } finally {
             lock.unlock();
@@ -170,7 +197,23 @@ public final class WorkQueue {
         }
     }
 
+    /** Queues a key due at once, ahead of the paced ones (moved ahead if it was waiting among them). */
+    private void enqueueNow(String key, long dueSince) {
+        if (readySince.putIfAbsent(key, dueSince) == null) {
+            adds++;
+        } else if (!ready.remove(key)) {
+            return;
+        }
+        readyNow.add(key);
+        changed.signal();
+    }
+
     private void scheduleAt(String key, long at) {
+        long period = Math.max(1, cadence.period(key));
+        Long before = periods.put(key, period);
+        if (before == null || before != period) {
+            keysPerNano += 1.0 / period - (before == null ? 0 : 1.0 / before);
+        }
         if (at <= ticker.nanos()) {
             enqueue(key, at);
             return;
@@ -210,10 +253,7 @@ public final class WorkQueue {
                 if (wait <= 0) {
                     return Optional.empty();
                 }
-                if (!schedule.isEmpty()) {
-                    wait = Math.min(wait, Math.max(1, schedule.peek().at() - ticker.nanos()));
-                }
-                changed.awaitNanos(wait);
+                changed.awaitNanos(Math.min(wait, untilNext()));
             }
         } finally {
             lock.unlock();
@@ -246,15 +286,57 @@ public final class WorkQueue {
     private Optional<Item> next() {
         begin();
         promoteDue();
-        String key = ready.poll();
+        long now = ticker.nanos();
+        String key = readyNow.poll();
+        if (key == null && !ready.isEmpty()) {
+            allow(now);
+            if (allowance >= 1) {
+                allowance -= 1;
+                key = ready.poll();
+            }
+        }
         if (key == null) {
             return Optional.empty();
         }
-        long now = ticker.nanos();
         long since = readySince.remove(key);
         processing.add(key);
         lastStart.put(key, now);
         return Optional.of(new Item(key, Math.max(0, now - since)));
+    }
+
+    /** Keys due by their cadence per nanosecond that may be handed out at ticker time {@code now}. */
+    private double pace(long now) {
+        double pace = PACE * keysPerNano;
+        if (begunAt != null && keysPerNano > 0) {
+            double period = periods.size() / keysPerNano; // the keys' mean period
+            long startingUp = begunAt - processStart;
+            if (startingUp > 0 && startingUp < period && now < processStart + period) {
+                pace *= period / (period - startingUp); // the slots missed while starting are caught up in the rest of the first period
+            }
+        }
+        return pace;
+    }
+
+    /** Adds to the allowance what the pace gave since it was last counted, up to a burst. */
+    private void allow(long now) {
+        double pace = pace(now);
+        double burst = Math.max(BURST, pace * 100_000_000L);
+        allowance = Math.min(burst, allowance + Math.max(0, now - allowanceAt) * pace);
+        allowanceAt = now;
+    }
+
+    /** Ticker nanoseconds (at least 1) until a key may be handed out: the next slot, or the pace's next key; MAX_VALUE if none. */
+    private long untilNext() {
+        long now = ticker.nanos();
+        long until = Long.MAX_VALUE;
+        if (!ready.isEmpty()) {
+            double pace = pace(now);
+            until = pace > 0 ? (long) Math.ceil((1 - allowance) / pace) : 1_000_000L;
+        }
+        if (!schedule.isEmpty()) {
+            until = Math.min(until, schedule.peek().at() - now);
+        }
+        return Math.max(1, until);
     }
 
     /**
@@ -269,7 +351,7 @@ public final class WorkQueue {
                 return;
             }
             if (urgent.remove(key)) {
-                enqueue(key, ticker.nanos());
+                enqueueNow(key, ticker.nanos());
                 return;
             }
             Long started = lastStart.get(key);
@@ -317,7 +399,7 @@ public final class WorkQueue {
         lock.lock();
         try {
             promoteDue();
-            return ready.size();
+            return ready.size() + readyNow.size();
         } finally {
             lock.unlock();
         }

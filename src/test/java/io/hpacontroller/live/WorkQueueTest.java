@@ -55,6 +55,50 @@ class WorkQueueTest {
     }
 
     @Test
+    void aBacklogIsHandedOutAtTwiceTheKeysRateAndASpecChangeGoesFirst() {
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < 150; i++) {
+            keys.add("ns/h-" + i);
+            queue.addNow("ns/h-" + i);
+        }
+        int firstSyncs = 0;
+        for (Optional<String> k = next(); k.isPresent(); k = next()) {
+            queue.done(k.get());
+            firstSyncs++;
+        }
+        assertThat(firstSyncs).as("new HPAs are not paced").isEqualTo(keys.size());
+
+        advance(PERIOD.plusSeconds(5)); // the workers stalled: every key's slot passed
+        assertThat(queue.depth()).isEqualTo(keys.size());
+        List<String> handedOut = new ArrayList<>();
+        for (Optional<String> k = next(); k.isPresent(); k = next()) {
+            handedOut.add(k.get());
+        }
+        assertThat(handedOut).as("a burst of at most").hasSize(WorkQueue.BURST);
+
+        queue.addNow("ns/changed");
+        assertThat(next()).as("a spec change is not paced and goes first").contains("ns/changed");
+
+        int perTwoSeconds = 0;
+        for (int step = 0; step < 200; step++) {
+            advance(Duration.ofMillis(10));
+            for (Optional<String> k = next(); k.isPresent(); k = next()) {
+                perTwoSeconds++;
+            }
+        }
+        // 150 keys every 15 s are 10 a second on average; at most twice that
+        assertThat(perTwoSeconds).isBetween(39, 40);
+
+        advance(Duration.ofSeconds(6));
+        int rest = 0;
+        for (int step = 0; step < 1000 && next().isPresent(); step++) {
+            rest++;
+            advance(Duration.ofMillis(50));
+        }
+        assertThat(WorkQueue.BURST + perTwoSeconds + rest).as("every key handed out once").isEqualTo(keys.size());
+    }
+
+    @Test
     void aKeyIsDueAtItsNextSlotWhateverHappenedAndNotBefore() {
         queue.addNow("ns/a");
         assertThat(next()).contains("ns/a");
