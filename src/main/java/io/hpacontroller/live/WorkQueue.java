@@ -30,9 +30,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *   <li>{@link #remove} (the HPA was deleted) forgets a key; a worker that still has it does not
  *       requeue it.</li>
  *   <li>Keys due by their cadence are handed out at most {@link #PACE} times as fast as the keys' periods
- *       make them due on average (the sum of one over each key's period), in the first period of the
- *       process also as fast as its catch-up needs ({@link Cadence#firstDue}), with bursts of up to a
- *       tenth of a second at that rate or {@link #BURST} keys. A backlog (the workers fell behind while the
+ *       make them due on average (the sum of one over each key's period; in the first period of the
+ *       process, {@link #PACE} times the rate its catch-up needs, {@link Cadence#firstDue}), with bursts of
+ *       up to a tenth of a second at that rate or {@link #BURST} keys. A backlog (the workers fell behind while the
  *       API answered slowly) is worked off at that rate, not in one burst on the metrics APIs. Keys due at
  *       once ({@link #addNow}) are not paced and go first.</li>
  * </ul>
