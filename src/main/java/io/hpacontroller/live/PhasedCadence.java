@@ -90,6 +90,13 @@ public final class PhasedCadence implements WorkQueue.Cadence {
         return begunAt + (long) ((double) (slot - processStart) / startingUp * (p - startingUp));
     }
 
+    /** The missed slots of {@link #firstDue}, {@code [processStart, begunAt)}, fall in {@code [begunAt, processStart + period)}. */
+    @Override
+    public double catchUp(long period, long begunAt, long processStart, long now) {
+        long startingUp = begunAt - processStart;
+        return startingUp > 0 && startingUp < period && now < processStart + period ? (double) period / (period - startingUp) : 1;
+    }
+
     /** FNV-1a (64 bit) of the key's UTF-8 bytes: a fixed function, unlike an identity hash. */
     private static long fnv1a(String key) {
         long h = 0xcbf29ce484222325L;

@@ -31,7 +31,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *       requeue it.</li>
  *   <li>Keys due by their cadence are handed out at most {@link #PACE} times as fast as the keys' periods
  *       make them due on average (the sum of one over each key's period; in the first period of the
- *       process, {@link #PACE} times the rate its catch-up needs, {@link Cadence#firstDue}), with bursts of
+ *       process, {@link #PACE} times the rate its catch-up needs, {@link Cadence#catchUp}), with bursts of
  *       up to a tenth of a second at that rate or {@link #BURST} keys. A backlog (the workers fell behind while the
  *       API answered slowly) is worked off at that rate, not in one burst on the metrics APIs. Keys due at
  *       once ({@link #addNow}) are not paced and go first.</li>
@@ -58,6 +58,12 @@ public final class WorkQueue {
 
         /** The key's period (nanoseconds): on average, it is due once per period. */
         long period(String key);
+
+        /**
+         * How many times as often as once per {@code period} keys are due at ticker time {@code now}, given
+         * how {@link #firstDue} catches up the slots missed while the process started: 1 outside that catch-up.
+         */
+        double catchUp(long period, long begunAt, long processStart, long now);
     }
 
     /** How many times their average rate keys due by their cadence may be handed out at most. */
@@ -306,15 +312,11 @@ public final class WorkQueue {
 
     /** Keys due by their cadence per nanosecond that may be handed out at ticker time {@code now}. */
     private double pace(long now) {
-        double pace = PACE * keysPerNano;
-        if (begunAt != null && keysPerNano > 0) {
-            double period = periods.size() / keysPerNano; // the keys' mean period
-            long startingUp = begunAt - processStart;
-            if (startingUp > 0 && startingUp < period && now < processStart + period) {
-                pace *= period / (period - startingUp); // the slots missed while starting are caught up in the rest of the first period
-            }
+        if (begunAt == null || keysPerNano <= 0) {
+            return PACE * keysPerNano;
         }
-        return pace;
+        long meanPeriod = (long) (periods.size() / keysPerNano);
+        return PACE * keysPerNano * cadence.catchUp(meanPeriod, begunAt, processStart, now);
     }
 
     /** Adds to the allowance what the pace gave since it was last counted, up to a burst. */
@@ -329,9 +331,8 @@ public final class WorkQueue {
     private long untilNext() {
         long now = ticker.nanos();
         long until = Long.MAX_VALUE;
-        if (!ready.isEmpty()) {
-            double pace = pace(now);
-            until = pace > 0 ? (long) Math.ceil((1 - allowance) / pace) : 1_000_000L;
+        if (!ready.isEmpty()) { // keys in it were scheduled, so the pace is positive
+            until = (long) Math.ceil((1 - allowance) / pace(now));
         }
         if (!schedule.isEmpty()) {
             until = Math.min(until, schedule.peek().at() - now);

@@ -56,9 +56,8 @@ class WorkQueueTest {
 
     @Test
     void aBacklogIsHandedOutAtTwiceTheKeysRateAndASpecChangeGoesFirst() {
-        List<String> keys = new ArrayList<>();
-        for (int i = 0; i < 150; i++) {
-            keys.add("ns/h-" + i);
+        int keys = 150;
+        for (int i = 0; i < keys; i++) {
             queue.addNow("ns/h-" + i);
         }
         int firstSyncs = 0;
@@ -66,10 +65,10 @@ class WorkQueueTest {
             queue.done(k.get());
             firstSyncs++;
         }
-        assertThat(firstSyncs).as("new HPAs are not paced").isEqualTo(keys.size());
+        assertThat(firstSyncs).as("new HPAs are not paced").isEqualTo(keys);
 
         advance(PERIOD.plusSeconds(5)); // the workers stalled: every key's slot passed
-        assertThat(queue.depth()).isEqualTo(keys.size());
+        assertThat(queue.depth()).isEqualTo(keys);
         List<String> handedOut = new ArrayList<>();
         for (Optional<String> k = next(); k.isPresent(); k = next()) {
             handedOut.add(k.get());
@@ -95,7 +94,7 @@ class WorkQueueTest {
             rest++;
             advance(Duration.ofMillis(50));
         }
-        assertThat(WorkQueue.BURST + perTwoSeconds + rest).as("every key handed out once").isEqualTo(keys.size());
+        assertThat(WorkQueue.BURST + perTwoSeconds + rest).as("every key handed out once").isEqualTo(keys);
     }
 
     @Test
