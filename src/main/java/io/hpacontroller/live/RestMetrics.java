@@ -123,7 +123,7 @@ public final class RestMetrics implements MetricsSource {
         String timestamp = null;
         String window = null;
         List<ContainerUsage> containers = new ArrayList<>();
-        if (p.currentToken() == JsonToken.START_OBJECT) {
+        if (is(JsonToken.START_OBJECT, p, p.currentToken())) {
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String field = p.currentName();
                 JsonToken value = p.nextToken();
@@ -133,19 +133,15 @@ public final class RestMetrics implements MetricsSource {
                     case "window" -> window = text(p, value, null);
                     case "containers" -> {
                         containers.clear();
-                        if (value == JsonToken.START_ARRAY) {
+                        if (is(JsonToken.START_ARRAY, p, value)) {
                             while (more(p)) {
                                 containers.add(containerUsage(p));
                             }
-                        } else {
-                            p.skipChildren();
                         }
                     }
                     default -> p.skipChildren();
                 }
             }
-        } else {
-            p.skipChildren();
         }
         return new PodUsage(name, KubeTime.parse(timestamp, 0), windows.of(window), containers);
     }
@@ -153,24 +149,20 @@ public final class RestMetrics implements MetricsSource {
     private static ContainerUsage containerUsage(JsonParser p) throws IOException {
         String name = null;
         Map<String, String> usage = Map.of();
-        if (p.currentToken() == JsonToken.START_OBJECT) {
+        if (is(JsonToken.START_OBJECT, p, p.currentToken())) {
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String field = p.currentName();
                 JsonToken value = p.nextToken();
                 switch (field) {
                     case "name" -> name = text(p, value, null);
                     case "usage" -> {
-                        if (value == JsonToken.START_OBJECT) {
+                        if (is(JsonToken.START_OBJECT, p, value)) {
                             usage = usage(p);
-                        } else {
-                            p.skipChildren();
                         }
                     }
                     default -> p.skipChildren();
                 }
             }
-        } else {
-            p.skipChildren();
         }
         return new ContainerUsage(name, Quantities.amountsOfText(usage));
     }
@@ -183,6 +175,15 @@ public final class RestMetrics implements MetricsSource {
             usage.put(resource, text(p, p.nextToken(), "null"));
         }
         return usage;
+    }
+
+    /** Whether the value at {@code token} starts with {@code start} (an object or a list, to be read); any other value is skipped. */
+    private static boolean is(JsonToken start, JsonParser p, JsonToken token) throws IOException {
+        if (token == start) {
+            return true;
+        }
+        p.skipChildren();
+        return false;
     }
 
     /** Whether the list being read has another element (the parser stops at the end of the text in any case). */
@@ -205,8 +206,7 @@ public final class RestMetrics implements MetricsSource {
 
     /** The text of {@code name} in the object at {@code token} (null when absent or when this is not an object). */
     private static String field(JsonParser p, JsonToken token, String name) throws IOException {
-        if (token != JsonToken.START_OBJECT) {
-            p.skipChildren();
+        if (!is(JsonToken.START_OBJECT, p, token)) {
             return null;
         }
         String found = null;

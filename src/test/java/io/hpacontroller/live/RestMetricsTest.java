@@ -6,6 +6,7 @@ import io.hpacontroller.core.model.ResourceAmounts;
 import io.hpacontroller.core.reconcile.ApiException;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -17,10 +18,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class RestMetricsTest {
 
     private static final long AT = Instant.parse("2026-11-23T10:00:00Z").toEpochMilli();
-
-    private static ResourceAmounts amounts(Map<String, Long> milli) {
-        return ResourceAmounts.of(milli);
-    }
 
     @Test
     void readsWhatAMetricsServerWrites() throws Exception {
@@ -37,9 +34,9 @@ class RestMetricsTest {
 
         assertThat(pods).containsExactly(
                 new PodUsage("web-1", AT, 15_012, List.of(
-                        new ContainerUsage("app", amounts(Map.of("cpu", 250L, "memory", 64L * 1024 * 1024 * 1000))),
-                        new ContainerUsage("sidecar", amounts(Map.of("cpu", 2L, "memory", 1024L * 1024 * 1000))))),
-                new PodUsage("web-2", AT + 1_500, 15_012, List.of(new ContainerUsage("app", amounts(Map.of("cpu", 0L, "memory", 0L))))));
+                        new ContainerUsage("app", ResourceAmounts.of(Map.of("cpu", 250L, "memory", 64L * 1024 * 1024 * 1000))),
+                        new ContainerUsage("sidecar", ResourceAmounts.of(Map.of("cpu", 2L, "memory", 1024L * 1024 * 1000))))),
+                new PodUsage("web-2", AT + 1_500, 15_012, List.of(new ContainerUsage("app", ResourceAmounts.of(Map.of("cpu", 0L, "memory", 0L))))));
     }
 
     @Test
@@ -57,7 +54,7 @@ class RestMetricsTest {
         List<PodUsage> pods = RestMetrics.podUsages(body);
 
         assertThat(pods).containsExactly(
-                new PodUsage("a", 0, RestMetrics.DEFAULT_WINDOW_MILLIS, List.of(new ContainerUsage(null, amounts(Map.of("cpu", 100L, "disk", 7_000L))))),
+                new PodUsage("a", 0, RestMetrics.DEFAULT_WINDOW_MILLIS, List.of(new ContainerUsage(null, ResourceAmounts.of(Map.of("cpu", 100L, "disk", 7_000L))))),
                 new PodUsage(null, 0, RestMetrics.DEFAULT_WINDOW_MILLIS, List.of()),
                 new PodUsage(null, 0, RestMetrics.DEFAULT_WINDOW_MILLIS, List.of()),
                 new PodUsage("c", 0, RestMetrics.DEFAULT_WINDOW_MILLIS, List.of(new ContainerUsage(null, ResourceAmounts.EMPTY),
@@ -80,7 +77,7 @@ class RestMetricsTest {
 
     @Test
     void textThatIsNotJsonIsAnError() {
-        assertThatThrownBy(() -> RestMetrics.podUsages("{\"items\":[{\"metadata\":")).isInstanceOf(java.io.IOException.class);
-        assertThatThrownBy(() -> RestMetrics.podUsages("<html>")).isInstanceOf(java.io.IOException.class);
+        assertThatThrownBy(() -> RestMetrics.podUsages("{\"items\":[{\"metadata\":")).isInstanceOf(IOException.class);
+        assertThatThrownBy(() -> RestMetrics.podUsages("<html>")).isInstanceOf(IOException.class);
     }
 }

@@ -71,7 +71,6 @@ class HpaSelectorIndexTest {
 
     @Test
     void aReconcileStillRunningWhenItsHpaIsDeletedDoesNotRegisterItAgain() throws Exception {
-        long now = NOW;
         FakeCluster world = twoPodsUsing(500);
         List<PodInfo> pods = twoRunningPods();
         CountDownLatch listing = new CountDownLatch(1);
@@ -86,7 +85,7 @@ class HpaSelectorIndexTest {
             return pods;
         };
         HistoryStore histories = new HistoryStore();
-        Clock clock = Clock.fixed(Instant.ofEpochMilli(now), ZoneOffset.UTC);
+        Clock clock = Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC);
         Reconciler deletedOne = new Reconciler(ControllerConfig.defaults(), world, podsOfOld, world, world, world, histories, index, clock);
         HorizontalPodAutoscaler old = Specs.hpa(1, 10, Specs.cpuUtilization(50));
         old.getMetadata().setName("old");
@@ -114,7 +113,6 @@ class HpaSelectorIndexTest {
 
     @Test
     void aSyncParsesItsTargetsSelectorTextOnce() {
-        long now = NOW;
         FakeCluster world = twoPodsUsing(900);
         List<PodInfo> pods = twoRunningPods();
         List<Selector> listed = new ArrayList<>();
@@ -122,7 +120,7 @@ class HpaSelectorIndexTest {
             listed.add(selector);
             return pods;
         };
-        Clock clock = Clock.fixed(Instant.ofEpochMilli(now), ZoneOffset.UTC);
+        Clock clock = Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC);
         Reconciler reconciler = new Reconciler(ControllerConfig.defaults(), world, counting, world, world, world, new HistoryStore(), index, clock);
         HorizontalPodAutoscaler hpa = Specs.hpa(1, 10, Specs.cpuUtilization(50));
         register("default/" + hpa.getMetadata().getName());
