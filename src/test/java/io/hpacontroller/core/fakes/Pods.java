@@ -2,6 +2,7 @@ package io.hpacontroller.core.fakes;
 
 import io.hpacontroller.core.model.ContainerInfo;
 import io.hpacontroller.core.model.ContainerUsage;
+import io.hpacontroller.core.model.Labels;
 import io.hpacontroller.core.model.PodInfo;
 import io.hpacontroller.core.model.PodMetric;
 import io.hpacontroller.core.model.PodPhase;
@@ -26,7 +27,12 @@ public final class Pods {
 
     /** A Running, Ready pod started an hour before {@code now}, one container "app" with a cpu request. */
     public static PodInfo ready(String name, long cpuRequestMilli, long now) {
-        return new PodInfo(name, PodPhase.RUNNING, ReadyStatus.TRUE, now - AN_HOUR, now - AN_HOUR, false,
+        return ready(name, Labels.EMPTY, cpuRequestMilli, now);
+    }
+
+    /** As {@link #ready(String, long, long)}, with labels. */
+    public static PodInfo ready(String name, Labels labels, long cpuRequestMilli, long now) {
+        return new PodInfo(name, labels, PodPhase.RUNNING, ReadyStatus.TRUE, now - AN_HOUR, now - AN_HOUR, false,
                 new ContainerInfo[]{new ContainerInfo("app", ResourceAmounts.of(Map.of("cpu", cpuRequestMilli)))}, null);
     }
 

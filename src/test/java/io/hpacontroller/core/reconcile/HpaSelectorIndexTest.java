@@ -6,11 +6,11 @@ import io.hpacontroller.core.model.Labels;
 import io.hpacontroller.core.model.PodInfo;
 import io.hpacontroller.core.model.PodPhase;
 import io.hpacontroller.core.model.ReadyStatus;
+import io.hpacontroller.core.model.ScaleTarget;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.hpacontroller.core.fakes.FakeCluster;
 import io.hpacontroller.core.fakes.Pods;
 import io.hpacontroller.core.fakes.Specs;
-import io.hpacontroller.core.model.ResourceAmounts;
 import io.hpacontroller.core.normalize.HistoryStore;
 import org.junit.jupiter.api.Test;
 
@@ -39,19 +39,15 @@ class HpaSelectorIndexTest {
     /** A scale of 2 selecting app=web, whose two pods use {@code milliCpu} each. */
     private static FakeCluster twoPodsUsing(long milliCpu) {
         FakeCluster world = new FakeCluster();
-        world.scale = new io.hpacontroller.core.model.ScaleTarget(2, 2, "app=web", "1");
+        world.scale = new ScaleTarget(2, 2, "app=web", "1");
         world.podUsage = Pods.cpuUsage(NOW, milliCpu, milliCpu);
         return world;
     }
 
     /** Two Running, Ready pods labelled app=web, started an hour ago, requesting 1 CPU each. */
     private static List<PodInfo> twoRunningPods() {
-        List<PodInfo> pods = new ArrayList<>();
-        for (int i = 0; i < 2; i++) {
-            pods.add(new PodInfo("pod-" + i, Labels.of(Map.of("app", "web")), PodPhase.RUNNING, ReadyStatus.TRUE, NOW - Pods.AN_HOUR,
-                    NOW - Pods.AN_HOUR, false, new ContainerInfo[]{new ContainerInfo("app", ResourceAmounts.of(Map.of("cpu", 1000L)))}, null));
-        }
-        return pods;
+        Labels web = Labels.of(Map.of("app", "web"));
+        return List.of(Pods.ready("pod-0", web, 1000, NOW), Pods.ready("pod-1", web, 1000, NOW));
     }
 
     private void register(String... keys) {
