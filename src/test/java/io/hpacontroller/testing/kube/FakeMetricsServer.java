@@ -33,7 +33,9 @@ import java.util.regex.Pattern;
  *
  * <p>What it answers is set per namespace ({@link NamespaceMetrics}), so tests sharing the server do not
  * see each other's values, failures or counters. Resource metrics cover the running pods of the
- * {@link Kubelet}; a sample's timestamp is the time of the request and its window one second.
+ * {@link Kubelet}; a sample's timestamp is the time of the request and its window one second. On a control
+ * plane with real kubelets, resource metrics are what the kubelets measured ({@link ResourceMetrics}), and
+ * the per-pod custom metrics cover the running pods the API server lists.
  */
 public final class FakeMetricsServer implements AutoCloseable {
 
@@ -60,14 +62,17 @@ public final class FakeMetricsServer implements AutoCloseable {
     private static final Pattern CUSTOM = Pattern.compile("^/apis/custom\\.metrics\\.k8s\\.io/(v1beta[12])/namespaces/([^/]+)/([^/]+)/([^/]+)(?:/([^/]+))?$");
     private static final Pattern EXTERNAL = Pattern.compile("^/apis/external\\.metrics\\.k8s\\.io/v1beta1/namespaces/([^/]+)/([^/]+)$");
 
-    private final Kubelet kubelet;
+    private final PodSource pods;
+    private final ResourceMetrics resourceMetrics;
     private final Vertx vertx = Vertx.vertx();
     private final Map<String, NamespaceMetrics> namespaces = new ConcurrentHashMap<>();
     private final MetricsQueries podQueries = new MetricsQueries();
     private HttpServer server;
 
-    FakeMetricsServer(Kubelet kubelet) {
-        this.kubelet = kubelet;
+    /** @param resourceMetrics null: the values set per namespace, for the pods of {@code pods} */
+    FakeMetricsServer(PodSource pods, ResourceMetrics resourceMetrics) {
+        this.pods = pods;
+        this.resourceMetrics = resourceMetrics;
     }
 
     /** Starts serving on a free loopback port with this certificate; returns the port. */
@@ -158,22 +163,18 @@ public final class FakeMetricsServer implements AutoCloseable {
         ObjectNode list = list("metrics.k8s.io/v1beta1", "PodMetricsList");
         ArrayNode items = (ArrayNode) list.get("items");
         String now = Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
-        for (Pod pod : kubelet.runningPods(ns.namespace(), selector)) {
-            if (podName != null && !podName.equals(pod.getMetadata().getName())) {
+        for (ResourceMetrics.PodSample sample : samples(ns, selector)) {
+            if (podName != null && !podName.equals(sample.name())) {
                 continue;
             }
-            NamespaceMetrics.Usage usage = ns.usage(pod);
-            if (usage == null) {
-                continue; // no sample for this pod
-            }
             ObjectNode item = items.addObject();
-            item.putObject("metadata").put("name", pod.getMetadata().getName()).put("namespace", ns.namespace())
-                    .put("creationTimestamp", now).set("labels", JSON.valueToTree(pod.getMetadata().getLabels()));
-            item.put("timestamp", now).put("window", "1s");
+            item.putObject("metadata").put("name", sample.name()).put("namespace", ns.namespace())
+                    .put("creationTimestamp", now).set("labels", JSON.valueToTree(sample.labels()));
+            item.put("timestamp", sample.timestamp().toString())
+                    .put("window", sample.window().toMillis() % 1000 == 0 ? sample.window().toSeconds() + "s" : sample.window().toMillis() + "ms");
             ArrayNode containers = item.putArray("containers");
-            for (Container c : pod.getSpec().getContainers()) {
-                containers.addObject().put("name", c.getName()).putObject("usage").put("cpu", usage.cpu()).put("memory", usage.memory());
-            }
+            sample.containers().forEach((name, usage) -> containers.addObject().put("name", name).putObject("usage")
+                    .put("cpu", usage.cpu()).put("memory", usage.memory()));
         }
         if (podName != null) {
             if (items.isEmpty()) {
@@ -184,6 +185,28 @@ public final class FakeMetricsServer implements AutoCloseable {
             return one;
         }
         return list;
+    }
+
+    /** The samples of the selected pods: the kubelets' (real nodes) or the namespace's set values (the fake kubelet). */
+    private List<ResourceMetrics.PodSample> samples(NamespaceMetrics ns, Selector selector) {
+        if (resourceMetrics != null) {
+            return resourceMetrics.samples(ns.namespace()).stream().filter(s -> selector.matches(s.labels())).toList();
+        }
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        List<ResourceMetrics.PodSample> out = new java.util.ArrayList<>();
+        for (Pod pod : pods.runningPods(ns.namespace(), selector)) {
+            NamespaceMetrics.Usage usage = ns.usage(pod);
+            if (usage == null) {
+                continue; // no sample for this pod
+            }
+            Map<String, ResourceMetrics.Usage> containers = new java.util.LinkedHashMap<>();
+            for (Container c : pod.getSpec().getContainers()) {
+                containers.put(c.getName(), new ResourceMetrics.Usage(usage.cpu(), usage.memory()));
+            }
+            out.add(new ResourceMetrics.PodSample(pod.getMetadata().getName(),
+                    pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels(), now, java.time.Duration.ofSeconds(1), containers));
+        }
+        return out;
     }
 
     private ObjectNode custom(NamespaceMetrics ns, String version, String resource, String name, String metric, Selector selector) throws NotFound {
@@ -206,7 +229,7 @@ public final class FakeMetricsServer implements AutoCloseable {
             if (value == null) {
                 throw new NotFound("the server could not find the metric " + metric + " for pods");
             }
-            for (Pod pod : kubelet.runningPods(ns.namespace(), selector)) {
+            for (Pod pod : pods.runningPods(ns.namespace(), selector)) {
                 customItem(items.addObject(), version, "Pod", "v1", pod.getMetadata().getName(), ns.namespace(), metric, value, now);
             }
             return list;

@@ -15,17 +15,36 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The programs a control plane needs, found on this machine: etcd (Debian's {@code etcd-server}, on the
- * PATH), and kube-apiserver and kube-controller-manager unpacked once from the {@code .xz} files of
- * {@code shared/kube} into {@code target/kube-bin} (checked against the sha256 in that directory's
- * README). Nothing is downloaded. Whatever is missing fails the test with what to install.
- *
- * <p>The {@code shared/kube} directory is {@code -Dkube.binaries=DIR}, {@code $KUBE_BINARIES}, or the
- * first {@code shared/kube} found beside the project directory or one of its parents.
+ * The programs a control plane and its node need, found on this machine. Nothing is downloaded; whatever
+ * is missing fails the test with what to install. Two places, in this order:
+ * <ol>
+ * <li>{@code $KUBEBUILDER_ASSETS} (or {@code -Dkubebuilder.assets=DIR}), envtest's convention: a directory of
+ *     unpacked binaries, {@code etcd} and {@code kube-apiserver} as {@code setup-envtest} installs them, and
+ *     {@code kube-controller-manager}, {@code kube-scheduler} and {@code kubelet} from a Kubernetes release put
+ *     beside them (README, "Tests against a real API server").</li>
+ * <li>The {@code .xz} files of {@code shared/kube} (Kubernetes v1.26.1), unpacked once into {@code target/kube-bin}
+ *     and checked against the sha256 in that directory's README, with etcd from the PATH (Debian's
+ *     {@code etcd-server}). The directory is {@code -Dkube.binaries=DIR}, {@code $KUBE_BINARIES}, or the first
+ *     {@code shared/kube} found beside the project directory or one of its parents.</li>
+ * </ol>
  */
 final class KubeBinaries {
 
-    record Programs(Path etcd, Path apiServer, Path controllerManager) {
+    /** Where a Kubernetes program comes from: a path, or a reason it cannot be had here. */
+    record Programs(Path etcd, Path apiServer, Path controllerManager, Source source) {
+        /** kube-scheduler (for a real node). */
+        Path scheduler() {
+            return source.program("kube-scheduler");
+        }
+
+        /** The kubelet (for a real node). */
+        Path kubelet() {
+            return source.program("kubelet");
+        }
+    }
+
+    private interface Source {
+        Path program(String name);
     }
 
     private static Programs programs;
@@ -35,11 +54,31 @@ final class KubeBinaries {
 
     static synchronized Programs locate() {
         if (programs == null) {
-            Path etcd = onPath("etcd").orElseThrow(() -> new IllegalStateException(
-                    "etcd is not installed: the tests against a real API server need it (Debian: apt-get install -y etcd-server)"));
-            Path shared = sharedKubeDir();
-            Path bin = Path.of(System.getProperty("user.dir"), "target", "kube-bin");
-            programs = new Programs(etcd, unpack(shared, bin, "kube-apiserver"), unpack(shared, bin, "kube-controller-manager"));
+            String assets = System.getProperty("kubebuilder.assets", System.getenv("KUBEBUILDER_ASSETS"));
+            Source source;
+            Path etcd;
+            if (assets != null && !assets.isBlank()) {
+                Path dir = Path.of(assets);
+                source = name -> {
+                    Path p = dir.resolve(name);
+                    if (!Files.isExecutable(p)) {
+                        throw new IllegalStateException(p + " is missing: $KUBEBUILDER_ASSETS (" + dir + ") must hold etcd and kube-apiserver "
+                                + "(setup-envtest use) and, for the tests that need them, kube-controller-manager, kube-scheduler and kubelet "
+                                + "of the same Kubernetes release (README, \"Tests against a real API server\")");
+                    }
+                    return p;
+                };
+                etcd = source.program("etcd");
+            } else {
+                etcd = onPath("etcd").orElseThrow(() -> new IllegalStateException(
+                        "etcd is not installed: the tests against a real API server need it (Debian: apt-get install -y etcd-server), "
+                                + "or set $KUBEBUILDER_ASSETS to a directory of Kubernetes binaries"));
+                Path shared = sharedKubeDir();
+                Path bin = Path.of(System.getProperty("user.dir"), "target", "kube-bin");
+                java.util.Map<String, Path> unpacked = new java.util.concurrent.ConcurrentHashMap<>();
+                source = name -> unpacked.computeIfAbsent(name, n -> unpack(shared, bin, n));
+            }
+            programs = new Programs(etcd, source.program("kube-apiserver"), source.program("kube-controller-manager"), source);
         }
         return programs;
     }
@@ -72,12 +111,15 @@ final class KubeBinaries {
         }
         throw new IllegalStateException("kube-apiserver.xz and kube-controller-manager.xz (Kubernetes v1.26.1) were not found: "
                 + "put the shared/kube directory beside the project (or a parent directory), or point -Dkube.binaries=DIR "
-                + "or $KUBE_BINARIES at it");
+                + "or $KUBE_BINARIES at it, or set $KUBEBUILDER_ASSETS to a directory of unpacked binaries");
     }
 
     private static Path unpack(Path shared, Path bin, String name) {
         Path xz = shared.resolve(name + ".xz");
         Path target = bin.resolve(name);
+        if (!Files.isRegularFile(xz)) {
+            throw new IllegalStateException(xz + " is missing (or set $KUBEBUILDER_ASSETS to a directory holding " + name + ")");
+        }
         try {
             if (Files.isExecutable(target) && Files.getLastModifiedTime(target).compareTo(Files.getLastModifiedTime(xz)) >= 0) {
                 return target;

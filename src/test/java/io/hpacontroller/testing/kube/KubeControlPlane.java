@@ -64,8 +64,9 @@ public final class KubeControlPlane implements AutoCloseable {
      * @param name                   names the directory under target/kube
      * @param controllers            kube-controller-manager's {@code --controllers}
      * @param controllerManagerFlags more kube-controller-manager flags, e.g. {@code --horizontal-pod-autoscaler-sync-period=1s}
+     * @param realNodes              null: the fixture's {@link Kubelet} plays the one Node; otherwise real kubelets join
      */
-    public record Options(String name, List<String> controllers, List<String> controllerManagerFlags) {
+    public record Options(String name, List<String> controllers, List<String> controllerManagerFlags, RealNodes realNodes) {
         public Options {
             controllers = List.copyOf(controllers);
             controllerManagerFlags = List.copyOf(controllerManagerFlags);
@@ -73,7 +74,7 @@ public final class KubeControlPlane implements AutoCloseable {
 
         /** The workload controllers only: whatever scales HPAs is the test's. */
         public static Options workloads(String name) {
-            return new Options(name, WORKLOAD_CONTROLLERS, List.of());
+            return new Options(name, WORKLOAD_CONTROLLERS, List.of(), null);
         }
 
         /** Also upstream's HPA controller ({@code horizontalpodautoscaling}), with these flags. */
@@ -82,7 +83,41 @@ public final class KubeControlPlane implements AutoCloseable {
             c.add("horizontalpodautoscaling");
             List<String> f = new ArrayList<>(controllerManagerFlags);
             f.addAll(List.of(flags));
-            return new Options(name, c, f);
+            return new Options(name, c, f, realNodes);
+        }
+
+        /**
+         * A control plane that real kubelets join ({@code io.hpacontroller.testing.node.RealNode}): Node and RBAC
+         * authorization with the NodeRestriction admission plugin, the API server's client certificate for the
+         * kubelets, kube-scheduler, and the controllers real pods need besides the workload ones.
+         */
+        public Options withRealNodes(RealNodes nodes) {
+            List<String> c = new ArrayList<>(controllers);
+            c.addAll(RealNodes.CONTROLLERS);
+            List<String> f = new ArrayList<>(controllerManagerFlags);
+            f.addAll(nodes.controllerManagerFlags());
+            return new Options(name, c, f, nodes);
+        }
+    }
+
+    /**
+     * What a control plane for real kubelets needs from the node's side.
+     *
+     * @param nodeName               the Node the kubelet registers (its client certificate is issued for it)
+     * @param serviceRange           {@code --service-cluster-ip-range}; its first address is the {@code kubernetes} Service's,
+     *                               which the node forwards to the API server (the serving certificate names it)
+     * @param controllerManagerFlags kube-controller-manager flags for the node's lifecycle (e.g. a shorter grace period)
+     * @param resourceMetrics        what metrics.k8s.io answers, from the kubelet (the fake metrics server keeps custom and external)
+     */
+    public record RealNodes(String nodeName, String serviceRange, List<String> controllerManagerFlags,
+                            java.util.function.Function<KubernetesClient, ResourceMetrics> resourceMetrics) {
+        /** root-ca-cert-publisher (pods mount kube-root-ca.crt), garbagecollector, nodelifecycle (removes the not-ready taint). */
+        static final List<String> CONTROLLERS = List.of("root-ca-cert-publisher", "garbagecollector", "nodelifecycle");
+
+        /** The {@code kubernetes} Service's address: the first of the range. */
+        public String serviceIp() {
+            String[] ip = serviceRange.substring(0, serviceRange.indexOf('/')).split("\\.");
+            return ip[0] + "." + ip[1] + "." + ip[2] + "." + (Integer.parseInt(ip[3]) + 1);
         }
     }
 
@@ -98,7 +133,9 @@ public final class KubeControlPlane implements AutoCloseable {
     private int apiPort;
     private ChildProcess etcd;
     private volatile ChildProcess apiServer;
-    private ChildProcess controllerManager;
+    private volatile ChildProcess controllerManager;
+    private List<String> controllerManagerArgs;
+    private ChildProcess scheduler;
     private KubernetesClient admin;
     private Kubelet kubelet;
     private FakeMetricsServer metrics;
@@ -145,12 +182,22 @@ public final class KubeControlPlane implements AutoCloseable {
         writeAuditPolicy();
         await("etcd to be healthy", etcd, () -> httpOk("http://127.0.0.1:" + etcdPort + "/health"));
         startApiServer();
-        controllerManager = ChildProcess.start("kube-controller-manager", controllerManagerCommand(), dir.resolve("logs/kube-controller-manager.log"), Map.of());
+        controllerManagerArgs = new ArrayList<>(options.controllers());
+        controllerManager = ChildProcess.start("kube-controller-manager", controllerManagerCommand(options.controllers(), options.controllerManagerFlags()),
+                dir.resolve("logs/kube-controller-manager.log"), Map.of());
         admin = client(adminConfig());
         audit = new AuditLog(dir.resolve("audit.log"), admin);
-        kubelet = new Kubelet(admin);
-        kubelet.start();
-        metrics = new FakeMetricsServer(kubelet);
+        if (options.realNodes() == null) {
+            kubelet = new Kubelet(admin);
+            kubelet.start();
+            metrics = new FakeMetricsServer(kubelet, null);
+        } else {
+            scheduler = ChildProcess.start("kube-scheduler", List.of(programs.scheduler().toString(),
+                    "--kubeconfig=" + dir.resolve("scheduler.kubeconfig"), "--authentication-kubeconfig=" + dir.resolve("scheduler.kubeconfig"),
+                    "--authorization-kubeconfig=" + dir.resolve("scheduler.kubeconfig"), "--leader-elect=false", "--secure-port=0"),
+                    dir.resolve("logs/kube-scheduler.log"), Map.of());
+            metrics = new FakeMetricsServer(new ApiPods(admin), options.realNodes().resourceMetrics().apply(admin));
+        }
         int metricsPort = metrics.start(Pki.server(ca, "fake-metrics", List.of(FakeMetricsServer.SERVICE + "." + FakeMetricsServer.SERVICE_NAMESPACE + ".svc", "localhost"),
                 List.of("127.0.0.1")));
         registerMetricsApis(metricsPort);
@@ -166,7 +213,7 @@ public final class KubeControlPlane implements AutoCloseable {
         ca = Pki.ca("test-kubernetes-ca").writeTo(pki, "ca");
         Pki.Issued frontProxyCa = Pki.ca("test-front-proxy-ca").writeTo(pki, "front-proxy-ca");
         Pki.server(ca, "kube-apiserver", List.of("localhost", "kubernetes", "kubernetes.default", "kubernetes.default.svc",
-                "kubernetes.default.svc.cluster.local"), List.of("127.0.0.1", "10.0.0.1")).writeTo(pki, "apiserver");
+                "kubernetes.default.svc.cluster.local"), List.of("127.0.0.1", serviceIp())).writeTo(pki, "apiserver");
         Pki.client(ca, "test-admin", List.of("system:masters"), Pki.rsa()).writeTo(pki, "admin"); // read by fabric8
         Pki.client(ca, "system:kube-controller-manager", List.of("system:masters"), Pki.ec()).writeTo(pki, "controller-manager");
         Pki.client(frontProxyCa, "front-proxy-client", List.of(), Pki.ec()).writeTo(pki, "front-proxy-client");
@@ -175,6 +222,22 @@ public final class KubeControlPlane implements AutoCloseable {
         Pki.write(pki.resolve("sa.pub"), Pki.pem("PUBLIC KEY", sa.getPublic().getEncoded()));
         writeKubeconfig(dir.resolve("controller-manager.kubeconfig"), certUser("controller-manager"));
         writeKubeconfig(dir.resolve("admin.kubeconfig"), certUser("admin"));
+        if (options.realNodes() != null) {
+            String node = options.realNodes().nodeName();
+            Pki.client(ca, "system:node:" + node, List.of("system:nodes"), Pki.ec()).writeTo(pki, "kubelet");
+            Pki.client(ca, "system:kube-scheduler", List.of(), Pki.ec()).writeTo(pki, "scheduler");
+            Pki.client(ca, "kube-apiserver-kubelet-client", List.of("system:masters"), Pki.ec()).writeTo(pki, "apiserver-kubelet-client");
+            writeKubeconfig(dir.resolve("kubelet.kubeconfig"), certUser("kubelet"));
+            writeKubeconfig(dir.resolve("scheduler.kubeconfig"), certUser("scheduler"));
+        }
+    }
+
+    private String serviceRange() {
+        return options.realNodes() == null ? "10.0.0.0/24" : options.realNodes().serviceRange();
+    }
+
+    private String serviceIp() {
+        return options.realNodes() == null ? "10.0.0.1" : options.realNodes().serviceIp();
     }
 
     private void writeAuditPolicy() {
@@ -234,11 +297,11 @@ public final class KubeControlPlane implements AutoCloseable {
     // ---- processes ----
 
     private List<String> apiServerCommand() {
-        return List.of(programs.apiServer().toString(),
+        List<String> cmd = new ArrayList<>(List.of(programs.apiServer().toString(),
                 "--bind-address=127.0.0.1", "--advertise-address=127.0.0.1", "--secure-port=" + apiPort,
                 "--etcd-servers=http://127.0.0.1:" + etcdPort,
-                "--service-cluster-ip-range=10.0.0.0/24", "--endpoint-reconciler-type=none",
-                "--authorization-mode=RBAC", "--anonymous-auth=false",
+                "--service-cluster-ip-range=" + serviceRange(), "--endpoint-reconciler-type=none",
+                "--anonymous-auth=false",
                 "--client-ca-file=" + pki.resolve("ca.crt"), "--tls-cert-file=" + pki.resolve("apiserver.crt"),
                 "--tls-private-key-file=" + pki.resolve("apiserver.key"),
                 "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
@@ -249,17 +312,46 @@ public final class KubeControlPlane implements AutoCloseable {
                 "--proxy-client-cert-file=" + pki.resolve("front-proxy-client.crt"), "--proxy-client-key-file=" + pki.resolve("front-proxy-client.key"),
                 "--audit-policy-file=" + dir.resolve("audit-policy.yaml"), "--audit-log-path=" + dir.resolve("audit.log"),
                 "--audit-log-format=json", "--audit-log-maxsize=2048", "--audit-log-mode=blocking",
-                "--profiling=false");
+                "--profiling=false"));
+        if (options.realNodes() == null) {
+            cmd.add("--authorization-mode=RBAC");
+        } else { // as kubeadm: kubelets authorized by the Node authorizer, and the API server's client certificate for them
+            cmd.addAll(List.of("--authorization-mode=Node,RBAC", "--enable-admission-plugins=NodeRestriction",
+                    "--kubelet-client-certificate=" + pki.resolve("apiserver-kubelet-client.crt"),
+                    "--kubelet-client-key=" + pki.resolve("apiserver-kubelet-client.key"),
+                    "--kubelet-preferred-address-types=InternalIP,Hostname"));
+        }
+        return cmd;
     }
 
-    private List<String> controllerManagerCommand() {
+    private List<String> controllerManagerCommand(List<String> controllers, List<String> flags) {
         List<String> cmd = new ArrayList<>(List.of(programs.controllerManager().toString(),
                 "--kubeconfig=" + dir.resolve("controller-manager.kubeconfig"),
-                "--controllers=" + String.join(",", options.controllers()),
+                "--controllers=" + String.join(",", controllers),
                 // one instance: no lease to lose while a test restarts the API server
                 "--leader-elect=false", "--secure-port=0", "--kube-api-qps=200", "--kube-api-burst=400"));
-        cmd.addAll(options.controllerManagerFlags());
+        cmd.addAll(flags);
         return cmd;
+    }
+
+    /**
+     * Restarts kube-controller-manager with the controllers of {@link Options} plus {@code moreControllers} and
+     * these extra flags (e.g. upstream's HPA controller on a real node for one scenario, then off again).
+     */
+    public synchronized void restartControllerManager(List<String> moreControllers, List<String> moreFlags) {
+        controllerManager.stop(Duration.ofSeconds(10));
+        List<String> controllers = new ArrayList<>(options.controllers());
+        controllers.addAll(moreControllers);
+        List<String> flags = new ArrayList<>(options.controllerManagerFlags());
+        flags.addAll(moreFlags);
+        controllerManagerArgs = controllers;
+        controllerManager = ChildProcess.start("kube-controller-manager", controllerManagerCommand(controllers, flags),
+                dir.resolve("logs/kube-controller-manager.log"), Map.of());
+    }
+
+    /** kube-controller-manager's controllers now. */
+    public synchronized List<String> controllerManagerControllers() {
+        return List.copyOf(controllerManagerArgs);
     }
 
     private void startApiServer() {
@@ -421,6 +513,16 @@ public final class KubeControlPlane implements AutoCloseable {
         return writeKubeconfig(file, "    token: " + answer.getStatus().getToken() + "\n");
     }
 
+    /** A kubeconfig of the fixture's (e.g. {@code kubelet.kubeconfig} for a real node's kubelet). */
+    public Path kubeconfig(String name) {
+        return dir.resolve(name + ".kubeconfig");
+    }
+
+    /** The cluster CA's certificate file (kubelets verify client certificates with it). */
+    public Path caCertificate() {
+        return pki.resolve("ca.crt");
+    }
+
     /** The admin's kubeconfig file (for kubectl). */
     public Path adminKubeconfig() {
         return dir.resolve("admin.kubeconfig");
@@ -472,6 +574,22 @@ public final class KubeControlPlane implements AutoCloseable {
         return etcd.pid();
     }
 
+    /** kube-apiserver's port on 127.0.0.1. */
+    public int apiPort() {
+        return apiPort;
+    }
+
+    /** The program of this name ({@code kubelet}, {@code kube-controller-manager}...), from where the control plane's came. */
+    public Path program(String name) {
+        return switch (name) {
+            case "kube-scheduler" -> programs.scheduler();
+            case "kubelet" -> programs.kubelet();
+            case "kube-controller-manager" -> programs.controllerManager();
+            case "kube-apiserver" -> programs.apiServer();
+            default -> throw new IllegalArgumentException(name);
+        };
+    }
+
     KubeBinaries.Programs programs() {
         return programs;
     }
@@ -510,6 +628,9 @@ public final class KubeControlPlane implements AutoCloseable {
         }
         if (kubelet != null) {
             kubelet.close();
+        }
+        if (scheduler != null) {
+            scheduler.stop(Duration.ofSeconds(10));
         }
         if (controllerManager != null) {
             controllerManager.stop(Duration.ofSeconds(10));

@@ -35,7 +35,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * with {@link #holdUnready}), written through the status subresource as a kubelet does. A pod being
  * deleted is removed (a kubelet confirms the deletion with a zero grace period).
  */
-public final class Kubelet implements AutoCloseable {
+public final class Kubelet implements PodSource, AutoCloseable {
 
     public static final String NODE = "kube-node";
 
@@ -169,6 +169,7 @@ public final class Kubelet implements AutoCloseable {
     }
 
     /** The running pods (started, not being deleted) of a namespace that the selector matches. */
+    @Override
     public List<Pod> runningPods(String namespace, Selector selector) {
         List<Pod> out = new ArrayList<>();
         for (Pod p : running.values()) {

@@ -107,7 +107,7 @@ public final class RealApiBench {
             usage("no /proc: the figures need Linux");
         }
         int exit = 0;
-        try (KubeControlPlane plane = KubeControlPlane.start(new KubeControlPlane.Options("realapi-bench", List.of("serviceaccount"), List.of()))) {
+        try (KubeControlPlane plane = KubeControlPlane.start(new KubeControlPlane.Options("realapi-bench", List.of("serviceaccount"), List.of(), null))) {
             bench.run(plane);
         } catch (Exception e) {
             e.printStackTrace();

@@ -1,0 +1,441 @@
+package io.hpacontroller.testing.node;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeCondition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hpacontroller.testing.kube.ChildProcess;
+import io.hpacontroller.testing.kube.KubeControlPlane;
+import io.hpacontroller.testing.kube.TestNamespace;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A real single-node Kubernetes cluster on this machine, for the {@code *NodeIT} tests: a control plane
+ * ({@link KubeControlPlane} with Node authorization and kube-scheduler) and one Node whose kubelet runs
+ * real containers with containerd and runc (Debian's packages), on a CNI bridge with no uplink, from images
+ * made here ({@link LocalImages}; no registry is reachable). See {@code package-info.java}.
+ *
+ * <p>How it stays off the rest of the machine: containerd, the kubelet and every container run in one
+ * private mount and PID namespace (an {@code unshare} whose child is the namespace's init). There
+ * {@code /run}, {@code /var/lib} and {@code /var/log} are fresh tmpfs mounts with this node's directories
+ * bound into them, {@code /proc/sys} keys the kubelet would set are shadowed by files that already hold its
+ * values, so nothing it mounts or sets shows on the host. Killing that {@code unshare} (as {@link #close()}
+ * does, and the test processes' watchdog if the JVM dies) ends every process of the node at once. What is
+ * left on the host is removed by {@link #close()}, or by the next start: the bridge and the node's cgroups
+ * (under their own root, {@link #CGROUP_ROOT}).
+ *
+ * <p>Pods reach the API server at the {@code kubernetes} Service's address, as in-cluster clients do: the
+ * bridge holds that address and a {@link ServiceProxy} forwards it to kube-apiserver (there is no
+ * kube-proxy, and no iptables rule is added). The kubelet refuses a loopback node address, so the node's
+ * InternalIP is the bridge's.
+ */
+public final class RealNode implements AutoCloseable {
+
+    public static final String NODE_NAME = "hpa-node";
+    static final String BRIDGE = "hpanode0";
+    static final String NODE_IP = "10.88.78.1";
+    static final String POD_SUBNET = "10.88.78.0/24";
+    static final String SERVICE_RANGE = "10.88.79.0/24";
+    static final String CGROUP_ROOT = "hpa-test-node";
+    private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
+    /** The kubelet's wanted kernel tunables (pkg/kubelet/cm/container_manager_linux.go, setupKernelTunables). */
+    private static final Map<String, String> KERNEL_TUNABLES = Map.of("vm/overcommit_memory", "1", "vm/panic_on_oom", "0",
+            "kernel/panic", "10", "kernel/panic_on_oops", "1", "kernel/keys/root_maxkeys", "1000000", "kernel/keys/root_maxbytes", "25000000");
+
+    private final Path dir;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final Thread shutdownHook = new Thread(this::close, "real-node-shutdown");
+    private KubeControlPlane plane;
+    private KubeletResourceMetrics resourceMetrics;
+    private ChildProcess namespaceRoot;
+    private long init;
+    private ChildProcess containerd;
+    private volatile ChildProcess kubelet;
+    private ServiceProxy serviceProxy;
+    private boolean bridgeCreated;
+    private final List<String> timeline = new ArrayList<>();
+    private final Instant started = Instant.now();
+
+    private RealNode(Path dir) {
+        this.dir = dir;
+    }
+
+    /**
+     * Starts the control plane and the node, and waits until the node is Ready and schedulable (about 30 s
+     * on 2 cores). {@code controllerManagerFlags}: more kube-controller-manager flags.
+     */
+    public static RealNode start(String name, List<String> controllerManagerFlags) {
+        Preflight.check();
+        Path dir;
+        try {
+            Path root = Path.of(System.getProperty("user.dir"), "target", "node");
+            Files.createDirectories(root);
+            dir = Files.createTempDirectory(root, name + "-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("HHmmss")) + "-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        RealNode node = new RealNode(dir);
+        Runtime.getRuntime().addShutdownHook(node.shutdownHook);
+        try {
+            node.boot(name, controllerManagerFlags);
+            return node;
+        } catch (RuntimeException | Error e) {
+            node.close();
+            throw e;
+        }
+    }
+
+    private void boot(String name, List<String> controllerManagerFlags) {
+        removeLeftovers();
+        mkdirs("state/containerd", "state/kubelet", "state/log", "state/cni", "state/cni-conf", "state/opt", "state/sysctl",
+                "run/containerd", "logs", "images");
+        KubeControlPlane.RealNodes nodes = new KubeControlPlane.RealNodes(NODE_NAME, SERVICE_RANGE, controllerManagerFlags, admin -> {
+            resourceMetrics = new KubeletResourceMetrics(admin, NODE_NAME);
+            return resourceMetrics;
+        });
+        plane = KubeControlPlane.start(KubeControlPlane.Options.workloads(name).withRealNodes(nodes));
+        note("control plane up (" + plane.url() + ")");
+        network(nodes.serviceIp());
+        serviceProxy = ServiceProxy.start(nodes.serviceIp(), 443, plane.apiPort());
+        startNamespaceRoot();
+        startContainerd();
+        LocalImages.importInto(this, dir.resolve("images"));
+        note("images imported");
+        startKubelet();
+        awaitNodeReady();
+        resourceMetrics.start();
+        note("node " + NODE_NAME + " Ready and schedulable");
+    }
+
+    // ---- host side: directories, network, cgroups ----
+
+    private void mkdirs(String... paths) {
+        try {
+            for (String p : paths) {
+                Files.createDirectories(dir.resolve(p));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** What a run killed with the JVM left behind: its bridge and its (empty) cgroups. */
+    private static void removeLeftovers() {
+        if (Host.run(List.of("ip", "link", "show", BRIDGE), false).exit() == 0) {
+            Host.run(List.of("ip", "link", "del", BRIDGE), true);
+        }
+        Cgroups.remove(CGROUP_ROOT);
+    }
+
+    private void network(String serviceIp) {
+        Host.run(List.of("ip", "link", "add", BRIDGE, "type", "bridge"), true);
+        bridgeCreated = true;
+        Host.run(List.of("ip", "addr", "add", NODE_IP + "/24", "dev", BRIDGE), true);
+        // the kubernetes Service's address, local: a pod's packets to it are delivered to the ServiceProxy
+        Host.run(List.of("ip", "addr", "add", serviceIp + "/32", "dev", BRIDGE), true);
+        Host.run(List.of("ip", "link", "set", BRIDGE, "up"), true);
+        write("state/resolv.conf", "nameserver 127.0.0.1\n");
+        // no gateway, no masquerading: pods reach the pod subnet and, through the node, the Service range only
+        write("state/cni-conf/10-hpa-node.conflist", """
+                {
+                  "cniVersion": "0.4.0",
+                  "name": "hpa-node",
+                  "plugins": [{
+                    "type": "bridge", "bridge": "%s", "isGateway": false, "ipMasq": false, "hairpinMode": false,
+                    "ipam": {
+                      "type": "host-local", "dataDir": "%s",
+                      "ranges": [[{"subnet": "%s"}]],
+                      "routes": [{"dst": "%s", "gw": "%s"}]
+                    }
+                  }]
+                }
+                """.formatted(BRIDGE, dir.resolve("state/cni"), POD_SUBNET, SERVICE_RANGE, NODE_IP));
+    }
+
+    // ---- the node's namespaces ----
+
+    private void startNamespaceRoot() {
+        StringBuilder script = new StringBuilder("set -e\nmount -t proc proc /proc\n");
+        for (String fs : List.of("/run", "/var/lib", "/var/log")) {
+            script.append("mount -t tmpfs -o mode=755 tmpfs ").append(fs).append('\n');
+        }
+        script.append("mkdir -p /run/containerd /var/lib/containerd /var/lib/kubelet\n");
+        bind(script, "run/containerd", "/run/containerd");
+        bind(script, "state/containerd", "/var/lib/containerd");
+        bind(script, "state/kubelet", "/var/lib/kubelet");
+        bind(script, "state/log", "/var/log");
+        KERNEL_TUNABLES.forEach((key, value) -> {
+            Path shadow = dir.resolve("state/sysctl/" + key.replace('/', '.'));
+            write(dir.relativize(shadow).toString(), value + "\n");
+            script.append("mount --bind ").append(shadow).append(" /proc/sys/").append(key).append('\n');
+        });
+        script.append("touch ").append(dir.resolve("run/namespace-ready")).append('\n');
+        script.append("exec sleep 2147483647\n");
+        // --kill-child: when unshare dies (killed, or the JVM with it), the namespace's init is killed, and with it every process of the node
+        namespaceRoot = ChildProcess.start("node-namespaces", List.of("unshare", "--mount", "--pid", "--fork", "--kill-child",
+                "--propagation", "private", "--", "sh", "-c", script.toString()), dir.resolve("logs/namespaces.log"), Map.of());
+        await("the node's namespaces", namespaceRoot, () -> Files.exists(dir.resolve("run/namespace-ready")));
+        init = ProcessHandle.of(namespaceRoot.pid()).orElseThrow().children().findFirst()
+                .orElseThrow(() -> new IllegalStateException("unshare has no child")).pid();
+    }
+
+    private void bind(StringBuilder script, String source, String target) {
+        script.append("mount --bind ").append(dir.resolve(source)).append(' ').append(target).append('\n');
+    }
+
+    /** A command inside the node's namespaces ({@code nsenter}). */
+    List<String> inNode(String... command) {
+        List<String> cmd = new ArrayList<>(List.of("nsenter", "-t", Long.toString(init), "-m", "-p", "--"));
+        cmd.addAll(List.of(command));
+        return cmd;
+    }
+
+    private void startContainerd() {
+        write("state/containerd.toml", """
+                version = 2
+                root = "/var/lib/containerd"
+                state = "/run/containerd"
+                disabled_plugins = ["io.containerd.snapshotter.v1.aufs", "io.containerd.snapshotter.v1.btrfs",
+                  "io.containerd.snapshotter.v1.devmapper", "io.containerd.snapshotter.v1.zfs"]
+                [grpc]
+                  address = "/run/containerd/containerd.sock"
+                [ttrpc]
+                  address = "/run/containerd/containerd.sock.ttrpc"
+                [plugins."io.containerd.internal.v1.opt"]
+                  path = "%s"
+                [plugins."io.containerd.grpc.v1.cri"]
+                  sandbox_image = "%s"
+                  stream_server_address = "127.0.0.1"
+                  stream_server_port = "0"
+                  netns_mounts_under_state_dir = true
+                  # without CAP_SYS_RESOURCE no process may lower its oom_score_adj: keep every container's at containerd's own
+                  restrict_oom_score_adj = true
+                  enable_selinux = false
+                  [plugins."io.containerd.grpc.v1.cri".containerd]
+                    snapshotter = "overlayfs"
+                    default_runtime_name = "runc"
+                    [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc]
+                      runtime_type = "io.containerd.runc.v2"
+                      [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]
+                        SystemdCgroup = false
+                  [plugins."io.containerd.grpc.v1.cri".cni]
+                    bin_dir = "/usr/lib/cni"
+                    conf_dir = "%s"
+                    max_conf_num = 1
+                """.formatted(dir.resolve("state/opt"), LocalImages.PAUSE, dir.resolve("state/cni-conf")));
+        containerd = ChildProcess.start("containerd", inNode("containerd", "--config", dir.resolve("state/containerd.toml").toString()),
+                dir.resolve("logs/containerd.log"), Map.of());
+        await("containerd to answer", containerd, () -> ctr(false, "version").exit() == 0);
+        note("containerd answers");
+    }
+
+    /** {@code ctr -n k8s.io ARGS} inside the node. */
+    Host.Result ctr(boolean check, String... args) {
+        List<String> cmd = new ArrayList<>(List.of("ctr", "--address", "/run/containerd/containerd.sock", "-n", "k8s.io"));
+        cmd.addAll(List.of(args));
+        return Host.run(inNode(cmd.toArray(String[]::new)), check);
+    }
+
+    private void startKubelet() {
+        Cgroups.create(CGROUP_ROOT);
+        write("state/kubelet-config.yaml", """
+                apiVersion: kubelet.config.k8s.io/v1beta1
+                kind: KubeletConfiguration
+                address: %s
+                port: 10250
+                readOnlyPort: 0
+                healthzBindAddress: 127.0.0.1
+                healthzPort: 0
+                authentication:
+                  anonymous: {enabled: false}
+                  webhook: {enabled: true}
+                  x509: {clientCAFile: %s}
+                authorization:
+                  mode: Webhook
+                cgroupDriver: cgroupfs
+                cgroupRoot: /%s
+                cgroupsPerQOS: true
+                enforceNodeAllocatable: [pods]
+                failSwapOn: false
+                # the kubelet's own; the default -999 needs CAP_SYS_RESOURCE
+                oomScoreAdj: 0
+                makeIPTablesUtilChains: false
+                protectKernelDefaults: false
+                resolvConf: %s
+                clusterDomain: cluster.local
+                registerNode: true
+                serializeImagePulls: false
+                maxPods: 110
+                hairpinMode: none
+                evictionHard: {memory.available: 100Mi, nodefs.available: 2%%, imagefs.available: 2%%}
+                imageGCHighThresholdPercent: 99
+                imageGCLowThresholdPercent: 98
+                volumePluginDir: /var/lib/kubelet/volume-plugins
+                nodeStatusUpdateFrequency: 10s
+                """.formatted(NODE_IP, plane.caCertificate(), CGROUP_ROOT, dir.resolve("state/resolv.conf")));
+        startKubeletProcess();
+    }
+
+    private void startKubeletProcess() {
+        kubelet = ChildProcess.start("kubelet", inNode(plane.program("kubelet").toString(),
+                "--config=" + dir.resolve("state/kubelet-config.yaml"), "--kubeconfig=" + plane.kubeconfig("kubelet"),
+                "--root-dir=/var/lib/kubelet", "--container-runtime-endpoint=unix:///run/containerd/containerd.sock",
+                "--pod-infra-container-image=" + LocalImages.PAUSE, "--hostname-override=" + NODE_NAME, "--node-ip=" + NODE_IP,
+                "--v=1"), dir.resolve("logs/kubelet.log"), Map.of());
+    }
+
+    private void awaitNodeReady() {
+        await("node " + NODE_NAME + " to be Ready and without the not-ready taint", kubelet, this::readyAndSchedulable);
+    }
+
+    private boolean readyAndSchedulable() {
+        Node n = plane.adminClient().nodes().withName(NODE_NAME).get();
+        return n != null && ready(n) && (n.getSpec().getTaints() == null || n.getSpec().getTaints().isEmpty());
+    }
+
+    private static boolean ready(Node n) {
+        return n.getStatus() != null && n.getStatus().getConditions() != null && n.getStatus().getConditions().stream()
+                .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+    }
+
+    /** The node's Ready condition now ({@code True}, {@code False}, {@code Unknown}). */
+    public String readyStatus() {
+        Node n = plane.adminClient().nodes().withName(NODE_NAME).get();
+        return n.getStatus().getConditions().stream().filter(c -> "Ready".equals(c.getType())).map(NodeCondition::getStatus)
+                .findFirst().orElse("Unknown");
+    }
+
+    /** Stops the kubelet (SIGTERM); its pods keep running, the node stops reporting. */
+    public void stopKubelet() {
+        kubelet.stop(Duration.ofSeconds(20));
+        note("kubelet stopped");
+    }
+
+    /** Starts the kubelet again and waits until the node is Ready. */
+    public void startKubeletAgain() {
+        startKubeletProcess();
+        awaitNodeReady();
+        note("kubelet started again; node Ready");
+    }
+
+    // ---- what tests use ----
+
+    public KubeControlPlane plane() {
+        return plane;
+    }
+
+    public KubernetesClient adminClient() {
+        return plane.adminClient();
+    }
+
+    public TestNamespace newNamespace(String hint) {
+        return plane.newNamespace(hint);
+    }
+
+    /** Imports a container image archive ({@code docker save} or OCI layout tar) into the node's containerd. */
+    public void importImage(Path archive) {
+        ctr(true, "images", "import", "--no-unpack", archive.toAbsolutePath().toString());
+        note("imported " + archive.getFileName());
+    }
+
+    /** The metrics.k8s.io source of this node (metrics-server's behaviour over the kubelet's resource metrics). */
+    public KubeletResourceMetrics resourceMetrics() {
+        return resourceMetrics;
+    }
+
+    /** The node's directory: logs of containerd and the kubelet, its state, the images made here. */
+    public Path directory() {
+        return dir;
+    }
+
+    /** A line of the node's timeline, with the seconds since its start (printed by the tests' logs). */
+    public synchronized void note(String what) {
+        String line = String.format("node +%6.1fs %s", Duration.between(started, Instant.now()).toMillis() / 1000.0, what);
+        timeline.add(line);
+        System.out.println(line);
+    }
+
+    private void write(String relative, String text) {
+        try {
+            Path p = dir.resolve(relative);
+            Files.createDirectories(p.getParent());
+            Files.writeString(p, text, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void await(String what, ChildProcess process, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (!condition.getAsBoolean()) {
+            process.checkAlive();
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("timed out after " + START_TIMEOUT + " waiting for " + what + "; last lines of "
+                        + process.log() + ":\n" + process.tail(30));
+            }
+            try {
+                TimeUnit.MILLISECONDS.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for " + what);
+            }
+        }
+    }
+
+    /**
+     * Stops everything: the metrics scraper, the kubelet, then the node's namespaces (every container with
+     * them), its cgroups and bridge, the Service proxy, the control plane. Nothing stays mounted or running.
+     */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException e) {
+            // the JVM is shutting down: this is the hook
+        }
+        if (resourceMetrics != null) {
+            resourceMetrics.close();
+        }
+        if (kubelet != null) {
+            kubelet.stop(Duration.ofSeconds(10));
+        }
+        if (containerd != null) {
+            containerd.stop(Duration.ofSeconds(5));
+        }
+        if (namespaceRoot != null) {
+            namespaceRoot.kill(); // --kill-child: the namespace's init, and every process in the namespace, die with it
+        }
+        Cgroups.remove(CGROUP_ROOT);
+        if (bridgeCreated) {
+            Host.run(List.of("ip", "link", "del", BRIDGE), false);
+        }
+        if (serviceProxy != null) {
+            serviceProxy.close();
+        }
+        if (plane != null) {
+            plane.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "real node " + NODE_NAME + " (" + dir + ")";
+    }
+}
