@@ -355,13 +355,11 @@ class ChartTest {
     }
 
     @Test
-    void refusesTwoReplicasWithoutLeaderElectionAndAnUnknownLogFormat() {
+    void refusesTwoReplicasWithoutLeaderElectionAndShadowWithTakeOver() {
         assertThatThrownBy(() -> HelmChart.render(Map.of("leaderElection.enabled", false)))
                 .hasMessageContaining("leaderElection.enabled=false needs replicaCount=1");
         assertThatThrownBy(() -> HelmChart.render(Map.of("shadow", true, "takeOverBuiltinHpas", true)))
                 .hasMessageContaining("shadow=true computes the autoscaling/v2 HPAs read-only");
-        assertThatThrownBy(() -> HelmChart.render(Map.of("logFormat", "xml")))
-                .hasMessageContaining("logFormat must be text or json");
     }
 
     @Test
