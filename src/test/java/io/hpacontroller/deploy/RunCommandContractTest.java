@@ -80,6 +80,22 @@ class RunCommandContractTest {
         assertThat(run.<String>matchedOptionValue("--log-format", null)).isEqualTo("json");
     }
 
+    /** {@code --set 'extraArgs={--log-format=json}'}: the flag is appended after the chart's, and run takes the last value. */
+    @Test
+    void extraArgsOverrideTheChartsFlagsTheLastValueWins() {
+        List<String> args = args(HelmChart.render("""
+                watchNamespaces: [shop]
+                extraArgs: [--log-format=json, --horizontal-pod-autoscaler-sync-period=30s, --namespace=payments]
+                """).single(Deployment.class));
+        ParseResult run = parse(args);
+
+        assertThat(args).containsSubsequence("--log-format=text", "--log-format=json");
+        assertThat(run.unmatched()).isEmpty();
+        assertThat(run.<String>matchedOptionValue("--log-format", null)).isEqualTo("json");
+        assertThat(run.<Duration>matchedOptionValue("--horizontal-pod-autoscaler-sync-period", null)).isEqualTo(Duration.ofSeconds(30));
+        assertThat(run.<List<String>>matchedOptionValue("--namespace", null)).as("a list flag accumulates").containsExactly("shop", "payments");
+    }
+
     private static List<String> args(Deployment deployment) {
         return deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs();
     }
