@@ -3,7 +3,6 @@ package io.hpacontroller.deploy;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
-import io.hpacontroller.cli.Main;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParseResult;
@@ -66,7 +65,7 @@ class KustomizeOverlaysTest {
     void theReadmeShowsEachOverlay() throws IOException {
         String readme = Files.readString(Path.of("README.md"));
 
-        assertThat(overlays()).allSatisfy(o -> assertThat(readme).contains("kubectl apply -k examples/kustomize/" + o + "/"));
+        assertThat(overlays()).allSatisfy(o -> assertThat(readme).contains("examples/kustomize/" + o + "/"));
     }
 
     /** The patches append to the args of containers/0: the controller must be the only container. */
@@ -78,9 +77,7 @@ class KustomizeOverlaysTest {
 
     /** Every option of run as it parses these arguments (a list as a sorted set: the order of its values does not matter). */
     private static Map<String, Object> runOptions(List<String> args) {
-        ParseResult top = Main.commandLine().parseArgs(args.toArray(String[]::new));
-        ParseResult run = top.subcommand();
-        assertThat(run.commandSpec().name()).isEqualTo("run");
+        ParseResult run = RunCommandContractTest.parse(args);
         assertThat(run.unmatched()).isEmpty();
         Map<String, Object> options = new TreeMap<>();
         for (OptionSpec option : run.commandSpec().options()) {

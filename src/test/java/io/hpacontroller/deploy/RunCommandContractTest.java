@@ -101,7 +101,7 @@ class RunCommandContractTest {
     }
 
     /** Parses like the image does: ENTRYPOINT java -jar, then the container's args (starting with "run"). */
-    private static ParseResult parse(List<String> args) {
+    static ParseResult parse(List<String> args) {
         ParseResult top = Main.commandLine().parseArgs(args.toArray(String[]::new));
         assertThat(top.subcommand()).as("a subcommand").isNotNull();
         assertThat(top.subcommand().commandSpec().name()).isEqualTo("run");
