@@ -82,15 +82,12 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- end }}
 {{- end }}
 
-{{/* Refuse values that would make a broken or unsafe install. */}}
+{{/* Refuse combinations of values that would make a broken or unsafe install (values.schema.json checks each value). */}}
 {{- define "hpa-controller.validate" -}}
 {{- if and (not .Values.leaderElection.enabled) (gt (int .Values.replicaCount) 1) }}
 {{- fail "leaderElection.enabled=false needs replicaCount=1: without a lease every replica would scale the same targets" }}
 {{- end }}
 {{- if and .Values.shadow .Values.takeOverBuiltinHpas }}
 {{- fail "shadow=true computes the autoscaling/v2 HPAs read-only beside the built-in controller; takeOverBuiltinHpas=true reconciles them: choose one" }}
-{{- end }}
-{{- if not (has .Values.logFormat (list "text" "json")) }}
-{{- fail (printf "logFormat must be text or json, not %q" .Values.logFormat) }}
 {{- end }}
 {{- end }}

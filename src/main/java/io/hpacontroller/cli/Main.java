@@ -24,9 +24,16 @@ public final class Main implements Runnable {
         System.exit(commandLine().execute(args));
     }
 
-    /** The command line with every command, as tests run it. Usage errors print one line and exit 2. */
+    /**
+     * The command line with every command, as tests run it. Usage errors print one line and exit 2.
+     * {@code run} takes a repeated flag as kube-controller-manager does: the last value wins
+     * ({@code --log-format=text ... --log-format=json} logs JSON), and a list flag ({@code --namespace},
+     * {@code --hpa-apis}) adds to its list; the chart's extraArgs and kustomize overlays override a flag by
+     * appending it. The other commands still refuse a flag given twice (there it is a typo).
+     */
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Main());
+        cl.getSubcommands().get("run").setOverwrittenOptionsAllowed(true);
         cl.setParameterExceptionHandler((ex, args) -> {
             CommandLine c = ex.getCommandLine();
             c.getErr().println("error: " + (isUnknownCommand(ex) ? unknownCommand((CommandLine.UnmatchedArgumentException) ex) : ex.getMessage()));

@@ -96,6 +96,25 @@ class RunCommandTest {
         assertThat(s.healthAddress()).isNull();
     }
 
+    /** As kube-controller-manager (pflag): a repeated flag's last value wins; a list flag adds to its list. */
+    @Test
+    void aRepeatedFlagTakesItsLastValueAndAListFlagAccumulates() {
+        CommandLine.ParseResult result = Main.commandLine().parseArgs("run", "--log-format=text", "--horizontal-pod-autoscaler-sync-period=15s",
+                "--shadow=false", "--namespace=a", "--hpa-apis=autoscaling.hpa-controller.io/v1",
+                "--log-format=json", "--horizontal-pod-autoscaler-sync-period=30s", "--shadow=true", "--namespace=b");
+        RunCommand run = (RunCommand) result.subcommand().commandSpec().userObject();
+        ControllerRuntime.Settings s = run.settings();
+
+        assertThat(run.logFormat).isEqualTo("json");
+        assertThat(s.options().syncPeriod()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(s.options().shadow()).isTrue();
+        assertThat(s.options().namespaces()).containsExactly("a", "b");
+        assertThat(parse("--hpa-apis=autoscaling.hpa-controller.io/v1", "--hpa-apis=autoscaling/v2").options().apis())
+                .containsExactlyInAnyOrder(HpaApi.MIRROR, HpaApi.BUILTIN);
+        assertThat(CommandRun.of("explain", "-o", "text", "-o", "json", "web").err())
+                .as("the other commands still refuse a flag given twice").contains("should be specified only once");
+    }
+
     private record Result(int exit, String err) {
     }
 

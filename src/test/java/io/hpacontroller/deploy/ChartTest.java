@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
@@ -354,13 +355,11 @@ class ChartTest {
     }
 
     @Test
-    void refusesTwoReplicasWithoutLeaderElectionAndAnUnknownLogFormat() {
+    void refusesTwoReplicasWithoutLeaderElectionAndShadowWithTakeOver() {
         assertThatThrownBy(() -> HelmChart.render(Map.of("leaderElection.enabled", false)))
                 .hasMessageContaining("leaderElection.enabled=false needs replicaCount=1");
         assertThatThrownBy(() -> HelmChart.render(Map.of("shadow", true, "takeOverBuiltinHpas", true)))
                 .hasMessageContaining("shadow=true computes the autoscaling/v2 HPAs read-only");
-        assertThatThrownBy(() -> HelmChart.render(Map.of("logFormat", "xml")))
-                .hasMessageContaining("logFormat must be text or json");
     }
 
     @Test
@@ -409,6 +408,43 @@ class ChartTest {
                 .getNodeSelectorTerms().get(0).getMatchExpressions().get(0).getKey()).isEqualTo("pool");
         assertThat(pod.getPriorityClassName()).isEqualTo("system-cluster-critical");
         assertThat(deployment.getSpec().getTemplate().getMetadata().getAnnotations()).containsEntry("team", "platform");
+    }
+
+    /** By default the two replicas prefer different nodes; a single node still runs both. */
+    @Test
+    void replicasSpreadAcrossNodesSelectingTheReleasesPods() {
+        Deployment deployment = HelmChart.renderDefaults().single(Deployment.class);
+
+        assertThat(deployment.getSpec().getTemplate().getSpec().getTopologySpreadConstraints()).singleElement().satisfies(c -> {
+            assertThat(c.getTopologyKey()).isEqualTo("kubernetes.io/hostname");
+            assertThat(c.getWhenUnsatisfiable()).isEqualTo("ScheduleAnyway");
+            assertThat(c.getMaxSkew()).isEqualTo(1);
+            assertThat(c.getLabelSelector().getMatchLabels()).isEqualTo(deployment.getSpec().getSelector().getMatchLabels());
+        });
+        assertThat(UnknownFields.in(deployment)).isEmpty();
+    }
+
+    @Test
+    void topologySpreadConstraintsAreOverriddenOrTurnedOffByTheValues() {
+        Manifests zones = HelmChart.render("autoscaler", HelmChart.NAMESPACE, """
+                topologySpreadConstraints:
+                  - maxSkew: 1
+                    topologyKey: topology.kubernetes.io/zone
+                    whenUnsatisfiable: DoNotSchedule
+                  - maxSkew: 2
+                    topologyKey: kubernetes.io/hostname
+                    whenUnsatisfiable: ScheduleAnyway
+                    labelSelector:
+                      matchLabels: {team: platform}
+                """);
+        PodSpec pod = zones.single(Deployment.class).getSpec().getTemplate().getSpec();
+
+        assertThat(pod.getTopologySpreadConstraints()).extracting(TopologySpreadConstraint::getTopologyKey, c -> c.getLabelSelector().getMatchLabels())
+                .containsExactly(
+                        tuple("topology.kubernetes.io/zone", Map.of("app.kubernetes.io/name", "hpa-controller", "app.kubernetes.io/instance", "autoscaler")),
+                        tuple("kubernetes.io/hostname", Map.of("team", "platform")));
+        assertThat(HelmChart.render("topologySpreadConstraints: []").single(Deployment.class).getSpec().getTemplate().getSpec()
+                .getTopologySpreadConstraints()).isEmpty();
     }
 
     /** Every value of values.yaml is in the README's values table (the path itself or a documented parent). */

@@ -67,7 +67,7 @@ public final class HelmChart {
         }
     }
 
-    /** `helm template` with --set values (Helm's --set syntax, e.g. "{a,b}" for a list). */
+    /** `helm template` with --set values (scalars: helm-java passes "{a,b}" as a string, not a list; lists go through {@link #render(String)}). */
     static String renderText(Map<String, ?> values) {
         TemplateCommand template = new Helm(CHART_DIR).template()
                 .withName(RELEASE).withNamespace(NAMESPACE).withKubeVersion(KUBE_VERSION);

@@ -80,12 +80,28 @@ class RunCommandContractTest {
         assertThat(run.<String>matchedOptionValue("--log-format", null)).isEqualTo("json");
     }
 
+    /** {@code --set 'extraArgs={--log-format=json}'}: the flag is appended after the chart's, and run takes the last value. */
+    @Test
+    void extraArgsOverrideTheChartsFlagsTheLastValueWins() {
+        List<String> args = args(HelmChart.render("""
+                watchNamespaces: [shop]
+                extraArgs: [--log-format=json, --horizontal-pod-autoscaler-sync-period=30s, --namespace=payments]
+                """).single(Deployment.class));
+        ParseResult run = parse(args);
+
+        assertThat(args).containsSubsequence("--log-format=text", "--log-format=json");
+        assertThat(run.unmatched()).isEmpty();
+        assertThat(run.<String>matchedOptionValue("--log-format", null)).isEqualTo("json");
+        assertThat(run.<Duration>matchedOptionValue("--horizontal-pod-autoscaler-sync-period", null)).isEqualTo(Duration.ofSeconds(30));
+        assertThat(run.<List<String>>matchedOptionValue("--namespace", null)).as("a list flag accumulates").containsExactly("shop", "payments");
+    }
+
     private static List<String> args(Deployment deployment) {
         return deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs();
     }
 
     /** Parses like the image does: ENTRYPOINT java -jar, then the container's args (starting with "run"). */
-    private static ParseResult parse(List<String> args) {
+    static ParseResult parse(List<String> args) {
         ParseResult top = Main.commandLine().parseArgs(args.toArray(String[]::new));
         assertThat(top.subcommand()).as("a subcommand").isNotNull();
         assertThat(top.subcommand().commandSpec().name()).isEqualTo("run");

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -18,6 +19,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ShadedJarIT {
 
     private static final Path JAR = Path.of("target", "hpa-controller.jar");
+
+    /** {@code -V} prints the jar's Implementation-Version: pom.xml's version, the chart's (OneVersionTest). */
+    @Test
+    void printsTheVersionOfThePomAndTheChart() throws Exception {
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", JAR.toString(), "-V")
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+        assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
+        assertThat(p.exitValue()).as(out).isZero();
+        assertThat(out.lines().filter(l -> !l.startsWith("NOTE: Picked up"))).containsExactly("hpa-controller " + OneVersionTest.pomVersion());
+    }
 
     @Test
     void leavesOutFabric8sListOfEveryModelClassAndKeepsTheOtherServiceLists() throws IOException {
