@@ -598,7 +598,7 @@ public final class KubeControlPlane implements AutoCloseable {
      * A kubeconfig with a new client certificate for this user and groups (e.g. a second
      * kube-controller-manager whose requests the audit log should tell apart from the fixture's).
      */
-    Path kubeconfigForCertificate(String user, String... groups) {
+    public Path kubeconfigForCertificate(String user, String... groups) {
         String name = "cert-" + user.replaceAll("[^a-zA-Z0-9-]", "-");
         Pki.client(ca, user, List.of(groups), Pki.ec()).writeTo(pki, name);
         return writeKubeconfig(dir.resolve(name + ".kubeconfig"), certUser(name));

@@ -24,7 +24,10 @@ final class Cgroups {
         try {
             for (Path hierarchy : hierarchies()) {
                 Path dir = Files.createDirectories(hierarchy.resolve(root));
-                if (hierarchy.getFileName().toString().equals("cpuset")) { // an empty cpuset admits no task
+                if (Files.exists(dir.resolve("cpu.shares"))) { // the node's CPU weight is its capacity's, as a machine's whole
+                    Files.writeString(dir.resolve("cpu.shares"), Integer.toString(1024 * Runtime.getRuntime().availableProcessors()));
+                }
+                if (Files.exists(dir.resolve("cpuset.cpus"))) { // an empty cpuset admits no task
                     for (String f : List.of("cpuset.cpus", "cpuset.mems")) {
                         Files.writeString(dir.resolve(f), Files.readString(hierarchy.resolve(f)).strip());
                     }

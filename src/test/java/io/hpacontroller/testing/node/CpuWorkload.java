@@ -35,7 +35,8 @@ public final class CpuWorkload implements AutoCloseable {
     /**
      * The pod's program: after the start-up delay it serves HTTP (its readiness probe), then every few milliseconds it compares the
      * CPU time its container has used (cpuacct, or cpu.stat on cgroup v2) with what its share asks since the last
-     * look, and spins while it owes (at most 0.2 s of debt), sleeps otherwise: the CPU burnt follows the demand
+     * look, and spins while it owes (at most 0.2 s of debt), otherwise sleeps until it owes again (its own looking
+     * is CPU it counts, so a small share is not drowned in the loop's cost): the CPU burnt follows the demand
      * even on a loaded machine, where a busy loop timed by the wall clock would get a fraction of it.
      * {@code read} and {@code usleep} run inside busybox's shell (no process per look).
      */
@@ -55,7 +56,7 @@ public final class CpuWorkload implements AutoCloseable {
               elif [ "$owed" -gt 0 ]; then
                 [ "$owed" -gt 200000000 ] && owed=200000000
                 i=0; while [ $i -lt 300 ]; do i=$((i + 1)); done
-              else usleep 20000; fi
+              else s=$((-owed / m + 1000)); [ "$s" -gt 1000000 ] && s=1000000; usleep "$s"; fi
             done
             """;
 

@@ -36,7 +36,7 @@ import java.util.function.BooleanSupplier;
  * values, so nothing it mounts or sets shows on the host. Killing that {@code unshare} (as {@link #close()}
  * does, and the test processes' watchdog if the JVM dies) ends every process of the node at once. What is
  * left on the host is removed by {@link #close()}, or by the next start: the bridge and the node's cgroups
- * (under their own root, {@link #CGROUP_ROOT}).
+ * (under their own root, see {@link Layout}).
  *
  * <p>Pods reach the API server at the {@code kubernetes} Service's address, as in-cluster clients do: the
  * bridge holds that address and a {@link ServiceProxy} forwards it to kube-apiserver (there is no
@@ -46,17 +46,39 @@ import java.util.function.BooleanSupplier;
 public final class RealNode implements AutoCloseable {
 
     public static final String NODE_NAME = "hpa-node";
-    static final String BRIDGE = "hpanode0";
-    static final String NODE_IP = "10.88.78.1";
-    static final String POD_SUBNET = "10.88.78.0/24";
-    static final String SERVICE_RANGE = "10.88.79.0/24";
-    static final String CGROUP_ROOT = "hpa-test-node";
+
+    /**
+     * Where node number {@code index} lives on this machine, so that two nodes (two test JVMs, or a fixture
+     * test beside the shared node) never meet: its bridge, addresses, Service range and cgroup root.
+     */
+    record Layout(int index) {
+        String bridge() {
+            return "hpanode" + index;
+        }
+
+        String nodeIp() {
+            return "10.88." + (78 + 2 * index) + ".1";
+        }
+
+        String podSubnet() {
+            return "10.88." + (78 + 2 * index) + ".0/24";
+        }
+
+        String serviceRange() {
+            return "10.88." + (79 + 2 * index) + ".0/24";
+        }
+
+        String cgroupRoot() {
+            return "hpa-test-node-" + index;
+        }
+    }
     private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
     /** The kubelet's wanted kernel tunables (pkg/kubelet/cm/container_manager_linux.go, setupKernelTunables). */
     private static final Map<String, String> KERNEL_TUNABLES = Map.of("vm/overcommit_memory", "1", "vm/panic_on_oom", "0",
             "kernel/panic", "10", "kernel/panic_on_oops", "1", "kernel/keys/root_maxkeys", "1000000", "kernel/keys/root_maxbytes", "25000000");
 
     private final Path dir;
+    private final Layout layout;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Thread shutdownHook = new Thread(this::close, "real-node-shutdown");
     private KubeControlPlane plane;
@@ -66,12 +88,14 @@ public final class RealNode implements AutoCloseable {
     private ChildProcess containerd;
     private volatile ChildProcess kubelet;
     private ServiceProxy serviceProxy;
+    private final UpstreamHpaController upstreamHpaController = new UpstreamHpaController(this);
     private boolean bridgeCreated;
     private final List<String> timeline = new ArrayList<>();
     private final Instant started = Instant.now();
 
-    private RealNode(Path dir) {
+    private RealNode(Path dir, Layout layout) {
         this.dir = dir;
+        this.layout = layout;
     }
 
     /**
@@ -79,6 +103,10 @@ public final class RealNode implements AutoCloseable {
      * on 2 cores). {@code controllerManagerFlags}: more kube-controller-manager flags.
      */
     public static RealNode start(String name, List<String> controllerManagerFlags) {
+        return start(name, new Layout(0), controllerManagerFlags);
+    }
+
+    static RealNode start(String name, Layout layout, List<String> controllerManagerFlags) {
         Preflight.check();
         Path dir;
         try {
@@ -88,7 +116,7 @@ public final class RealNode implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        RealNode node = new RealNode(dir);
+        RealNode node = new RealNode(dir, layout);
         Runtime.getRuntime().addShutdownHook(node.shutdownHook);
         try {
             node.boot(name, controllerManagerFlags);
@@ -100,10 +128,10 @@ public final class RealNode implements AutoCloseable {
     }
 
     private void boot(String name, List<String> controllerManagerFlags) {
-        removeLeftovers();
+        removeLeftovers(layout);
         mkdirs("state/containerd", "state/kubelet", "state/log", "state/cni", "state/cni-conf", "state/opt", "state/sysctl",
                 "run/containerd", "logs", "images");
-        KubeControlPlane.RealNodes nodes = new KubeControlPlane.RealNodes(NODE_NAME, SERVICE_RANGE, controllerManagerFlags, admin -> {
+        KubeControlPlane.RealNodes nodes = new KubeControlPlane.RealNodes(NODE_NAME, layout.serviceRange(), controllerManagerFlags, admin -> {
             resourceMetrics = new KubeletResourceMetrics(admin, NODE_NAME);
             return resourceMetrics;
         });
@@ -134,20 +162,21 @@ public final class RealNode implements AutoCloseable {
     }
 
     /** What a run killed with the JVM left behind: its bridge and its (empty) cgroups. */
-    private static void removeLeftovers() {
-        if (Host.run(List.of("ip", "link", "show", BRIDGE), false).exit() == 0) {
-            Host.run(List.of("ip", "link", "del", BRIDGE), true);
+    private static void removeLeftovers(Layout layout) {
+        if (Host.run(List.of("ip", "link", "show", layout.bridge()), false).exit() == 0) {
+            Host.run(List.of("ip", "link", "del", layout.bridge()), true);
         }
-        Cgroups.remove(CGROUP_ROOT);
+        Cgroups.remove(layout.cgroupRoot());
     }
 
     private void network(String serviceIp) {
-        Host.run(List.of("ip", "link", "add", BRIDGE, "type", "bridge"), true);
+        String bridge = layout.bridge();
+        Host.run(List.of("ip", "link", "add", bridge, "type", "bridge"), true);
         bridgeCreated = true;
-        Host.run(List.of("ip", "addr", "add", NODE_IP + "/24", "dev", BRIDGE), true);
+        Host.run(List.of("ip", "addr", "add", layout.nodeIp() + "/24", "dev", bridge), true);
         // the kubernetes Service's address, local: a pod's packets to it are delivered to the ServiceProxy
-        Host.run(List.of("ip", "addr", "add", serviceIp + "/32", "dev", BRIDGE), true);
-        Host.run(List.of("ip", "link", "set", BRIDGE, "up"), true);
+        Host.run(List.of("ip", "addr", "add", serviceIp + "/32", "dev", bridge), true);
+        Host.run(List.of("ip", "link", "set", bridge, "up"), true);
         write("state/resolv.conf", "nameserver 127.0.0.1\n");
         // no gateway, no masquerading: pods reach the pod subnet and, through the node, the Service range only
         write("state/cni-conf/10-hpa-node.conflist", """
@@ -163,7 +192,7 @@ public final class RealNode implements AutoCloseable {
                     }
                   }]
                 }
-                """.formatted(BRIDGE, dir.resolve("state/cni"), POD_SUBNET, SERVICE_RANGE, NODE_IP));
+                """.formatted(layout.bridge(), dir.resolve("state/cni"), layout.podSubnet(), layout.serviceRange(), layout.nodeIp()));
     }
 
     // ---- the node's namespaces ----
@@ -251,7 +280,7 @@ public final class RealNode implements AutoCloseable {
     }
 
     private void startKubelet() {
-        Cgroups.create(CGROUP_ROOT);
+        Cgroups.create(layout.cgroupRoot());
         write("state/kubelet-config.yaml", """
                 apiVersion: kubelet.config.k8s.io/v1beta1
                 kind: KubeletConfiguration
@@ -286,7 +315,7 @@ public final class RealNode implements AutoCloseable {
                 imageGCLowThresholdPercent: 98
                 volumePluginDir: /var/lib/kubelet/volume-plugins
                 nodeStatusUpdateFrequency: 10s
-                """.formatted(NODE_IP, plane.caCertificate(), CGROUP_ROOT, dir.resolve("state/resolv.conf")));
+                """.formatted(layout.nodeIp(), plane.caCertificate(), layout.cgroupRoot(), dir.resolve("state/resolv.conf")));
         startKubeletProcess();
     }
 
@@ -294,7 +323,7 @@ public final class RealNode implements AutoCloseable {
         kubelet = ChildProcess.start("kubelet", inNode(plane.program("kubelet").toString(),
                 "--config=" + dir.resolve("state/kubelet-config.yaml"), "--kubeconfig=" + plane.kubeconfig("kubelet"),
                 "--root-dir=/var/lib/kubelet", "--container-runtime-endpoint=unix:///run/containerd/containerd.sock",
-                "--pod-infra-container-image=" + LocalImages.PAUSE, "--hostname-override=" + NODE_NAME, "--node-ip=" + NODE_IP,
+                "--pod-infra-container-image=" + LocalImages.PAUSE, "--hostname-override=" + NODE_NAME, "--node-ip=" + layout.nodeIp(),
                 "--v=1"), dir.resolve("logs/kubelet.log"), Map.of());
     }
 
@@ -352,9 +381,18 @@ public final class RealNode implements AutoCloseable {
         note("imported " + archive.getFileName());
     }
 
+    /** Upstream's HPA controller (off until a test turns it on). */
+    public UpstreamHpaController upstreamHpaController() {
+        return upstreamHpaController;
+    }
+
     /** The metrics.k8s.io source of this node (metrics-server's behaviour over the kubelet's resource metrics). */
     public KubeletResourceMetrics resourceMetrics() {
         return resourceMetrics;
+    }
+
+    Layout layout() {
+        return layout;
     }
 
     /** The node's directory: logs of containerd and the kubelet, its state, the images made here. */
@@ -410,6 +448,7 @@ public final class RealNode implements AutoCloseable {
         } catch (IllegalStateException e) {
             // the JVM is shutting down: this is the hook
         }
+        upstreamHpaController.off();
         if (resourceMetrics != null) {
             resourceMetrics.close();
         }
@@ -422,9 +461,9 @@ public final class RealNode implements AutoCloseable {
         if (namespaceRoot != null) {
             namespaceRoot.kill(); // --kill-child: the namespace's init, and every process in the namespace, die with it
         }
-        Cgroups.remove(CGROUP_ROOT);
+        Cgroups.remove(layout.cgroupRoot());
         if (bridgeCreated) {
-            Host.run(List.of("ip", "link", "del", BRIDGE), false);
+            Host.run(List.of("ip", "link", "del", layout.bridge()), false);
         }
         if (serviceProxy != null) {
             serviceProxy.close();

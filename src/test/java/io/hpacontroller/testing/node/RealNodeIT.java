@@ -14,7 +14,11 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** The real-node fixture itself: real pods burn the CPU asked of them, metrics.k8s.io reports it, and closing leaves nothing behind. */
+/**
+ * The real-node fixture itself, on a node of its own beside the shared one: real pods burn the CPU asked of
+ * them, metrics.k8s.io reports it, and closing leaves nothing mounted, running or configured on the host.
+ */
+@org.junit.jupiter.api.parallel.ResourceLock(value = RealNodeExtension.NODE, mode = org.junit.jupiter.api.parallel.ResourceAccessMode.READ)
 class RealNodeIT {
 
     private static final ResourceDefinitionContext POD_METRICS = new ResourceDefinitionContext.Builder()
@@ -23,7 +27,8 @@ class RealNodeIT {
     @Test
     void podsBurnWhatTheyAreAskedAndTheMetricsApiReportsItAndNothingIsLeftAfter() throws Exception {
         Path dir;
-        try (RealNode node = RealNode.start("fixture", List.of())) {
+        RealNode.Layout layout = new RealNode.Layout(1); // beside the shared node
+        try (RealNode node = RealNode.start("fixture", layout, List.of())) {
             dir = node.directory();
             TestNamespace ns = node.newNamespace("fixture");
             try (CpuWorkload load = CpuWorkload.create(node, ns.name(), "burn", 2, CpuWorkload.Shape.of("20m", Duration.ofSeconds(3)))) {
@@ -42,8 +47,8 @@ class RealNodeIT {
         }
         String mounts = Files.readString(Path.of("/proc/self/mounts"));
         assertThat(mounts).doesNotContain(dir.toString());
-        assertThat(Host.run(List.of("ip", "link", "show", RealNode.BRIDGE), false).exit()).isNotZero();
-        assertThat(Path.of("/sys/fs/cgroup/cpu", RealNode.CGROUP_ROOT)).doesNotExist();
+        assertThat(Host.run(List.of("ip", "link", "show", layout.bridge()), false).exit()).isNotZero();
+        assertThat(Path.of("/sys/fs/cgroup/cpu", layout.cgroupRoot())).doesNotExist();
         assertThat(ProcessHandle.allProcesses().map(p -> p.info().commandLine().orElse(""))
                 .filter(c -> c.contains(dir.toString()))).isEmpty();
     }

@@ -1,0 +1,137 @@
+package io.hpacontroller.testing.node;
+
+import com.marcnuri.helm.Helm;
+import com.marcnuri.helm.InstallCommand;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.client.KubernetesClient;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The controller installed on the real node as users install it: {@code helm install} of
+ * {@code charts/hpa-controller} (Helm inside the JVM, helm-java), running the image {@code mvn verify} built.
+ * With no values the release is the chart's default install; the image is set only if the built image is
+ * not the one the chart names by default (its repository and appVersion).
+ */
+public final class ControllerRelease implements AutoCloseable {
+
+    static final Path CHART = Path.of("charts/hpa-controller");
+    private static final Pattern IMAGE = Pattern.compile("^(.+):([^:/]+)$");
+
+    private final RealNode node;
+    private final String name;
+    private final String namespace;
+
+    private ControllerRelease(RealNode node, String name, String namespace) {
+        this.node = node;
+        this.name = name;
+        this.namespace = namespace;
+    }
+
+    /** {@code helm install NAME charts/hpa-controller -n NAMESPACE --create-namespace --set ...}, waited until its pods are Ready. */
+    public static ControllerRelease install(RealNode node, String name, String namespace, Map<String, Object> values) {
+        InstallCommand install = new Helm(CHART).install().withName(name).withNamespace(namespace).createNamespace()
+                .withKubeConfig(node.plane().adminKubeconfig()).waitReady().withTimeout(300);
+        imageValues().forEach(install::set);
+        values.forEach(install::set);
+        install.call();
+        node.note("helm install " + name + " -n " + namespace + " " + values + ": Ready");
+        return new ControllerRelease(node, name, namespace);
+    }
+
+    /** The values that point the chart at the image built for the tests, when its defaults do not. */
+    static Map<String, Object> imageValues() {
+        String image = System.getProperty("image.name", "");
+        Matcher m = IMAGE.matcher(image);
+        Map<String, Object> out = new LinkedHashMap<>();
+        if (!m.matches()) {
+            return out;
+        }
+        String chart = read(CHART.resolve("Chart.yaml"));
+        String values = read(CHART.resolve("values.yaml"));
+        Matcher app = Pattern.compile("(?m)^appVersion: *\"?([^\"\\s]+)\"?").matcher(chart);
+        Matcher repo = Pattern.compile("(?m)^  repository: *(\\S+)").matcher(values);
+        if (!repo.find() || !repo.group(1).equals(m.group(1))) {
+            out.put("image.repository", m.group(1));
+        }
+        if (!app.find() || !app.group(1).equals(m.group(2))) {
+            out.put("image.tag", m.group(2));
+        }
+        return out;
+    }
+
+    private static String read(Path p) {
+        try {
+            return Files.readString(p);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** {@code helm upgrade --reuse-values --set ...}, waited until Ready. */
+    public void upgrade(Map<String, Object> values) {
+        var upgrade = new Helm(CHART).upgrade().withName(name).withNamespace(namespace).reuseValues()
+                .withKubeConfig(node.plane().adminKubeconfig()).waitReady().withTimeout(300);
+        values.forEach(upgrade::set);
+        upgrade.call();
+        node.note("helm upgrade " + name + " " + values + ": Ready");
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public String namespace() {
+        return namespace;
+    }
+
+    /** The chart's ServiceAccount as the API server names it. */
+    public String user() {
+        return "system:serviceaccount:" + namespace + ":" + name;
+    }
+
+    /** The controller's pods. */
+    public List<Pod> pods() {
+        return admin().pods().inNamespace(namespace).withLabel("app.kubernetes.io/instance", name).list().getItems();
+    }
+
+    /** The holder of the release's leader-election Lease (a pod name), or null. */
+    public String leader() {
+        Lease lease = admin().leases().inNamespace(namespace).withName("hpa-controller").get();
+        return lease == null || lease.getSpec() == null ? null : lease.getSpec().getHolderIdentity();
+    }
+
+    /** A pod's log (the controller's output). */
+    public String log(String pod) {
+        return admin().pods().inNamespace(namespace).withName(pod).getLog();
+    }
+
+    /** Writes each controller pod's log to the node's logs directory ({@code RELEASE-POD.log}), for after the test. */
+    public void saveLogs() {
+        for (Pod p : pods()) {
+            String pod = p.getMetadata().getName();
+            try {
+                java.nio.file.Files.writeString(node.directory().resolve("logs").resolve(name + "-" + pod + ".log"), log(pod));
+            } catch (java.io.IOException | RuntimeException e) {
+                node.note("cannot save the log of " + pod + ": " + e);
+            }
+        }
+    }
+
+    private KubernetesClient admin() {
+        return node.adminClient();
+    }
+
+    /** {@code helm uninstall}. */
+    @Override
+    public void close() {
+        Helm.uninstall(name).withNamespace(namespace).withKubeConfig(node.plane().adminKubeconfig()).call();
+    }
+}

@@ -1,0 +1,127 @@
+package io.hpacontroller.testing.node;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.hpacontroller.live.HpaApi;
+import io.hpacontroller.testing.kube.AuditEvent;
+import io.hpacontroller.testing.kube.FakeMetricsServer;
+import io.hpacontroller.testing.kube.TestNamespace;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Issue 26, scenario a: the chart's default install (the mirror API only, two replicas) on a real node, as a
+ * new user on a managed cluster runs it. The controller's pods become Ready and one takes the Lease; a
+ * mirror HPA on a real workload scales up on a demand step and back down after its stabilization window; a
+ * metrics outage gives ScalingActive=False and events on the mirror HPA and no scale; every request of
+ * the controller is allowed by the chart's own RBAC.
+ */
+@RealNodeTest
+@ResourceLock(value = RealNodeExtension.DEFAULT_RELEASE_LEADER, mode = ResourceAccessMode.READ)
+class DefaultInstallNodeIT {
+
+    private static final Duration LONG = Duration.ofMinutes(4);
+
+    @Test
+    void aMirrorHpaScalesOnRealLoadAndSaysWhyWhenTheMetricsFail(RealNode node, ControllerRelease release) {
+        Instant start = Instant.now();
+        try (Timeline t = new Timeline("default-install")) {
+            List<String> pods = release.pods().stream().map(p -> p.getMetadata().getName()).toList();
+            assertThat(pods).hasSize(2);
+            assertThat(release.pods()).allMatch(CpuWorkload::ready);
+            await("one replica to hold the Lease").atMost(LONG).until(() -> pods.contains(release.leader()));
+            t.mark("controller pods " + pods + " Ready; leader " + release.leader());
+
+            TestNamespace ns = node.newNamespace("default-install");
+            try {
+                run(node, release, t, ns);
+            } finally {
+                release.saveLogs();
+            }
+            List<AuditEvent> refused = node.plane().audit().events(AuditEvent.Filter.all().user(release.user()).since(start).code(403));
+            assertThat(refused).as("every request of the default install is allowed by the chart's RBAC").isEmpty();
+            assertThat(node.plane().audit().count(AuditEvent.Filter.all().user(release.user()).since(start).writes()))
+                    .as("the controller wrote through the chart's ServiceAccount").isPositive();
+        }
+    }
+
+    private static void run(RealNode node, ControllerRelease release, Timeline t, TestNamespace ns) {
+            try (CpuWorkload web = CpuWorkload.create(node, ns.name(), "web", 2, CpuWorkload.Shape.of("20m", Duration.ofSeconds(5)))) {
+                t.watchReplicas(node, ns.name(), "web");
+                web.demand(20); // 50 % of the request on each of 2 pods: at the target
+                await("2 web pods Ready").atMost(LONG).until(() -> web.readyPods().size() == 2);
+                NodeHpas.create(node.adminClient(), HpaApi.MIRROR, ns.name(), """
+                        metadata: {name: web}
+                        spec:
+                          scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+                          minReplicas: 2
+                          maxReplicas: 6
+                          metrics:
+                          - type: Resource
+                            resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}
+                          behavior:
+                            scaleDown: {stabilizationWindowSeconds: 30}
+                        """);
+                t.watchHpa(node, HpaApi.MIRROR, ns.name(), "web");
+                t.mark("mirror HPA web created: target 50 % of 20m, min 2, max 6, scale-down window 30 s; demand 20m");
+                await("the HPA to read the metric").atMost(LONG).until(() -> "True ValidMetricFound".equals(condition(node, ns, "ScalingActive")));
+                t.mark("ScalingActive True ValidMetricFound; " + NodeHpas.conditions(hpa(node, ns)));
+
+                web.demand(60);
+                t.mark("demand 60m (150 % of the request on 2 pods)");
+                await("a scale-up to at least 4").atMost(LONG).until(() -> replicas(node, ns) >= 4);
+                t.mark("scaled up: " + t.steps("web"));
+
+                web.demand(20);
+                double dropped = t.now();
+                t.mark("demand 20m (at most 25 % on 4 or more pods)");
+                await("the scale-down after the 30 s window").atMost(LONG).until(() -> replicas(node, ns) == 2);
+                Timeline.Step down = t.steps("web").get(t.steps("web").size() - 1);
+                assertThat(down.at() - dropped).as("no scale-down before the stabilization window").isGreaterThanOrEqualTo(30);
+                t.mark("scaled down " + Math.round(down.at() - dropped) + " s after the demand fell");
+
+                // a metrics outage: metrics.k8s.io answers 503 in this namespace
+                ns.metrics().fail(FakeMetricsServer.Api.RESOURCE, 503);
+                web.demand(120);
+                t.mark("metrics.k8s.io fails with 503 for this namespace; demand 120m");
+                await("ScalingActive=False FailedGetResourceMetric").atMost(LONG)
+                        .until(() -> "False FailedGetResourceMetric".equals(condition(node, ns, "ScalingActive")));
+                await("three syncs that met the outage (the event's count)").atMost(LONG)
+                        .until(() -> failedGetEvents(node, ns) >= 3);
+                assertThat(replicas(node, ns)).as("no scale while the metric cannot be read").isEqualTo(2);
+                t.mark("outage: " + NodeHpas.conditions(hpa(node, ns)) + "; events " + NodeHpas.events(node.adminClient(), ns.name(), "web"));
+                assertThat(NodeHpas.events(node.adminClient(), ns.name(), "web")).anyMatch(e -> e.startsWith("Warning FailedGetResourceMetric"));
+
+                ns.metrics().heal(FakeMetricsServer.Api.RESOURCE);
+                t.mark("metrics.k8s.io answers again");
+                await("the HPA to read the metric again and scale up").atMost(LONG).until(() -> replicas(node, ns) > 2);
+                t.mark("scaling again: " + NodeHpas.conditions(hpa(node, ns)));
+            }
+    }
+
+    private static HorizontalPodAutoscaler hpa(RealNode node, TestNamespace ns) {
+        return NodeHpas.read(node.adminClient(), HpaApi.MIRROR, ns.name(), "web");
+    }
+
+    private static String condition(RealNode node, TestNamespace ns, String type) {
+        return NodeHpas.condition(hpa(node, ns), type);
+    }
+
+    private static int replicas(RealNode node, TestNamespace ns) {
+        return node.adminClient().apps().deployments().inNamespace(ns.name()).withName("web").get().getSpec().getReplicas();
+    }
+
+    private static int failedGetEvents(RealNode node, TestNamespace ns) {
+        return node.adminClient().v1().events().inNamespace(ns.name()).list().getItems().stream()
+                .filter(e -> "FailedGetResourceMetric".equals(e.getReason()) && "web".equals(e.getInvolvedObject().getName()))
+                .mapToInt(e -> e.getCount() == null ? 1 : e.getCount()).sum();
+    }
+}
