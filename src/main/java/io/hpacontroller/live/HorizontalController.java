@@ -56,7 +56,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * of the start; an HPA created later is synced at once, and so is one whose spec changes (its generation
  * moves) or whose control annotations change (they do not move the generation: {@code kubectl annotate}
  * takes effect at once); status writes of our own do not requeue. A sweep every sync period re-adds any HPA
- * the queue does not track (never earlier than its next due time), so no HPA can be lost.
+ * the queue does not track (never earlier than its next due time), so no HPA can be lost. A deleted HPA is
+ * forgotten at once: its queue entry, history, caches, and (for the listeners) its metric series and decision traces.
  */
 public final class HorizontalController implements AutoCloseable {
 
@@ -98,7 +99,10 @@ public final class HorizontalController implements AutoCloseable {
     private final AtomicInteger busy = new AtomicInteger();
     private ScheduledExecutorService sweeper;
 
-    /** Told about every reconcile. Called on the worker thread: keep it quick. */
+    /**
+     * Told about every reconcile (on the worker thread), and about every HPA that is gone (a report without an
+     * outcome, on the informer's or a worker's thread, maybe more than once): keep it quick.
+     */
     public interface SyncListener {
         void onSync(SyncReport report);
     }
@@ -232,6 +236,11 @@ public final class HorizontalController implements AutoCloseable {
         }
     }
 
+    /** Whether this instance reconciles the HPA (it is not an autoscaling/v2 HPA only read for its selector). */
+    private boolean reconciledHere(HorizontalPodAutoscaler hpa) {
+        return builtinSelectors == null || HpaApi.of(hpa) != HpaApi.BUILTIN;
+    }
+
     /** Whether the HPA was created after this process started (the API server's clock, to the second). */
     private boolean createdSinceStart(HorizontalPodAutoscaler hpa) {
         long at = KubeTime.parse(hpa.getMetadata().getCreationTimestamp(), Long.MIN_VALUE);
@@ -250,6 +259,9 @@ public final class HorizontalController implements AutoCloseable {
         String key = Reconciler.keyOf(hpa);
         queue.remove(key);
         forget(key);
+        if (reconciledHere(hpa)) {
+            notifyListeners(SyncReport.gone(key));
+        }
     }
 
     /** Starts the Pod informers only. */
@@ -414,9 +426,9 @@ public final class HorizontalController implements AutoCloseable {
             if (builtinSelectors != null && HpaApi.ofKey(key) == HpaApi.BUILTIN) {
                 return null; // never reconciled here: nothing to report
             }
-            return notifyListeners(new SyncReport(key, null, 0, 0, 0, 0, waitedNanos));
+            return notifyListeners(SyncReport.gone(key));
         }
-        if (builtinSelectors != null && HpaApi.of(hpa) == HpaApi.BUILTIN) {
+        if (!reconciledHere(hpa)) {
             builtinSelectors.refresh(hpa);
             return null;
         }
@@ -432,10 +444,14 @@ public final class HorizontalController implements AutoCloseable {
         ReconcileOutcome outcome = reconciler.reconcile(hpa, hpaControls);
         long total = System.nanoTime() - start;
         long cpu = THREADS.getCurrentThreadCpuTime() - cpuStart;
+        SyncReport report = notifyListeners(new SyncReport(key, outcome, total, cpu, ApiCallStats.nanos(), ApiCallStats.calls(), waitedNanos));
         if (lookup(key) == null) {
-            forget(key); // deleted while it was reconciled: drop the history the reconcile may have re-created
+            // deleted while it was reconciled (the informer removes it from its cache before it tells): drop what the
+            // reconcile and the report may have re-created after the deletion was handled
+            forget(key);
+            notifyListeners(SyncReport.gone(key));
         }
-        return notifyListeners(new SyncReport(key, outcome, total, cpu, ApiCallStats.nanos(), ApiCallStats.calls(), waitedNanos));
+        return report;
     }
 
     /** The period the queue schedules the HPA's next sync by: its own when its controls give one, else the flag's. */
@@ -559,6 +575,24 @@ public final class HorizontalController implements AutoCloseable {
     public int hpaCount() {
         int builtin = options.apis().contains(HpaApi.BUILTIN) ? hpaInformers.stream().mapToInt(i -> i.getStore().list().size()).sum() : 0;
         return builtin + mirrorInformers.stream().mapToInt(i -> i.getStore().list().size()).sum();
+    }
+
+    /**
+     * For tests: how many HPAs each store of this controller that is kept per HPA holds something for (a deleted
+     * HPA leaves nothing behind: not its queue entry, history, selector, controls, period, status or kept history).
+     */
+    Map<String, Integer> heldPerHpa() {
+        Map<String, Integer> held = new LinkedHashMap<>();
+        held.put("queue", queue.keysHeld());
+        held.put("histories", histories.size());
+        held.put("predictions", reconciler.predicting());
+        held.put("selectors", selectors.size());
+        held.put("controls", controls.size());
+        held.put("periods", periods.size());
+        held.put("statuses", statuses.size());
+        held.put("kept", kept == null ? 0 : kept.size());
+        held.put("shadow", shadow == null ? 0 : shadow.hpasHeld());
+        return held;
     }
 
     public int podCount() {

@@ -179,7 +179,7 @@ public final class WorkQueue {
     public void remove(String key) {
         lock.lock();
         try {
-            scheduledAt.remove(key);
+            unschedule(key);
             urgent.remove(key);
             lastStart.remove(key);
             beforeStart.remove(key);
@@ -192,6 +192,13 @@ public final class WorkQueue {
             }
         } finally {
             lock.unlock();
+        }
+    }
+
+    private void unschedule(String key) {
+        Long at = scheduledAt.remove(key);
+        if (at != null) {
+            schedule.remove(new Scheduled(at, key));
         }
     }
 
@@ -411,6 +418,24 @@ public final class WorkQueue {
         lock.lock();
         try {
             return readySince.containsKey(key) || scheduledAt.containsKey(key) || processing.contains(key) || beforeStart.contains(key);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Keys of which the queue holds anything (for tests: a deleted HPA leaves nothing behind). */
+    int keysHeld() {
+        lock.lock();
+        try {
+            Set<String> keys = new HashSet<>(readySince.keySet());
+            keys.addAll(processing);
+            keys.addAll(urgent);
+            keys.addAll(scheduledAt.keySet());
+            keys.addAll(lastStart.keySet());
+            keys.addAll(beforeStart);
+            keys.addAll(periods.keySet());
+            schedule.forEach(s -> keys.add(s.key()));
+            return keys.size();
         } finally {
             lock.unlock();
         }
