@@ -50,14 +50,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Each HPA is synced once per sync period at a phase of its own ({@link PhasedCadence}), whatever
  * the outcome: a sync that failed on the cluster's side waits for the next period like any other, as
- * upstream. The period is the flag's, or the HPA's own ({@link HpaControls#syncPeriod()}, read at each sync
- * with the other controls and handed to the core with the HPA; the phase is then within that period). The
+ * upstream. The period is the flag's, or the HPA's own ({@link HpaControls#syncPeriod()}, read from its
+ * controls whenever the informer delivers a new or changed HPA; the phase is then within that period). The
  * HPAs that existed when the process started are first synced at their phases within one period (the flag's)
- * of the start; an HPA created later is synced at once, and so is one whose spec changes (its generation
- * moves) or whose control annotations change (they do not move the generation: {@code kubectl annotate}
- * takes effect at once); status writes of our own do not requeue. A sweep every sync period re-adds any HPA
- * the queue does not track (never earlier than its next due time), so no HPA can be lost. A deleted HPA is
- * forgotten at once: its queue entry, history, caches, and (for the listeners) its metric series and decision traces.
+ * of the start; an HPA created later is synced at once. A change of its spec (its generation moves) or of its
+ * control annotations (they do not move the generation) is picked up at the next allowed time, never less
+ * than a period after the HPA's last sync ({@link WorkQueue#addChanged}: as upstream's rate-limited requeue);
+ * status writes, ours or anyone's, do not requeue. A sweep every sync period re-adds any HPA the queue does not
+ * track (never earlier than its next due time), so no HPA can be lost. A deleted HPA is forgotten at once: its
+ * queue entry, history, caches, and (for the listeners) its metric series and decision traces.
  */
 public final class HorizontalController implements AutoCloseable {
 
@@ -229,8 +230,11 @@ public final class HorizontalController implements AutoCloseable {
         if (!queue) {
             return;
         }
+        if (reconciledHere(hpa)) {
+            keepPeriod(key, hpa);
+        }
         if (createdSinceStart(hpa)) {
-            this.queue.addNow(key);
+            this.queue.addChanged(key);
         } else {
             this.queue.add(key);
         }
@@ -251,7 +255,10 @@ public final class HorizontalController implements AutoCloseable {
         String key = Reconciler.keyOf(hpa);
         selectors.register(key, hpa.getMetadata().getNamespace());
         if (queue && (!Objects.equals(old.getMetadata().getGeneration(), hpa.getMetadata().getGeneration()) || HpaControlsCache.changed(old, hpa))) {
-            this.queue.addNow(key);
+            if (reconciledHere(hpa)) {
+                keepPeriod(key, hpa);
+            }
+            this.queue.addChanged(key);
         }
     }
 
@@ -439,9 +446,7 @@ public final class HorizontalController implements AutoCloseable {
         if (kept != null) {
             kept.restore(hpa, clock.millis()); // before the first decision this process makes for it
         }
-        Parsed<HpaControls> hpaControls = controls.of(key, hpa);
-        keepPeriod(key, hpaControls);
-        ReconcileOutcome outcome = reconciler.reconcile(hpa, hpaControls);
+        ReconcileOutcome outcome = reconciler.reconcile(hpa, controls.of(key, hpa));
         long total = System.nanoTime() - start;
         long cpu = THREADS.getCurrentThreadCpuTime() - cpuStart;
         SyncReport report = notifyListeners(new SyncReport(key, outcome, total, cpu, ApiCallStats.nanos(), ApiCallStats.calls(), waitedNanos));
@@ -454,8 +459,12 @@ public final class HorizontalController implements AutoCloseable {
         return report;
     }
 
-    /** The period the queue schedules the HPA's next sync by: its own when its controls give one, else the flag's. */
-    private void keepPeriod(String key, Parsed<HpaControls> hpaControls) {
+    /**
+     * The period the queue schedules the HPA's next sync by: its own when its controls give one, else the flag's. Kept
+     * when the informer delivers the HPA, so that a changed period counts from the change on.
+     */
+    private void keepPeriod(String key, HorizontalPodAutoscaler hpa) {
+        Parsed<HpaControls> hpaControls = controls.of(key, hpa);
         Duration own = hpaControls instanceof Parsed.Valid<HpaControls> v ? v.value().syncPeriod() : null;
         if (own == null || own.equals(options.syncPeriod())) {
             periods.remove(key);
@@ -593,6 +602,11 @@ public final class HorizontalController implements AutoCloseable {
         held.put("kept", kept == null ? 0 : kept.size());
         held.put("shadow", shadow == null ? 0 : shadow.hpasHeld());
         return held;
+    }
+
+    /** For tests: the HPA of this key as the informer's cache holds it, null when it holds none. */
+    HorizontalPodAutoscaler cached(String key) {
+        return lookup(key);
     }
 
     public int podCount() {
