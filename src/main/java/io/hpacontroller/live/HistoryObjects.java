@@ -266,6 +266,11 @@ public final class HistoryObjects implements HistoryWriter {
         kept.remove(key);
     }
 
+    /** HPAs of which this instance knows what the cluster holds. */
+    int size() {
+        return kept.size();
+    }
+
     /** Whether this instance knows what the cluster holds for the HPA (restored, or found to hold nothing). */
     boolean knows(String key) {
         return kept.containsKey(key);

@@ -78,7 +78,7 @@ class ExplainIT {
         ns.metrics().podsMetric("packets-per-second", "10");
         // its own sync period of 10 minutes: after the sync at its creation, its first slot is minutes away on most
         // runs (its phase is on the wall clock), so explain can run between two syncs; the test then asks for the
-        // next sync by editing the annotation, which is synced at once
+        // next sync by editing the annotation to the flag's 30 s, picked up 30 s after the last sync
         ns.create(new HorizontalPodAutoscalerBuilder().withNewMetadata().withName("web").withNamespace(ns.name())
                 .addToAnnotations(ControlAnnotations.SYNC_PERIOD, "10m").endMetadata()
                 .withNewSpec().withNewScaleTargetRef().withApiVersion("apps/v1").withKind("Deployment").withName("web").endScaleTargetRef()

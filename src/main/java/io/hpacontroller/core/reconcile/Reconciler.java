@@ -148,6 +148,11 @@ public final class Reconciler {
         prediction.forget(key);
     }
 
+    /** HPAs whose learned load (predictive scaling) is held decoded, besides their histories. */
+    public int predicting() {
+        return prediction.size();
+    }
+
     /**
      * The HPA being synced and the status it started with: the inputs every step of one sync shares. The
      * conditions are the status being built (upstream sets them on its copy of the HPA).
