@@ -8,6 +8,7 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.ToLongFunction;
 
@@ -37,7 +38,7 @@ public final class Quantities {
     /** The most digits of a quantity's decimal exponent ({@code 1e99}, {@code 5E-12}): at most 10^±99. */
     public static final int MAX_EXPONENT_DIGITS = 2;
     /** The suffixes other than an exponent, as upstream's {@code resource.Quantity} knows them. */
-    private static final java.util.Set<String> SUFFIXES = java.util.Set.of("", "n", "u", "m", "k", "M", "G", "T", "P", "E",
+    private static final Set<String> SUFFIXES = Set.of("", "n", "u", "m", "k", "M", "G", "T", "P", "E",
             "Ki", "Mi", "Gi", "Ti", "Pi", "Ei");
 
     private Quantities() {

@@ -13,6 +13,7 @@ import java.io.InputStream;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -106,10 +107,10 @@ public final class KubeApi {
         String url = base + path;
         InputStream body = null;
         ScheduledFuture<?> deadline = null;
+        CompletableFuture<HttpResponse<InputStream>> sent = http.sendAsync(http.newHttpRequestBuilder().uri(url)
+                .timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).build(), InputStream.class);
         try {
-            HttpResponse<InputStream> response = http.sendAsync(http.newHttpRequestBuilder().uri(url)
-                            .timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).build(), InputStream.class)
-                    .get(timeout.plus(GRACE).toMillis(), TimeUnit.MILLISECONDS);
+            HttpResponse<InputStream> response = sent.get(timeout.plus(GRACE).toMillis(), TimeUnit.MILLISECONDS);
             body = response.body();
             if (response.code() < 200 || response.code() >= 300) {
                 String text = new String(body.readNBytes(MAX_ERROR_BODY), StandardCharsets.UTF_8);
@@ -124,7 +125,7 @@ public final class KubeApi {
             throw new ApiException("the answer is larger than " + maxBytes + " bytes (" + bound + ")");
         } catch (IOException e) {
             if (deadline != null && deadline.isDone()) {
-                throw new ApiException(urlErrorReadingBody(url));
+                throw new ApiException(ApiErrorText.timeoutReadingBody("GET", url));
             }
             throw new ApiException(ApiErrorText.transport("GET", url, e), e);
         } catch (InterruptedException e) {
@@ -133,6 +134,7 @@ public final class KubeApi {
         } catch (ExecutionException e) {
             throw sendFailure(e, "GET", url);
         } catch (TimeoutException e) {
+            sent.thenAccept(late -> closeQuietly(late.body())); // an answer that comes after all holds no connection
             throw new ApiException(ApiErrorText.timeout("GET", url));
         } finally {
             if (deadline != null) {
@@ -141,10 +143,6 @@ public final class KubeApi {
             closeQuietly(body);
             ApiCallStats.record(System.nanoTime() - start);
         }
-    }
-
-    private static String urlErrorReadingBody(String url) {
-        return "Get " + io.hpacontroller.core.GoText.quote(url) + ": context deadline exceeded (Client.Timeout or context cancellation while reading body)";
     }
 
     private static void closeQuietly(InputStream in) {
