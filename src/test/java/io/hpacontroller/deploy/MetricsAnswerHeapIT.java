@@ -77,7 +77,7 @@ class MetricsAnswerHeapIT {
                 kube.directory().resolve("logs/" + ns.name() + "-controller.log"), "--namespace=" + ns.name(), "--hpa-apis=autoscaling/v2",
                 "--leader-elect=false", "--horizontal-pod-autoscaler-sync-period=1s");
         try {
-            await().atMost(Duration.ofMinutes(3)).untilAsserted(() -> {
+            await().atMost(Duration.ofMinutes(6)).untilAsserted(() -> {
                 controller.checkAlive();
                 assertThat(admin.apps().deployments().inNamespace(ns.name()).withName("calm").get().getSpec().getReplicas()).isEqualTo(4);
                 HorizontalPodAutoscaler flooded = admin.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns.name()).withName("flooded").get();
@@ -89,11 +89,11 @@ class MetricsAnswerHeapIT {
                 assertThat(admin.v1().events().inNamespace(ns.name()).withField("reason", "FailedGetExternalMetric").list().getItems())
                         .anySatisfy(e -> assertThat(e.getMessage()).contains("more than 50000 items"));
             });
-            // many more answers of 50 MB: each is read as far as the limit and dropped
+            // more answers of 50 MB (every sync asks again): each is read as far as the limit and dropped
             long asked = ns.metrics().requests(FakeMetricsServer.Api.EXTERNAL);
-            await().atMost(Duration.ofMinutes(3)).untilAsserted(() -> {
+            await().atMost(Duration.ofMinutes(10)).untilAsserted(() -> {
                 controller.checkAlive();
-                assertThat(ns.metrics().requests(FakeMetricsServer.Api.EXTERNAL)).isGreaterThan(asked + 60);
+                assertThat(ns.metrics().requests(FakeMetricsServer.Api.EXTERNAL)).isGreaterThan(asked + 20);
             });
             controller.checkAlive();
             assertThat(admin.apps().deployments().inNamespace(ns.name()).withName("flooded").get().getSpec().getReplicas()).isEqualTo(1);
