@@ -74,13 +74,13 @@ class HostileInputIT {
         ns.create(Workloads.deployment("web", 2));
         ns.metrics().podUsage("app=web", "100m", "64Mi");
         ns.create(hpa(ns.name(), "web", "apps/v1", "Deployment", "web", 1, 4, cpuUtilization(50)));
-        // 1: a target of 1e10000000 (stored as 10e9999999), and a pod whose CPU request is absurd (1e100: the API server
+        // 1: a target of 1e10000000 (stored as 10e9999999), and a pod whose CPU request is absurd (1e1000, stored as 10e999: the API server
         // itself takes seconds over each pod of 1e10000000, which a loaded machine turns into timeouts)
         ns.create(Workloads.deployment("absurd", 1));
         ns.metrics().podsMetric("qps", "10");
         ns.create(on(ns, "absurd", podsAverage("qps", "1e10000000"), Map.of()));
         Deployment greedy = Workloads.deployment("greedy", 1);
-        greedy.getSpec().getTemplate().getSpec().getContainers().get(0).getResources().setRequests(Map.of("cpu", new Quantity("1e100")));
+        greedy.getSpec().getTemplate().getSpec().getContainers().get(0).getResources().setRequests(Map.of("cpu", new Quantity("1e1000")));
         ns.create(greedy);
         ns.metrics().podUsage("app=greedy", "100m", "64Mi");
         ns.create(on(ns, "greedy", cpuUtilization(50), Map.of()));
