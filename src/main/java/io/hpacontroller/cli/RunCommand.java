@@ -2,9 +2,11 @@ package io.hpacontroller.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.hpacontroller.core.Quantities;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.live.ControllerOptions;
 import io.hpacontroller.live.HpaApi;
+import io.hpacontroller.live.RestMetrics;
 import io.hpacontroller.ops.ControllerRuntime;
 import io.hpacontroller.ops.LeaderElection;
 import io.hpacontroller.ops.LogFormat;
@@ -107,6 +109,17 @@ public final class RunCommand implements Callable<Integer> {
             description = "Feature gates as Name=bool pairs: HPAScaleToZero (default true), HPAConfigurableTolerance (GA, locked true).")
     FeatureGates featureGates;
 
+    @Option(names = "--metrics-max-response-bytes", paramLabel = "BYTES",
+            defaultValue = "${env:HPA_CONTROLLER_METRICS_MAX_RESPONSE_BYTES:-64Mi}",
+            description = "The most bytes of one answer of a metrics API (metrics.k8s.io, custom.metrics.k8s.io, external.metrics.k8s.io) "
+                    + "that is read, as a number or a quantity (64Mi); past it that HPA's metric fails (default: ${DEFAULT-VALUE}).")
+    String metricsMaxResponseBytes;
+
+    @Option(names = "--metrics-max-items", paramLabel = "INT", defaultValue = "${env:HPA_CONTROLLER_METRICS_MAX_ITEMS:-50000}",
+            description = "The most items (pods, objects, series) of one answer of a metrics API that are read; past it that HPA's "
+                    + "metric fails (default: ${DEFAULT-VALUE}).")
+    int metricsMaxItems;
+
     @Option(names = "--leader-elect", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true",
             defaultValue = "${env:HPA_CONTROLLER_LEADER_ELECT:-true}",
             description = "Elect a leader on a Lease before reconciling; run several replicas for high availability (default: ${DEFAULT-VALUE}).")
@@ -185,7 +198,8 @@ public final class RunCommand implements Callable<Integer> {
         }
         ControllerOptions options;
         try {
-            options = new ControllerOptions(decisions, syncPeriod, workers, ns, Duration.ofSeconds(10), apis, shadow, persistHistory);
+            options = new ControllerOptions(decisions, syncPeriod, workers, ns, Duration.ofSeconds(10), apis, shadow, persistHistory,
+                    new RestMetrics.Limits(bytes(cl, "--metrics-max-response-bytes", metricsMaxResponseBytes), metricsMaxItems));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, e.getMessage());
         }
@@ -211,6 +225,20 @@ public final class RunCommand implements Callable<Integer> {
         } catch (UnknownHostException e) {
             return "hpa-controller_" + ProcessHandle.current().pid();
         }
+    }
+
+    /** A number of bytes: "67108864", "64Mi", "1G". */
+    static long bytes(CommandLine cl, String flag, String text) {
+        long milli;
+        try {
+            milli = Quantities.milliValue(text.trim());
+        } catch (IllegalArgumentException e) {
+            milli = -1;
+        }
+        if (milli < 1000 || milli % 1000 != 0 || milli == Long.MAX_VALUE) {
+            throw new CommandLine.ParameterException(cl, flag + " must be a whole number of bytes such as 67108864 or 64Mi, got '" + text + "'");
+        }
+        return milli / 1000;
     }
 
     /** ":8080", "0.0.0.0:8080", "127.0.0.1:0"; "0" or "" disables. */

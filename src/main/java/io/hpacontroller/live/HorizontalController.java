@@ -136,7 +136,7 @@ public final class HorizontalController implements AutoCloseable {
         this.pods = new PodCache(podIndexes);
         this.workloads = new WorkloadScales(client, options.namespaces());
         ScaleSubresource scales = new ScaleSubresource(api, writes, discovery, gate, workloads);
-        RestMetrics metrics = new RestMetrics(api, discovery);
+        RestMetrics metrics = new RestMetrics(api, discovery, options.metricsLimits());
         this.kept = options.persistHistory() ? new HistoryObjects(api, writes, gate, histories, events) : null;
         this.statuses = new HpaStatusUpdater(writes, gate);
         this.reconciler = new Reconciler(options.decisions(), scales, pods, metrics, statuses, events, histories,

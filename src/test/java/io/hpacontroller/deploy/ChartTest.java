@@ -48,6 +48,8 @@ class ChartTest {
             "--horizontal-pod-autoscaler-cpu-initialization-period=5m",
             "--horizontal-pod-autoscaler-initial-readiness-delay=30s",
             "--concurrent-horizontal-pod-autoscaler-syncs=5",
+            "--metrics-max-response-bytes=64Mi",
+            "--metrics-max-items=50000",
             "--feature-gates=HPAScaleToZero=true",
             "--leader-elect=true",
             "--leader-elect-lease-duration=15s",

@@ -37,6 +37,8 @@ class RunCommandContractTest {
         assertThat(run.<Duration>matchedOptionValue("--horizontal-pod-autoscaler-cpu-initialization-period", null)).isEqualTo(Duration.ofMinutes(5));
         assertThat(run.<Duration>matchedOptionValue("--horizontal-pod-autoscaler-initial-readiness-delay", null)).isEqualTo(Duration.ofSeconds(30));
         assertThat(run.<Integer>matchedOptionValue("--concurrent-horizontal-pod-autoscaler-syncs", null)).isEqualTo(5);
+        assertThat(run.<String>matchedOptionValue("--metrics-max-response-bytes", null)).isEqualTo("64Mi");
+        assertThat(run.<Integer>matchedOptionValue("--metrics-max-items", null)).isEqualTo(50_000);
         assertThat(run.<FeatureGates>matchedOptionValue("--feature-gates", null)).isEqualTo(FeatureGates.DEFAULTS);
         assertThat(run.<Boolean>matchedOptionValue("--leader-elect", null)).isTrue();
         assertThat(run.<Duration>matchedOptionValue("--leader-elect-lease-duration", null)).isEqualTo(Duration.ofSeconds(15));

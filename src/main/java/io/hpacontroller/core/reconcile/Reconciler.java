@@ -578,7 +578,7 @@ public final class Reconciler {
             MetricSpec spec = metricSpecs.get(i);
             String identity = MetricIdentity.of(spec);
             ids[i] = identity;
-            MetricEvaluator.Evaluated e = evaluator.evaluate(ctx, spec);
+            MetricEvaluator.Evaluated e = evaluator.evaluate(ctx, spec, i);
             MetricTrace t = e.trace();
             statuses[i] = e.status();
             if (t.failed()) {
