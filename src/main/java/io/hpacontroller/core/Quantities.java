@@ -240,6 +240,38 @@ public final class Quantities {
         return whole + DECIMAL_SUFFIXES[exponent];
     }
 
+    private static final BigDecimal BINARY_STEP = BigDecimal.valueOf(1024);
+    private static final String[] BINARY_SUFFIXES = {"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
+
+    /**
+     * A quantity as the API server writes it back (upstream's canonical {@code Quantity.String()}): in the format its
+     * suffix chose, "256Mi" for 256Mi or 0.25Gi, "268435456" for 268435456, "500m" for 0.5. A binary quantity below 1024 or
+     * with a fraction is written as a decimal one ("512" for 0.5Ki), as upstream does; one with an exponent, or finer than a
+     * milli-unit, is left as written.
+     *
+     * @throws IllegalArgumentException when the text is not a valid Kubernetes quantity
+     */
+    public static String canonical(String quantity) {
+        Quantity q = new Quantity(quantity);
+        BigDecimal value = numericalAmount(q);
+        String suffix = q.getFormat() == null ? "" : q.getFormat();
+        if (suffix.endsWith("i") && value.abs().compareTo(BINARY_STEP) >= 0 && value.stripTrailingZeros().scale() <= 0) {
+            BigDecimal whole = value.setScale(0, RoundingMode.UNNECESSARY);
+            int exponent = 0;
+            while (exponent < BINARY_SUFFIXES.length - 1 && whole.remainder(BINARY_STEP).signum() == 0) {
+                whole = whole.divide(BINARY_STEP);
+                exponent++;
+            }
+            return whole.toPlainString() + BINARY_SUFFIXES[exponent];
+        }
+        BigDecimal milli = value.multiply(THOUSAND);
+        if (suffix.startsWith("e") || suffix.startsWith("E") || milli.stripTrailingZeros().scale() > 0
+                || milli.abs().compareTo(LONG_MAX) > 0) {
+            return quantity;
+        }
+        return formatDecimal(milli.longValueExact());
+    }
+
     /**
      * A resource list (requests, or a container's usage) in milli-values. An entry that is not a
      * quantity is left out, so it reads as "not set": a request missing for a Utilization metric, or a

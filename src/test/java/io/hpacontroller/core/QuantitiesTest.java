@@ -77,6 +77,16 @@ class QuantitiesTest {
         assertThat(Quantities.decimal(milli)).isEqualTo(new Quantity(text));
     }
 
+    @ParameterizedTest(name = "{0} is written {1}")
+    @CsvSource({
+            // as the API server writes a request back (kubectl get -o yaml), in the format its suffix chose
+            "256Mi, 256Mi", "0.25Gi, 256Mi", "1.5Gi, 1536Mi", "1024Ki, 1Mi", "1000Ki, 1000Ki", "2Gi, 2Gi", "1025Ki, 1025Ki",
+            "268435456, 268435456", "0.5Ki, 512", "1.5Ki, 1536", "500m, 500m", "0.5, 500m", "1, 1", "1000, 1k", "1500, 1500",
+            "2000m, 2", "20m, 20m", "1e3, 1e3", "1n, 1n", "0, 0"})
+    void canonicalTextIsWhatTheApiServerWrites(String quantity, String written) {
+        assertThat(Quantities.canonical(quantity)).isEqualTo(written);
+    }
+
     @Test
     void sameValueComparesNumbersNotText() {
         assertThat(Quantities.sameValue(new Quantity("1"), new Quantity("1000m"))).isTrue();

@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.ContainerResourceMetricSource;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.ContainerResourceMetricStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.CrossVersionObjectReference;
-import io.fabric8.kubernetes.api.model.autoscaling.v2.CrossVersionObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.ExternalMetricSource;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.ExternalMetricStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricIdentifier;
@@ -316,9 +315,9 @@ public final class MetricEvaluator {
         Proposal p = totalProposal(ctx, !value, targetMilli, sample.value(), wrap);
         MetricStatus status = new MetricStatus();
         status.setType("Object");
-        // as upstream: an AverageValue entry names no described object (Go's zero reference, {"kind":"","name":""})
-        CrossVersionObjectReference described = value ? ref : new CrossVersionObjectReferenceBuilder().withKind("").withName("").build();
-        status.setObject(new ObjectMetricStatus(totalStatus(!value, p.usage()), described, identifier(source.getMetric())));
+        // both targets name the described object, as upstream since v1.33 (kubernetes/kubernetes#124555; before it an
+        // AverageValue entry held Go's zero reference, {"kind":"","name":""})
+        status.setObject(new ObjectMetricStatus(totalStatus(!value, p.usage()), ref, identifier(source.getMetric())));
         // as upstream, an AverageValue Object metric is described as an external one
         String description = value ? ref.getKind() + " metric " + name : "external metric " + name + "(" + selectorText(source.getMetric()) + ")";
         return new Evaluated(proposal("Object", name, description, value ? "Value" : "AverageValue",
