@@ -28,6 +28,9 @@ public final class ChartReleases {
     /** A full replacement: autoscaling/v2 HPAs taken over, Widgets scalable. */
     public static final String FULL_REPLACEMENT = "takeOverBuiltinHpas: true\n" + EXTRA_SCALE_TARGETS;
 
+    /** The ClusterRole of {@link #shipped} that a scraper of the metrics port is bound to (get on /metrics and /decisions/*). */
+    public static final String METRICS_READER = HelmChart.RELEASE + "-metrics-reader";
+
     /** The release of {@link #mirror}. */
     public static final String MIRROR_RELEASE = "hpa-mirror";
 
