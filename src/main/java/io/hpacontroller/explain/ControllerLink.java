@@ -205,7 +205,11 @@ public final class ControllerLink {
         }
     }
 
-    private static SSLContext trustingTls() throws GeneralSecurityException {
+    /**
+     * A client TLS context that accepts any server certificate: for a controller reached over a port-forward (its
+     * certificate is usually self-signed; the tunnel reached the pod), and for tests of what the controller serves.
+     */
+    public static SSLContext trustingTls() throws GeneralSecurityException {
         SSLContext tls = SSLContext.getInstance("TLS");
         tls.init(null, new TrustManager[] {new X509TrustManager() {
             @Override

@@ -2,14 +2,11 @@ package io.hpacontroller.deploy;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
-import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpecBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.Role;
@@ -110,14 +107,7 @@ class RbacIT {
         LeaderElection.Settings election = new LeaderElection.Settings(release.namespace(), "hpa-controller", "rbac-it",
                 Duration.ofSeconds(5), Duration.ofSeconds(3), Duration.ofMillis(500));
         // a scraper of the metrics port, which has the API server review its token and its access
-        admin.serviceAccounts().inNamespace(ns.name()).resource(new ServiceAccountBuilder().withNewMetadata().withName("scraper").endMetadata().build())
-                .create();
-        String scraper = admin.serviceAccounts().inNamespace(ns.name()).withName("scraper")
-                .tokenRequest(new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L).endSpec().build()).getStatus().getToken();
-        ClusterRoleBinding reader = admin.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder().withNewMetadata()
-                .withName(ns.name() + "-scraper").endMetadata().withNewRoleRef().withApiGroup("rbac.authorization.k8s.io").withKind("ClusterRole")
-                .withName(ChartReleases.METRICS_READER).endRoleRef().addNewSubject().withKind("ServiceAccount").withName("scraper")
-                .withNamespace(ns.name()).endSubject().build()).create();
+        String scraper = ChartReleases.serviceAccountToken(admin, ns.name(), "scraper", true);
         MetricsServing https;
         try {
             https = MetricsServing.secure(ServingCertificate.selfSigned(Instant.now()));
@@ -143,8 +133,6 @@ class RbacIT {
                 assertThat(widgetReplicas(ns, "worker")).isEqualTo(1);
                 assertThat(admin.v1().events().inNamespace(ns.name()).withField("reason", "SuccessfulRescale").list().getItems()).hasSize(4);
             });
-        } finally {
-            admin.rbac().clusterRoleBindings().resource(reader).delete();
         }
         List<AuditEvent> requests = kube.audit().events(AuditEvent.Filter.all().user(release.user()).since(start));
         assertThat(requests).as("nothing the controller asked for was refused").noneMatch(e -> e.code() == 403);

@@ -2,11 +2,7 @@ package io.hpacontroller.ops;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
-import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hpacontroller.cli.Main;
 import io.hpacontroller.deploy.ChartReleases;
@@ -50,13 +46,6 @@ class MetricsAuthIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private static String token(KubernetesClient admin, String namespace, String serviceAccount) {
-        admin.serviceAccounts().inNamespace(namespace).resource(new ServiceAccountBuilder().withNewMetadata().withName(serviceAccount)
-                .endMetadata().build()).create();
-        return admin.serviceAccounts().inNamespace(namespace).withName(serviceAccount)
-                .tokenRequest(new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L).endSpec().build()).getStatus().getToken();
-    }
-
     private static HttpResponse<String> get(HttpClient http, String url, String token) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30));
         if (token != null) {
@@ -75,12 +64,8 @@ class MetricsAuthIT {
                 .withNewSpec().withNewScaleTargetRef().withApiVersion("apps/v1").withKind("Deployment").withName("web").endScaleTargetRef()
                 .withMinReplicas(1).withMaxReplicas(4).addNewMetric().withType("Resource").withNewResource().withName("cpu").withNewTarget()
                 .withType("Utilization").withAverageUtilization(50).endTarget().endResource().endMetric().endSpec().build());
-        String reader = token(admin, ns.name(), "scraper");
-        String stranger = token(admin, ns.name(), "stranger");
-        ClusterRoleBinding binding = admin.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder().withNewMetadata()
-                .withName(ns.name() + "-scraper").endMetadata().withNewRoleRef().withApiGroup("rbac.authorization.k8s.io").withKind("ClusterRole")
-                .withName(ChartReleases.METRICS_READER).endRoleRef().addNewSubject().withKind("ServiceAccount").withName("scraper")
-                .withNamespace(ns.name()).endSubject().build()).create();
+        String reader = ChartReleases.serviceAccountToken(admin, ns.name(), "scraper", true);
+        String stranger = ChartReleases.serviceAccountToken(admin, ns.name(), "stranger", false);
 
         ControllerOptions options = new ControllerOptions(io.hpacontroller.core.reconcile.ControllerConfig.defaults(), Duration.ofSeconds(1), 2,
                 List.of(ns.name()), Duration.ofSeconds(5)).withApis(Set.of(HpaApi.BUILTIN), false);
@@ -145,7 +130,6 @@ class MetricsAuthIT {
         } finally {
             runtime.close();
             client.close();
-            admin.rbac().clusterRoleBindings().resource(binding).delete();
         }
     }
 }
