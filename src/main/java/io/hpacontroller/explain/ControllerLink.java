@@ -52,9 +52,6 @@ public final class ControllerLink {
      * @param token     the bearer token sent to an https {@code url}, null for none
      */
     public record Target(URI url, String namespace, String lease, String token) {
-        public Target(URI url, String namespace, String lease) {
-            this(url, namespace, lease, null);
-        }
     }
 
     /**
