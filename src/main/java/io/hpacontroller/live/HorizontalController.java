@@ -137,7 +137,7 @@ public final class HorizontalController implements AutoCloseable {
         this.workloads = new WorkloadScales(client, options.namespaces());
         ScaleSubresource scales = new ScaleSubresource(api, writes, discovery, gate, workloads);
         RestMetrics metrics = new RestMetrics(api, discovery, options.metricsLimits());
-        this.kept = options.persistHistory() ? new HistoryObjects(api, writes, gate, histories, events) : null;
+        this.kept = options.persistHistory() ? new HistoryObjects(api, writes, gate, histories, events, options.syncPeriod()) : null;
         this.statuses = new HpaStatusUpdater(writes, gate);
         this.reconciler = new Reconciler(options.decisions(), scales, pods, metrics, statuses, events, histories,
                 kept == null ? HistoryWriter.NONE : kept, selectors, clock);

@@ -79,7 +79,7 @@ class ControllerRuntimeTest {
                 ? new LeaderElection.Settings(NS, "hpa-controller", identity, Duration.ofSeconds(4), Duration.ofSeconds(2), Duration.ofMillis(300))
                 : null;
         ControllerRuntime r = new ControllerRuntime(cluster.newClient(), new ControllerRuntime.Settings(options, election,
-                new InetSocketAddress("127.0.0.1", 0), new InetSocketAddress("127.0.0.1", 0), Duration.ofSeconds(5)),
+                new InetSocketAddress("127.0.0.1", 0), MetricsServing.PLAIN, new InetSocketAddress("127.0.0.1", 0), Duration.ofSeconds(5)),
                 exits::add, Clock.systemUTC(), Ticker.SYSTEM);
         runtimes.add(r);
         r.start();

@@ -67,7 +67,7 @@ class DeletedHpasIT {
         ControllerOptions options = new ControllerOptions(ControllerConfig.defaults(), Duration.ofSeconds(1), 2, List.of(ns.name()), Duration.ofSeconds(5));
         KubernetesClient client = ChartReleases.shipped(kube).client();
         ControllerRuntime controller = new ControllerRuntime(client, new ControllerRuntime.Settings(options, null,
-                new InetSocketAddress("127.0.0.1", 0), null, Duration.ofSeconds(5)));
+                new InetSocketAddress("127.0.0.1", 0), MetricsServing.PLAIN, null, Duration.ofSeconds(5)));
         try {
             controller.start();
             int port = controller.metricsPort();
