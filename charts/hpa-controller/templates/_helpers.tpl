@@ -59,6 +59,8 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 - --horizontal-pod-autoscaler-cpu-initialization-period={{ .Values.hpa.cpuInitializationPeriod }}
 - --horizontal-pod-autoscaler-initial-readiness-delay={{ .Values.hpa.initialReadinessDelay }}
 - --concurrent-horizontal-pod-autoscaler-syncs={{ .Values.hpa.concurrentSyncs }}
+- --metrics-max-response-bytes={{ .Values.metricsApis.maxResponseBytes }}
+- --metrics-max-items={{ int .Values.metricsApis.maxItems }}
 {{- with .Values.featureGates }}
 {{- $gates := list }}
 {{- range $name, $enabled := . }}
@@ -75,6 +77,11 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 - --leader-elect-resource-namespace={{ include "hpa-controller.leaseNamespace" . }}
 {{- end }}
 - --metrics-bind-address=:{{ .Values.metrics.port }}
+- --metrics-secure={{ .Values.metrics.secure }}
+{{- if and .Values.metrics.secure .Values.metrics.tlsSecretName }}
+- --tls-cert-file=/tls/tls.crt
+- --tls-private-key-file=/tls/tls.key
+{{- end }}
 - --health-probe-bind-address=:{{ .Values.health.port }}
 - --log-format={{ .Values.logFormat }}
 {{- with .Values.extraArgs }}
@@ -89,5 +96,8 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- end }}
 {{- if and .Values.shadow .Values.takeOverBuiltinHpas }}
 {{- fail "shadow=true computes the autoscaling/v2 HPAs read-only beside the built-in controller; takeOverBuiltinHpas=true reconciles them: choose one" }}
+{{- end }}
+{{- if and .Values.metrics.tlsSecretName (not .Values.metrics.secure) }}
+{{- fail "metrics.tlsSecretName is the certificate of the HTTPS metrics port: it needs metrics.secure=true" }}
 {{- end }}
 {{- end }}

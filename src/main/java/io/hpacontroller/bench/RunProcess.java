@@ -71,7 +71,9 @@ final class RunProcess implements AutoCloseable {
                 "--kubeconfig=" + kubeconfig, "--hpa-apis=autoscaling/v2", "--leader-elect=true", "--leader-elect-resource-namespace=bench",
                 "--horizontal-pod-autoscaler-sync-period=" + syncPeriod.toMillis() + "ms",
                 "--concurrent-horizontal-pod-autoscaler-syncs=" + workers,
-                "--health-probe-bind-address=127.0.0.1:" + health, "--metrics-bind-address=127.0.0.1:" + metrics));
+                "--health-probe-bind-address=127.0.0.1:" + health, "--metrics-bind-address=127.0.0.1:" + metrics,
+                // plain HTTP, read by this process: the stub reviews no tokens, and the figures stay comparable with earlier runs
+                "--metrics-secure=false"));
         Path log = dir.resolve("controller.log");
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("HPA_CONTROLLER_") || k.equals("JAVA_TOOL_OPTIONS") || k.equals("JDK_JAVA_OPTIONS") || k.equals("KUBECONFIG"));

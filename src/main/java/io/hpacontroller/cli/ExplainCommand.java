@@ -28,7 +28,8 @@ import java.util.regex.Pattern;
         description = {"Explains what the autoscaler decides for one HorizontalPodAutoscaler now, and why.",
                 "Reads the HPA, its scale, pods and metrics, and runs the decision core read-only: nothing is written.",
                 "The stabilization windows and policies depend on what the controller remembers: explain asks the running",
-                "controller for it (its leader, named by its Lease, through the API server's pod proxy; or --controller-url).",
+                "controller for it (--controller-url and --controller-token; or its leader, named by its Lease, through the API",
+                "server's pod proxy when it serves plain HTTP).",
                 "When it cannot, it says so and what that changes."})
 public final class ExplainCommand implements Callable<Integer> {
 
@@ -50,9 +51,15 @@ public final class ExplainCommand implements Callable<Integer> {
     String output;
 
     @Option(names = "--controller-url", paramLabel = "URL",
-            description = "The controller's metrics address (e.g. http://localhost:8080 after kubectl -n hpa-controller port-forward "
+            description = "The controller's metrics address (e.g. https://localhost:8080 after kubectl -n hpa-controller port-forward "
                     + "pod/<leader> 8080). Default: the leader named by the Lease, through the API server.")
     URI controllerUrl;
+
+    @Option(names = "--controller-token", paramLabel = "TOKEN", defaultValue = "${env:HPA_CONTROLLER_CONTROLLER_TOKEN}",
+            description = "The bearer token sent to an https --controller-url: one the API server accepts and allows to get /decisions/*"
+                    + " (e.g. $(kubectl -n hpa-controller create token SA), SA bound to the ClusterRole hpa-controller-metrics-reader)."
+                    + " Or the environment variable HPA_CONTROLLER_CONTROLLER_TOKEN.")
+    String controllerToken;
 
     @Option(names = "--controller-namespace", paramLabel = "NS", defaultValue = "hpa-controller",
             description = "The controller's namespace, where its Lease is (default: ${DEFAULT-VALUE}).")
@@ -77,6 +84,9 @@ public final class ExplainCommand implements Callable<Integer> {
         if (controllerUrl != null && (controllerUrl.getScheme() == null || !controllerUrl.getScheme().matches("https?") || controllerUrl.getHost() == null)) {
             throw new CommandLine.ParameterException(cl, "--controller-url must be http://HOST:PORT or https://HOST:PORT, got " + controllerUrl);
         }
+        if (controllerToken != null && (controllerUrl == null || !"https".equals(controllerUrl.getScheme()))) {
+            throw new CommandLine.ParameterException(cl, "--controller-token is sent only to an https --controller-url");
+        }
         String namespace = target.substring(0, target.indexOf('/'));
         String name = target.substring(target.indexOf('/') + 1);
         KubeConnection connection;
@@ -99,7 +109,7 @@ public final class ExplainCommand implements Callable<Integer> {
                 throw new CommandLine.ParameterException(cl, "horizontalpodautoscaler " + target + " not found");
             }
             Clock clock = Clock.systemUTC();
-            Explainer.Explanation e = Explainer.explain(client, hpa, new ControllerLink.Target(controllerUrl, controllerNamespace, controllerLease), clock);
+            Explainer.Explanation e = Explainer.explain(client, hpa, new ControllerLink.Target(controllerUrl, controllerNamespace, controllerLease, controllerToken), clock);
             PrintWriter out = cl.getOut();
             out.print(output.equals("json") ? DecisionsJson.writePretty(e) + "\n" : ExplanationText.render(e, clock.millis()));
             out.flush();

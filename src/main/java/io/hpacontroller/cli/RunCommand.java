@@ -2,12 +2,16 @@ package io.hpacontroller.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.hpacontroller.core.Quantities;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.live.ControllerOptions;
 import io.hpacontroller.live.HpaApi;
+import io.hpacontroller.live.RestMetrics;
 import io.hpacontroller.ops.ControllerRuntime;
 import io.hpacontroller.ops.LeaderElection;
 import io.hpacontroller.ops.LogFormat;
+import io.hpacontroller.ops.MetricsServing;
+import io.hpacontroller.ops.ServingCertificate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -19,7 +23,9 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.Set;
@@ -107,6 +113,17 @@ public final class RunCommand implements Callable<Integer> {
             description = "Feature gates as Name=bool pairs: HPAScaleToZero (default true), HPAConfigurableTolerance (GA, locked true).")
     FeatureGates featureGates;
 
+    @Option(names = "--metrics-max-response-bytes", paramLabel = "BYTES",
+            defaultValue = "${env:HPA_CONTROLLER_METRICS_MAX_RESPONSE_BYTES:-64Mi}",
+            description = "The most bytes of one answer of a metrics API (metrics.k8s.io, custom.metrics.k8s.io, external.metrics.k8s.io) "
+                    + "that is read, as a number or a quantity (64Mi); past it that HPA's metric fails (default: ${DEFAULT-VALUE}).")
+    String metricsMaxResponseBytes;
+
+    @Option(names = "--metrics-max-items", paramLabel = "INT", defaultValue = "${env:HPA_CONTROLLER_METRICS_MAX_ITEMS:-50000}",
+            description = "The most items (pods, objects, series) of one answer of a metrics API that are read; past it that HPA's "
+                    + "metric fails (default: ${DEFAULT-VALUE}).")
+    int metricsMaxItems;
+
     @Option(names = "--leader-elect", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true",
             defaultValue = "${env:HPA_CONTROLLER_LEADER_ELECT:-true}",
             description = "Elect a leader on a Lease before reconciling; run several replicas for high availability (default: ${DEFAULT-VALUE}).")
@@ -139,8 +156,25 @@ public final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--metrics-bind-address", paramLabel = "HOST:PORT",
             defaultValue = "${env:HPA_CONTROLLER_METRICS_BIND_ADDRESS:-:8080}",
-            description = "Where /metrics (Prometheus text format) is served; \"0\" to disable (default: ${DEFAULT-VALUE}).")
+            description = "Where /metrics (Prometheus text format) and /decisions are served, over HTTPS unless --metrics-secure=false;"
+                    + " \"0\" to disable (default: ${DEFAULT-VALUE}).")
     String metricsAddress;
+
+    @Option(names = "--metrics-secure", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true",
+            defaultValue = "${env:HPA_CONTROLLER_METRICS_SECURE:-true}",
+            description = {"Serve /metrics and /decisions over HTTPS, each request authenticated (TokenReview of its bearer token) and authorized"
+                    + " (SubjectAccessReview: get on its path, e.g. nonResourceURLs [\"/metrics\"]) by the API server, as kube-controller-manager"
+                    + " does; false: plain HTTP to anyone who reaches the port (default: ${DEFAULT-VALUE})."})
+    boolean metricsSecure;
+
+    @Option(names = "--tls-cert-file", paramLabel = "PATH", defaultValue = "${env:HPA_CONTROLLER_TLS_CERT_FILE}",
+            description = "The metrics port's certificate, PEM (intermediates after it), with --tls-private-key-file. Default: a self-signed"
+                    + " certificate made at start.")
+    Path tlsCertFile;
+
+    @Option(names = "--tls-private-key-file", paramLabel = "PATH", defaultValue = "${env:HPA_CONTROLLER_TLS_PRIVATE_KEY_FILE}",
+            description = "The key of --tls-cert-file, PEM (PKCS #8, PKCS #1 RSA or SEC 1 EC).")
+    Path tlsPrivateKeyFile;
 
     @Option(names = "--health-probe-bind-address", paramLabel = "HOST:PORT",
             defaultValue = "${env:HPA_CONTROLLER_HEALTH_PROBE_BIND_ADDRESS:-:8081}",
@@ -185,7 +219,8 @@ public final class RunCommand implements Callable<Integer> {
         }
         ControllerOptions options;
         try {
-            options = new ControllerOptions(decisions, syncPeriod, workers, ns, Duration.ofSeconds(10), apis, shadow, persistHistory);
+            options = new ControllerOptions(decisions, syncPeriod, workers, ns, Duration.ofSeconds(10), apis, shadow, persistHistory,
+                    new RestMetrics.Limits(bytes(cl, "--metrics-max-response-bytes", metricsMaxResponseBytes), metricsMaxItems));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, e.getMessage());
         }
@@ -197,8 +232,32 @@ public final class RunCommand implements Callable<Integer> {
                 throw new CommandLine.ParameterException(cl, e.getMessage());
             }
         }
-        return new ControllerRuntime.Settings(options, election, address(cl, "--metrics-bind-address", metricsAddress),
+        InetSocketAddress metrics = address(cl, "--metrics-bind-address", metricsAddress);
+        return new ControllerRuntime.Settings(options, election, metrics, metricsServing(cl, metrics != null),
                 address(cl, "--health-probe-bind-address", healthAddress), Duration.ofSeconds(20));
+    }
+
+    /** HTTPS with the certificate of the files or a self-signed one, or plain HTTP; a file that cannot be used is a usage error. */
+    private MetricsServing metricsServing(CommandLine cl, boolean served) {
+        if ((tlsCertFile == null) != (tlsPrivateKeyFile == null)) {
+            throw new CommandLine.ParameterException(cl, "--tls-cert-file and --tls-private-key-file go together: give both, or neither"
+                    + " for a self-signed certificate");
+        }
+        if (!metricsSecure && tlsCertFile != null) {
+            throw new CommandLine.ParameterException(cl, "--tls-cert-file and --tls-private-key-file are for HTTPS: they cannot go with"
+                    + " --metrics-secure=false");
+        }
+        if (!metricsSecure || !served) {
+            return MetricsServing.PLAIN;
+        }
+        try {
+            return MetricsServing.secure(tlsCertFile != null ? ServingCertificate.read(tlsCertFile, tlsPrivateKeyFile)
+                    : ServingCertificate.selfSigned(Instant.now()));
+        } catch (ServingCertificate.Problem e) {
+            throw new CommandLine.ParameterException(cl, e.getMessage());
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("cannot make a self-signed certificate: " + e.getMessage(), e);
+        }
     }
 
     private static String identity() {
@@ -211,6 +270,20 @@ public final class RunCommand implements Callable<Integer> {
         } catch (UnknownHostException e) {
             return "hpa-controller_" + ProcessHandle.current().pid();
         }
+    }
+
+    /** A number of bytes: "67108864", "64Mi", "1G". */
+    static long bytes(CommandLine cl, String flag, String text) {
+        long milli;
+        try {
+            milli = Quantities.milliValue(text.trim());
+        } catch (IllegalArgumentException e) {
+            milli = -1;
+        }
+        if (milli < 1000 || milli % 1000 != 0 || milli == Long.MAX_VALUE) {
+            throw new CommandLine.ParameterException(cl, flag + " must be a whole number of bytes such as 67108864 or 64Mi, got '" + text + "'");
+        }
+        return milli / 1000;
     }
 
     /** ":8080", "0.0.0.0:8080", "127.0.0.1:0"; "0" or "" disables. */

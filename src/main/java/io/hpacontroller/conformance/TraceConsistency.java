@@ -4,6 +4,7 @@ import io.hpacontroller.core.calc.PodCounts;
 import io.hpacontroller.core.calc.Proposal;
 import io.hpacontroller.core.calc.Rebalancing;
 import io.hpacontroller.core.calc.ToleranceVerdict;
+import io.hpacontroller.core.calc.Tolerances;
 import io.hpacontroller.core.normalize.Normalization;
 import io.hpacontroller.core.normalize.RateLimit;
 import io.hpacontroller.core.normalize.Stabilization;
@@ -158,9 +159,10 @@ public final class TraceConsistency {
         Rebalancing r = p.rebalancing();
         if (v != null) {
             double ratio = r == null ? p.usageRatio() : r.ratio();
-            expect(v.ratio() == ratio, at + "the tolerance verdict looked at " + v.ratio() + ", not at the ratio " + ratio);
-            boolean within = v.ratio() > 1 ? v.ratio() <= 1 + v.tolerance() : v.ratio() < 1 ? v.ratio() >= 1 - v.tolerance() : true;
-            expect(v.within() == within, at + "the verdict " + v + " contradicts its own tolerance");
+            // the same ratio, NaN included (0 over 0 replicas: upstream's ratio too)
+            expect(Double.compare(v.ratio(), ratio) == 0, at + "the tolerance verdict looked at " + v.ratio() + ", not at the ratio " + ratio);
+            // the core's band with the verdict's tolerance on both sides: only its direction's side can matter
+            expect(v.within() == Tolerances.of(v.tolerance()).isWithin(v.ratio()), at + "the verdict " + v + " contradicts its own tolerance");
             if (v.within() && (pods != null || "Value".equals(m.targetType()))) {
                 expect(p.replicas() == specReplicas, at + "inside the tolerance, yet proposed " + p.replicas() + " at " + specReplicas);
             }

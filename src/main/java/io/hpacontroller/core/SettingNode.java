@@ -2,6 +2,10 @@ package io.hpacontroller.core;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.api.lowlevel.Parse;
+import org.snakeyaml.engine.v2.events.Event;
+import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,6 +26,11 @@ public final class SettingNode {
     private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
     private static final Pattern WHERE = Pattern.compile("^ in reader, (line \\d+, column \\d+):");
 
+    /** The longest setting text read (an annotation's value; the API server allows 256 KiB for all of them). */
+    public static final int MAX_TEXT = 64 * 1024;
+    /** The deepest nesting of lists and mappings read; a setting needs two or three levels. */
+    public static final int MAX_DEPTH = 16;
+
     private final JsonNode node;
     private final String path;
 
@@ -40,11 +49,18 @@ public final class SettingNode {
      * both {@code {"model": "Linear"}} and {@code {model: Linear}} work, duplicate keys are refused, and
      * nothing may follow the value.
      *
-     * @throws IllegalArgumentException when the text is empty or not valid YAML
+     * <p>Bounded work: text longer than {@value #MAX_TEXT} characters or nested deeper than {@value #MAX_DEPTH} is
+     * refused before it is read into objects. The YAML reader builds them recursively: 145 KB of nested lists
+     * overflowed its stack at every sync.
+     *
+     * @throws IllegalArgumentException when the text is empty, too long, too deep or not valid YAML
      */
     public static SettingNode read(String text, String name) {
         if (text == null || text.isBlank()) {
             throw new IllegalArgumentException(name + ": empty");
+        }
+        if (text.length() > MAX_TEXT) {
+            throw new IllegalArgumentException(name + ": longer than " + MAX_TEXT + " characters (" + text.length() + ")");
         }
         String trimmed = text.strip();
         // fabric8 reads text starting with { or [ as JSON (lenient: a duplicate key wins, trailing text is
@@ -52,7 +68,10 @@ public final class SettingNode {
         String yaml = trimmed.startsWith("{") || trimmed.startsWith("[") ? "--- " + trimmed : trimmed;
         JsonNode node;
         try {
+            requireShallow(yaml, name);
             node = SERIALIZATION.unmarshal(yaml, JsonNode.class);
+        } catch (IllegalArgumentException e) {
+            throw e;
         } catch (RuntimeException e) {
             throw new IllegalArgumentException(name + ": not valid JSON or YAML: " + yamlProblem(e));
         }
@@ -60,6 +79,30 @@ public final class SettingNode {
             throw new IllegalArgumentException(name + ": empty");
         }
         return new SettingNode(node, name);
+    }
+
+    /**
+     * Walks the YAML's events (the parser keeps its own stack, unlike the reader that builds objects) and refuses
+     * nesting deeper than {@value #MAX_DEPTH}, stopping there. A syntax error is left to the reader, which words it.
+     */
+    private static void requireShallow(String yaml, String name) {
+        int depth = 0;
+        try {
+            for (Event e : new Parse(LoadSettings.builder().build()).parseString(yaml)) {
+                switch (e.getEventId()) {
+                    case MappingStart, SequenceStart -> {
+                        if (++depth > MAX_DEPTH) {
+                            throw new IllegalArgumentException(name + ": nested deeper than " + MAX_DEPTH + " levels");
+                        }
+                    }
+                    case MappingEnd, SequenceEnd -> depth--;
+                    default -> {
+                    }
+                }
+            }
+        } catch (YamlEngineException syntax) {
+            // the reader below reports it, in its words
+        }
     }
 
     public String path() {

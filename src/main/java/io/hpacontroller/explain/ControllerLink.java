@@ -9,7 +9,15 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.hpacontroller.ops.DecisionsJson;
 import io.hpacontroller.ops.HpaDecisions;
 
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509TrustManager;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
+import java.security.cert.X509Certificate;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -17,14 +25,18 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
  * How {@code explain} reaches the running controller's {@code /decisions/NAMESPACE/NAME}: at a URL the user
- * gives ({@code --controller-url}, e.g. after {@code kubectl port-forward}), or else through the API
- * server: the Lease names the leader's pod, and the API server's pod proxy reaches that pod's metrics port
- * (what {@code kubectl get --raw} would do; it needs {@code get} on the Lease and on {@code pods/proxy} in the
- * controller's namespace). The leader, not any pod behind the Service: a standby remembers nothing.
+ * gives ({@code --controller-url}, e.g. after {@code kubectl port-forward}; over HTTPS with the bearer token of
+ * {@code --controller-token}, which the controller has the API server review), or else through the API server: the
+ * Lease names the leader's pod, and the API server's pod proxy reaches that pod's metrics port (what
+ * {@code kubectl get --raw} would do; it needs {@code get} on the Lease and on {@code pods/proxy} in the
+ * controller's namespace). The proxy carries no credentials to the pod, so it serves only a controller run with
+ * {@code --metrics-secure=false}; for one that serves HTTPS (the default), the answer says how to port-forward
+ * instead. The leader, not any pod behind the Service: a standby remembers nothing.
  */
 public final class ControllerLink {
 
@@ -34,11 +46,12 @@ public final class ControllerLink {
     /**
      * Where to look.
      *
-     * @param url       the controller's metrics address (http://HOST:PORT), or null to go through the API server
+     * @param url       the controller's metrics address (http://HOST:PORT or https://HOST:PORT), or null to go through the API server
      * @param namespace the controller's namespace (where its Lease is)
      * @param lease     the Lease's name
+     * @param token     the bearer token sent to an https {@code url}, null for none
      */
-    public record Target(URI url, String namespace, String lease) {
+    public record Target(URI url, String namespace, String lease, String token) {
     }
 
     /**
@@ -61,7 +74,7 @@ public final class ControllerLink {
         String path = "/decisions/" + encode(namespace) + "/" + encode(name);
         if (target.url() != null) {
             String base = target.url().toString().replaceAll("/+$", "");
-            return answer(direct(base + path), "the controller at " + base, namespace + "/" + name);
+            return answer(direct(base + path, target.token()), "the controller at " + base, namespace + "/" + name);
         }
         Lease lease;
         try {
@@ -88,6 +101,12 @@ public final class ControllerLink {
                     + "give its address with --controller-url");
         }
         int port = metricsPort(pod);
+        if (!servesPlainHttp(pod)) {
+            return unknown("the leader " + holder + " serves /decisions over HTTPS to the callers the API server authorizes (--metrics-secure),"
+                    + " and the API server's pod proxy carries no credentials: run kubectl -n " + target.namespace() + " port-forward pod/"
+                    + holder + " " + port + " and give --controller-url https://localhost:" + port + " --controller-token TOKEN (e.g. $(kubectl -n "
+                    + target.namespace() + " create token SERVICE_ACCOUNT) of a ServiceAccount bound to the chart's ClusterRole RELEASE-metrics-reader)");
+        }
         String proxy = "/api/v1/namespaces/" + target.namespace() + "/pods/" + holder + ":" + port + "/proxy" + path;
         return answer(throughApiServer(client, proxy), "the leader " + holder + " (Lease " + target.namespace() + "/" + target.lease()
                 + "), through the API server's pod proxy", namespace + "/" + name);
@@ -109,16 +128,48 @@ public final class ControllerLink {
         return DEFAULT_METRICS_PORT;
     }
 
+    /** Whether the pod's controller serves its metrics port in plain HTTP: {@code --metrics-secure=false} in its arguments or environment. */
+    static boolean servesPlainHttp(Pod pod) {
+        if (pod.getSpec() == null || pod.getSpec().getContainers() == null) {
+            return false;
+        }
+        for (Container c : pod.getSpec().getContainers()) {
+            List<String> args = c.getArgs() == null ? List.of() : c.getArgs();
+            for (int i = 0; i < args.size(); i++) {
+                if (args.get(i).equals("--metrics-secure=false") || args.get(i).equals("--metrics-secure") && i + 1 < args.size()
+                        && args.get(i + 1).equals("false")) {
+                    return true;
+                }
+            }
+            if (c.getEnv() != null && c.getEnv().stream().anyMatch(e -> "HPA_CONTROLLER_METRICS_SECURE".equals(e.getName()) && "false".equals(e.getValue()))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private record Reply(int code, String body, String failure) {
     }
 
-    /** A plain HTTP client: the user's credentials are not sent to the controller. */
-    private static Reply direct(String url) {
+    /**
+     * The user's own credentials are never sent to the controller; {@code token}, given for it, goes only over HTTPS. The
+     * certificate of a controller on this machine (a port-forward's end) is not checked: the controller's is usually
+     * self-signed, and the tunnel already reached the pod the Lease named; elsewhere the JDK's trusted CAs check it.
+     */
+    private static Reply direct(String url, String token) {
         try {
-            HttpResponse<String> r = HttpClient.newBuilder().connectTimeout(TIMEOUT).build()
-                    .send(HttpRequest.newBuilder(URI.create(url)).timeout(TIMEOUT).GET().build(), HttpResponse.BodyHandlers.ofString());
+            URI uri = URI.create(url);
+            HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(TIMEOUT);
+            if ("https".equals(uri.getScheme()) && isLoopback(uri.getHost())) {
+                client.sslContext(trustingTls());
+            }
+            HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET();
+            if (token != null && "https".equals(uri.getScheme())) {
+                request.header("Authorization", "Bearer " + token);
+            }
+            HttpResponse<String> r = client.build().send(request.build(), HttpResponse.BodyHandlers.ofString());
             return new Reply(r.statusCode(), r.body(), null);
-        } catch (IOException | IllegalArgumentException e) {
+        } catch (IOException | IllegalArgumentException | GeneralSecurityException e) {
             return new Reply(0, null, "GET " + url + ": " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -143,6 +194,37 @@ public final class ControllerLink {
         }
     }
 
+    private static boolean isLoopback(String host) {
+        try {
+            return host != null && InetAddress.getByName(host).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
+    }
+
+    /**
+     * A client TLS context that accepts any server certificate: for a controller reached over a port-forward (its
+     * certificate is usually self-signed; the tunnel reached the pod), and for tests of what the controller serves.
+     */
+    public static SSLContext trustingTls() throws GeneralSecurityException {
+        SSLContext tls = SSLContext.getInstance("TLS");
+        tls.init(null, new TrustManager[] {new X509TrustManager() {
+            @Override
+            public void checkClientTrusted(X509Certificate[] chain, String authType) {
+            }
+
+            @Override
+            public void checkServerTrusted(X509Certificate[] chain, String authType) {
+            }
+
+            @Override
+            public X509Certificate[] getAcceptedIssuers() {
+                return new X509Certificate[0];
+            }
+        }}, new SecureRandom());
+        return tls;
+    }
+
     private static Answer answer(Reply reply, String via, String key) {
         if (reply.failure() != null) {
             return unknown("the controller did not answer: " + reply.failure());
@@ -154,6 +236,10 @@ public final class ControllerLink {
             } catch (IOException | RuntimeException e) {
                 decisions = null;
             }
+        }
+        if (decisions == null && (reply.code() == 401 || reply.code() == 403)) {
+            return unknown(via + " answered HTTP " + reply.code() + ": " + firstLine(reply.body()) + " (give --controller-token a token"
+                    + " allowed to get /decisions/*, e.g. of a ServiceAccount bound to the chart's ClusterRole RELEASE-metrics-reader)");
         }
         if (decisions == null) {
             return unknown(via + " answered HTTP " + reply.code() + ": " + firstLine(reply.body()));

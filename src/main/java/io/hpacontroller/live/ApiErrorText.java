@@ -46,6 +46,11 @@ final class ApiErrorText {
         return urlError(method, url, "context deadline exceeded (Client.Timeout exceeded while awaiting headers)");
     }
 
+    /** The error for an answer whose body did not arrive whole in time. */
+    static String timeoutReadingBody(String method, String url) {
+        return urlError(method, url, "context deadline exceeded (Client.Timeout or context cancellation while reading body)");
+    }
+
     /** The error for a request that failed below HTTP (connection refused, TLS, reset). */
     static String transport(String method, String url, Throwable cause) {
         return urlError(method, url, TransportFailure.describe(cause, URI.create(url)));

@@ -18,7 +18,7 @@ import java.util.List;
  * controller does), recorded in the selector index so the AmbiguousSelector check of a mirror HPA sees
  * them: a mirror HPA and a built-in HPA on the same pods would fight, and only the mirror one can be told
  * to stand back. Read-only: the target's scale (from the workload informers, or one GET for other kinds),
- * once per sync period and whenever the HPA's spec changes.
+ * when the HPA is created, then once per sync period (a change of its spec is picked up within one).
  */
 final class BuiltinHpaSelectors {
 

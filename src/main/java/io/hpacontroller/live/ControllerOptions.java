@@ -21,12 +21,14 @@ import java.util.Set;
  *                    (then autoscaling/v2 cannot also be in {@code apis})
  * @param persistHistory {@code --persist-history}: each reconciled HPA's history is kept in the cluster, one
  *                    HorizontalPodAutoscalerHistory object per HPA ({@link HistoryObjects}), and restored by the next leader
+ * @param metricsLimits {@code --metrics-max-response-bytes} and {@code --metrics-max-items}: how much of one metrics answer is read
  */
 public record ControllerOptions(ControllerConfig decisions, Duration syncPeriod, int workers, List<String> namespaces, Duration apiTimeout,
-                                Set<HpaApi> apis, boolean shadow, boolean persistHistory) {
+                                Set<HpaApi> apis, boolean shadow, boolean persistHistory, RestMetrics.Limits metricsLimits) {
 
     public ControllerOptions {
         Objects.requireNonNull(decisions);
+        Objects.requireNonNull(metricsLimits);
         namespaces = List.copyOf(namespaces);
         apis = apis.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(apis));
         if (syncPeriod.isZero() || syncPeriod.isNegative()) {
@@ -42,6 +44,12 @@ public record ControllerOptions(ControllerConfig decisions, Duration syncPeriod,
         if (!shadow && apis.isEmpty()) {
             throw new IllegalArgumentException("nothing to do: --hpa-apis names no API and --shadow is off");
         }
+    }
+
+    /** With the default limits of a metrics answer. */
+    public ControllerOptions(ControllerConfig decisions, Duration syncPeriod, int workers, List<String> namespaces, Duration apiTimeout,
+                             Set<HpaApi> apis, boolean shadow, boolean persistHistory) {
+        this(decisions, syncPeriod, workers, namespaces, apiTimeout, apis, shadow, persistHistory, RestMetrics.Limits.DEFAULT);
     }
 
     /** Without persistence of the histories. */
@@ -60,28 +68,33 @@ public record ControllerOptions(ControllerConfig decisions, Duration syncPeriod,
     }
 
     public ControllerOptions withSyncPeriod(Duration d) {
-        return new ControllerOptions(decisions, d, workers, namespaces, apiTimeout, apis, shadow, persistHistory);
+        return new ControllerOptions(decisions, d, workers, namespaces, apiTimeout, apis, shadow, persistHistory, metricsLimits);
     }
 
     public ControllerOptions withWorkers(int n) {
-        return new ControllerOptions(decisions, syncPeriod, n, namespaces, apiTimeout, apis, shadow, persistHistory);
+        return new ControllerOptions(decisions, syncPeriod, n, namespaces, apiTimeout, apis, shadow, persistHistory, metricsLimits);
     }
 
     public ControllerOptions withNamespaces(List<String> ns) {
-        return new ControllerOptions(decisions, syncPeriod, workers, ns, apiTimeout, apis, shadow, persistHistory);
+        return new ControllerOptions(decisions, syncPeriod, workers, ns, apiTimeout, apis, shadow, persistHistory, metricsLimits);
     }
 
     public ControllerOptions withDecisions(ControllerConfig c) {
-        return new ControllerOptions(c, syncPeriod, workers, namespaces, apiTimeout, apis, shadow, persistHistory);
+        return new ControllerOptions(c, syncPeriod, workers, namespaces, apiTimeout, apis, shadow, persistHistory, metricsLimits);
     }
 
     /** Which APIs' HPAs are reconciled, and whether autoscaling/v2 ones are shadowed. */
     public ControllerOptions withApis(Set<HpaApi> reconciled, boolean shadowBuiltin) {
-        return new ControllerOptions(decisions, syncPeriod, workers, namespaces, apiTimeout, reconciled, shadowBuiltin, persistHistory);
+        return new ControllerOptions(decisions, syncPeriod, workers, namespaces, apiTimeout, reconciled, shadowBuiltin, persistHistory, metricsLimits);
     }
 
     /** Whether each HPA's history is kept in the cluster for the next leader. */
     public ControllerOptions withPersistHistory(boolean persist) {
-        return new ControllerOptions(decisions, syncPeriod, workers, namespaces, apiTimeout, apis, shadow, persist);
+        return new ControllerOptions(decisions, syncPeriod, workers, namespaces, apiTimeout, apis, shadow, persist, metricsLimits);
+    }
+
+    /** How much of one metrics answer is read. */
+    public ControllerOptions withMetricsLimits(RestMetrics.Limits limits) {
+        return new ControllerOptions(decisions, syncPeriod, workers, namespaces, apiTimeout, apis, shadow, persistHistory, limits);
     }
 }

@@ -12,6 +12,7 @@ import io.hpacontroller.core.reconcile.Reconciler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -39,7 +40,9 @@ import java.util.function.Supplier;
  * most once a minute; nothing for a history a new leader's first sync would make up again (one
  * recommendation, nothing else). Every write passes the {@link WriteGate} and carries the resourceVersion
  * last read or written: a conflict (another instance wrote it) forgets the HPA's history here, so that its
- * next sync restores what is in the cluster instead of overwriting it.
+ * next sync restores what is in the cluster instead of overwriting it. An object deleted under it is created
+ * again by the same write; while the CRD is missing, writes fail at once (so no scale is written) and discovery is
+ * asked again with backoff ({@link ServedResource}), so that keeping, and scaling, resume when it is back.
  */
 public final class HistoryObjects implements HistoryWriter {
 
@@ -50,6 +53,8 @@ public final class HistoryObjects implements HistoryWriter {
     static final long LEARNED_LOAD_PERIOD_MILLIS = 60_000;
     /** Objects per page when the histories are listed. */
     static final int LIST_PAGE = 500;
+    /** The longest wait between two discovery checks while the CRD is missing. */
+    static final Duration MAX_RECHECK = Duration.ofSeconds(5);
 
     private final KubeApi reads;
     private final KubeApi writes;
@@ -58,6 +63,8 @@ public final class HistoryObjects implements HistoryWriter {
     private final EventRecorder events;
     /** By HPA key: what the cluster holds for it, as far as this instance knows. */
     private final Map<String, Kept> kept = new ConcurrentHashMap<>();
+    /** Whether the API server serves the objects (their CRD may be deleted and installed again). */
+    private final ServedResource resource;
 
     /**
      * What the cluster holds for an HPA.
@@ -70,12 +77,18 @@ public final class HistoryObjects implements HistoryWriter {
         static final Kept NOTHING = new Kept(null, null, 0);
     }
 
-    public HistoryObjects(KubeApi reads, KubeApi writes, WriteGate gate, HistoryStore histories, EventRecorder events) {
+    /** @param syncPeriod the HPAs' sync period: while the CRD is missing, discovery is asked again at most a third of it apart */
+    public HistoryObjects(KubeApi reads, KubeApi writes, WriteGate gate, HistoryStore histories, EventRecorder events, Duration syncPeriod) {
         this.reads = Objects.requireNonNull(reads);
         this.writes = Objects.requireNonNull(writes);
         this.gate = Objects.requireNonNull(gate);
         this.histories = Objects.requireNonNull(histories);
         this.events = Objects.requireNonNull(events);
+        Duration recheck = syncPeriod.dividedBy(3);
+        this.resource = new ServedResource(reads, StoredHistory.GROUP, StoredHistory.VERSION, StoredHistory.PLURAL,
+                recheck.compareTo(MAX_RECHECK) > 0 ? MAX_RECHECK : recheck,
+                "no HPA's history can be kept, so no scale is written, until it does. Install the CRD (charts/hpa-controller/crds/, or deploy/)"
+                        + " or run with --persist-history=false.");
     }
 
     private static String path(HorizontalPodAutoscaler hpa) {
@@ -223,13 +236,11 @@ public final class HistoryObjects implements HistoryWriter {
         } else if (last.resourceVersion() == null && next.onlyTheRunInProgress()) {
             return; // what a new leader's first sync makes up again
         }
-        StoredHistory object = StoredHistory.of(hpa, next, last.resourceVersion());
+        resource.checkServed(now);
         gate.check();
         String body;
         try {
-            body = last.resourceVersion() == null
-                    ? writes.post(StoredHistory.collectionPath(hpa.getMetadata().getNamespace()), object)
-                    : writes.put(path(hpa), object);
+            body = write(hpa, next, last.resourceVersion(), now);
         } catch (ApiException.Conflict e) {
             // written by another instance since this one read it: restore from the cluster at the next sync
             kept.remove(key);
@@ -251,6 +262,27 @@ public final class HistoryObjects implements HistoryWriter {
         kept.put(key, new Kept(version, next, now));
     }
 
+    /**
+     * Replaces the object of version {@code version}, or creates it (null). An object deleted meanwhile (a
+     * {@code kubectl delete}, its CRD deleted and installed again) is created again at once: this instance leads
+     * and holds the HPA's history, and a create cannot overwrite an object another instance wrote (409). A create
+     * that meets a 404 is asked about of discovery: the CRD missing is reported once ({@link ServedResource}).
+     */
+    private String write(HorizontalPodAutoscaler hpa, HpaHistory.Snapshot history, String version, long now) throws ApiException {
+        if (version != null) {
+            try {
+                return writes.put(path(hpa), StoredHistory.of(hpa, history, version));
+            } catch (ApiException.NotFound e) {
+                LOG.info("{}: its kept history ({} {}) was deleted; creating it again", Reconciler.keyOf(hpa), StoredHistory.KIND, objectName(hpa));
+            }
+        }
+        try {
+            return writes.post(StoredHistory.collectionPath(hpa.getMetadata().getNamespace()), StoredHistory.of(hpa, history, null));
+        } catch (ApiException.NotFound e) {
+            throw resource.createNotFound(e, now);
+        }
+    }
+
     /** The history within the stored object's bound: a learned load beyond {@link StoredHistory#MAX_LEARNED_LOAD} is not kept. */
     private static HpaHistory.Snapshot bounded(String key, HpaHistory.Snapshot history) {
         String learned = history.learnedLoad();
@@ -264,6 +296,11 @@ public final class HistoryObjects implements HistoryWriter {
     /** The HPA was deleted: its object goes with it (garbage collection). */
     public void forget(String key) {
         kept.remove(key);
+    }
+
+    /** HPAs of which this instance knows what the cluster holds. */
+    int size() {
+        return kept.size();
     }
 
     /** Whether this instance knows what the cluster holds for the HPA (restored, or found to hold nothing). */

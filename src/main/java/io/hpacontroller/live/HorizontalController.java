@@ -50,13 +50,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Each HPA is synced once per sync period at a phase of its own ({@link PhasedCadence}), whatever
  * the outcome: a sync that failed on the cluster's side waits for the next period like any other, as
- * upstream. The period is the flag's, or the HPA's own ({@link HpaControls#syncPeriod()}, read at each sync
- * with the other controls and handed to the core with the HPA; the phase is then within that period). The
+ * upstream. The period is the flag's, or the HPA's own ({@link HpaControls#syncPeriod()}, read from its
+ * controls whenever the informer delivers a new or changed HPA; the phase is then within that period). The
  * HPAs that existed when the process started are first synced at their phases within one period (the flag's)
- * of the start; an HPA created later is synced at once, and so is one whose spec changes (its generation
- * moves) or whose control annotations change (they do not move the generation: {@code kubectl annotate}
- * takes effect at once); status writes of our own do not requeue. A sweep every sync period re-adds any HPA
- * the queue does not track (never earlier than its next due time), so no HPA can be lost.
+ * of the start; an HPA created later is synced at once. A change of its spec (its generation moves) or of its
+ * control annotations (they do not move the generation) is picked up at the next allowed time, never less
+ * than a period after the HPA's last sync ({@link WorkQueue#addChanged}: as upstream's rate-limited requeue);
+ * status writes, ours or anyone's, do not requeue. A sweep every sync period re-adds any HPA the queue does not
+ * track (never earlier than its next due time), so no HPA can be lost. A deleted HPA is forgotten at once: its
+ * queue entry, history, caches, and (for the listeners) its metric series and decision traces.
  */
 public final class HorizontalController implements AutoCloseable {
 
@@ -98,7 +100,10 @@ public final class HorizontalController implements AutoCloseable {
     private final AtomicInteger busy = new AtomicInteger();
     private ScheduledExecutorService sweeper;
 
-    /** Told about every reconcile. Called on the worker thread: keep it quick. */
+    /**
+     * Told about every reconcile (on the worker thread), and about every HPA that is gone (a report without an
+     * outcome, on the informer's or a worker's thread, maybe more than once): keep it quick.
+     */
     public interface SyncListener {
         void onSync(SyncReport report);
     }
@@ -131,8 +136,8 @@ public final class HorizontalController implements AutoCloseable {
         this.pods = new PodCache(podIndexes);
         this.workloads = new WorkloadScales(client, options.namespaces());
         ScaleSubresource scales = new ScaleSubresource(api, writes, discovery, gate, workloads);
-        RestMetrics metrics = new RestMetrics(api, discovery);
-        this.kept = options.persistHistory() ? new HistoryObjects(api, writes, gate, histories, events) : null;
+        RestMetrics metrics = new RestMetrics(api, discovery, options.metricsLimits());
+        this.kept = options.persistHistory() ? new HistoryObjects(api, writes, gate, histories, events, options.syncPeriod()) : null;
         this.statuses = new HpaStatusUpdater(writes, gate);
         this.reconciler = new Reconciler(options.decisions(), scales, pods, metrics, statuses, events, histories,
                 kept == null ? HistoryWriter.NONE : kept, selectors, clock);
@@ -225,11 +230,19 @@ public final class HorizontalController implements AutoCloseable {
         if (!queue) {
             return;
         }
+        if (reconciledHere(hpa)) {
+            keepPeriod(key, hpa);
+        }
         if (createdSinceStart(hpa)) {
-            this.queue.addNow(key);
+            this.queue.addChanged(key);
         } else {
             this.queue.add(key);
         }
+    }
+
+    /** Whether this instance reconciles the HPA (it is not an autoscaling/v2 HPA only read for its selector). */
+    private boolean reconciledHere(HorizontalPodAutoscaler hpa) {
+        return builtinSelectors == null || HpaApi.of(hpa) != HpaApi.BUILTIN;
     }
 
     /** Whether the HPA was created after this process started (the API server's clock, to the second). */
@@ -242,7 +255,10 @@ public final class HorizontalController implements AutoCloseable {
         String key = Reconciler.keyOf(hpa);
         selectors.register(key, hpa.getMetadata().getNamespace());
         if (queue && (!Objects.equals(old.getMetadata().getGeneration(), hpa.getMetadata().getGeneration()) || HpaControlsCache.changed(old, hpa))) {
-            this.queue.addNow(key);
+            if (reconciledHere(hpa)) {
+                keepPeriod(key, hpa);
+            }
+            this.queue.addChanged(key);
         }
     }
 
@@ -250,6 +266,9 @@ public final class HorizontalController implements AutoCloseable {
         String key = Reconciler.keyOf(hpa);
         queue.remove(key);
         forget(key);
+        if (reconciledHere(hpa)) {
+            notifyListeners(SyncReport.gone(key));
+        }
     }
 
     /** Starts the Pod informers only. */
@@ -414,9 +433,9 @@ public final class HorizontalController implements AutoCloseable {
             if (builtinSelectors != null && HpaApi.ofKey(key) == HpaApi.BUILTIN) {
                 return null; // never reconciled here: nothing to report
             }
-            return notifyListeners(new SyncReport(key, null, 0, 0, 0, 0, waitedNanos));
+            return notifyListeners(SyncReport.gone(key));
         }
-        if (builtinSelectors != null && HpaApi.of(hpa) == HpaApi.BUILTIN) {
+        if (!reconciledHere(hpa)) {
             builtinSelectors.refresh(hpa);
             return null;
         }
@@ -427,19 +446,25 @@ public final class HorizontalController implements AutoCloseable {
         if (kept != null) {
             kept.restore(hpa, clock.millis()); // before the first decision this process makes for it
         }
-        Parsed<HpaControls> hpaControls = controls.of(key, hpa);
-        keepPeriod(key, hpaControls);
-        ReconcileOutcome outcome = reconciler.reconcile(hpa, hpaControls);
+        ReconcileOutcome outcome = reconciler.reconcile(hpa, controls.of(key, hpa));
         long total = System.nanoTime() - start;
         long cpu = THREADS.getCurrentThreadCpuTime() - cpuStart;
+        SyncReport report = notifyListeners(new SyncReport(key, outcome, total, cpu, ApiCallStats.nanos(), ApiCallStats.calls(), waitedNanos));
         if (lookup(key) == null) {
-            forget(key); // deleted while it was reconciled: drop the history the reconcile may have re-created
+            // deleted while it was reconciled (the informer removes it from its cache before it tells): drop what the
+            // reconcile and the report may have re-created after the deletion was handled
+            forget(key);
+            notifyListeners(SyncReport.gone(key));
         }
-        return notifyListeners(new SyncReport(key, outcome, total, cpu, ApiCallStats.nanos(), ApiCallStats.calls(), waitedNanos));
+        return report;
     }
 
-    /** The period the queue schedules the HPA's next sync by: its own when its controls give one, else the flag's. */
-    private void keepPeriod(String key, Parsed<HpaControls> hpaControls) {
+    /**
+     * The period the queue schedules the HPA's next sync by: its own when its controls give one, else the flag's. Kept
+     * when the informer delivers the HPA, so that a changed period counts from the change on.
+     */
+    private void keepPeriod(String key, HorizontalPodAutoscaler hpa) {
+        Parsed<HpaControls> hpaControls = controls.of(key, hpa);
         Duration own = hpaControls instanceof Parsed.Valid<HpaControls> v ? v.value().syncPeriod() : null;
         if (own == null || own.equals(options.syncPeriod())) {
             periods.remove(key);
@@ -559,6 +584,29 @@ public final class HorizontalController implements AutoCloseable {
     public int hpaCount() {
         int builtin = options.apis().contains(HpaApi.BUILTIN) ? hpaInformers.stream().mapToInt(i -> i.getStore().list().size()).sum() : 0;
         return builtin + mirrorInformers.stream().mapToInt(i -> i.getStore().list().size()).sum();
+    }
+
+    /**
+     * For tests: how many HPAs each store of this controller that is kept per HPA holds something for (a deleted
+     * HPA leaves nothing behind: not its queue entry, history, selector, controls, period, status or kept history).
+     */
+    Map<String, Integer> heldPerHpa() {
+        Map<String, Integer> held = new LinkedHashMap<>();
+        held.put("queue", queue.keysHeld());
+        held.put("histories", histories.size());
+        held.put("predictions", reconciler.predicting());
+        held.put("selectors", selectors.size());
+        held.put("controls", controls.size());
+        held.put("periods", periods.size());
+        held.put("statuses", statuses.size());
+        held.put("kept", kept == null ? 0 : kept.size());
+        held.put("shadow", shadow == null ? 0 : shadow.hpasHeld());
+        return held;
+    }
+
+    /** For tests: the HPA of this key as the informer's cache holds it, null when it holds none. */
+    HorizontalPodAutoscaler cached(String key) {
+        return lookup(key);
     }
 
     public int podCount() {

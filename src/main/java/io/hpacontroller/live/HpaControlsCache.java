@@ -46,4 +46,9 @@ final class HpaControlsCache {
     void forget(String key) {
         byKey.remove(key);
     }
+
+    /** HPAs whose parsed controls are held. */
+    int size() {
+        return byKey.size();
+    }
 }

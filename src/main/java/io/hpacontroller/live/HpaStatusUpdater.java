@@ -88,6 +88,11 @@ public final class HpaStatusUpdater implements StatusWriter {
         behind.remove(key);
     }
 
+    /** HPAs whose cached status is known to be behind. */
+    int size() {
+        return behind.size();
+    }
+
     private HorizontalPodAutoscaler read(HpaApi kind, String path) throws ApiException {
         return kind == HpaApi.MIRROR ? api.get(path, MirrorHpa.class).toCore() : api.get(path, HorizontalPodAutoscaler.class);
     }

@@ -17,10 +17,13 @@ import java.util.function.Function;
  * monotonic ticker; the two are tied once, when the cadence is made.
  *
  * <ul>
- *   <li>After a sync, the HPA is due at its next slot: the slot after the one its sync started in. A
- *       sync that started late (the workers were busy) does not push the later ones back, and a sync
- *       that started more than a period late skips the slots it missed rather than catching up in a
- *       burst. Each HPA is synced at most once between two of its slots.</li>
+ *   <li>After a sync, the HPA is due at its next slot that is at least a period after that sync was due:
+ *       after a sync at its slot, the next slot; after one off its slots (its first, at its creation; the
+ *       pick-up of an edit; a first sync moved by the start-up's catch-up) the slot after the next when the
+ *       next is closer than a period. No two syncs of an HPA are due closer than its period. A sync that
+ *       started late (the workers were busy) does not push the later ones back, and a sync that started
+ *       more than a period late skips the slots it missed rather than catching up in a burst. Each HPA is
+ *       synced at most once between two of its slots.</li>
  *   <li>The first sync of an HPA that existed when the process started ({@link #firstDue}): at its
  *       slot in the first period after the process started. The slots that passed while the process
  *       was starting (before the workers took their first key) are spread over the rest of that
@@ -70,8 +73,11 @@ public final class PhasedCadence implements WorkQueue.Cadence {
     }
 
     @Override
-    public long nextDue(String key, long startedAt) {
-        return slotAtOrBefore(key, startedAt) + period(key);
+    public long nextDue(String key, long dueAt, long startedAt) {
+        long p = period(key);
+        long slotAfterStart = slotAtOrBefore(key, startedAt) + p;
+        long firstSlotAPeriodAfterDue = slotAtOrBefore(key, dueAt + p - 1) + p;
+        return Math.max(slotAfterStart, firstSlotAPeriodAfterDue);
     }
 
     @Override

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.CrossVersionObjectReference;
 import io.hpacontroller.core.GoDuration;
 import io.hpacontroller.core.Quantities;
@@ -27,18 +27,58 @@ import java.util.Map;
  * custom.metrics.k8s.io/v1beta2 (per-pod metrics by selector, one object's metric) and
  * external.metrics.k8s.io/v1beta1 (by metric label selector). One request per call; a failure is
  * reported for the metric that asked, and the next sync asks again.
+ *
+ * <p>Every answer is read as a stream of JSON tokens as it arrives, never held whole, within {@link Limits}: at most
+ * so many bytes and so many items, else the metric fails for that HPA alone (an adapter that answered 250,000 items,
+ * 23 MB, took the whole heap before). Any answer that is not a list of the API's kind (not JSON, not an object,
+ * items that are not a list, a value that is not a quantity) is an {@link ApiException}, so the metric fails as
+ * when the API is down: a FailedGet*Metric condition and event, and a failure its fallback counts.
  */
 public final class RestMetrics implements MetricsSource {
 
     static final long DEFAULT_WINDOW_MILLIS = 60_000L;
-    private static final JsonFactory JSON = new JsonFactory();
+    /** The longest string value read from an answer (names, timestamps, quantities); longer ones are an invalid answer. */
+    private static final int MAX_STRING = 64 * 1024;
+    private static final JsonFactory JSON = JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(MAX_STRING).build()).build();
+
+    /**
+     * How much of one answer is read.
+     *
+     * @param maxResponseBytes {@code --metrics-max-response-bytes}
+     * @param maxItems         {@code --metrics-max-items}: the items of one list (pods, objects, series)
+     */
+    public record Limits(long maxResponseBytes, int maxItems) {
+
+        /**
+         * 64 MiB and 50,000 items: beyond one workload's pods at Kubernetes' scalability thresholds, and what a
+         * 128 MiB heap holds for five workers at once (the items kept are a few hundred bytes each; the bytes are
+         * streamed).
+         */
+        public static final Limits DEFAULT = new Limits(64L * 1024 * 1024, 50_000);
+
+        public Limits {
+            if (maxResponseBytes < 1) {
+                throw new IllegalArgumentException("--metrics-max-response-bytes must be at least 1, got " + maxResponseBytes);
+            }
+            if (maxItems < 1) {
+                throw new IllegalArgumentException("--metrics-max-items must be at least 1, got " + maxItems);
+            }
+        }
+    }
 
     private final KubeApi api;
     private final ApiDiscovery discovery;
+    private final Limits limits;
 
     public RestMetrics(KubeApi api, ApiDiscovery discovery) {
+        this(api, discovery, Limits.DEFAULT);
+    }
+
+    public RestMetrics(KubeApi api, ApiDiscovery discovery, Limits limits) {
         this.api = api;
         this.discovery = discovery;
+        this.limits = limits;
     }
 
     private static String query(String name, Selector selector) {
@@ -55,19 +95,36 @@ public final class RestMetrics implements MetricsSource {
         return sb.toString();
     }
 
+    /** Reads an answer of {@code apiName} (e.g. "resource metrics API") within the limits; any failure names the API. */
+    private <T> T read(String apiName, String path, AnswerReader<T> reader) throws ApiException {
+        try {
+            return api.getStreamed(path, limits.maxResponseBytes(), "--metrics-max-response-bytes", in -> {
+                try (JsonParser p = JSON.createParser(in)) {
+                    return reader.read(p, limits.maxItems());
+                } catch (JsonProcessingException e) {
+                    throw new ApiException("the answer is not valid JSON: " + e.getOriginalMessage(), e);
+                }
+            });
+        } catch (ApiException e) {
+            throw new ApiException("unable to fetch metrics from " + apiName + ": " + e.getMessage(), e);
+        }
+    }
+
+    @FunctionalInterface
+    private interface AnswerReader<T> {
+        T read(JsonParser p, int maxItems) throws IOException, ApiException;
+    }
+
     @Override
     public List<PodUsage> podUsage(String namespace, Selector podSelector, String resource) throws ApiException {
-        String body;
-        try {
-            body = api.get("/apis/metrics.k8s.io/v1beta1/namespaces/" + namespace + "/pods" + join(query("labelSelector", podSelector)));
-        } catch (ApiException e) {
-            throw new ApiException("unable to fetch metrics from resource metrics API: " + e.getMessage(), e);
-        }
-        try {
-            return podUsages(body);
-        } catch (IOException e) {
-            throw new ApiException("unable to fetch metrics from resource metrics API: the answer is not a PodMetricsList: "
-                    + (e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage()), e);
+        return read("resource metrics API", "/apis/metrics.k8s.io/v1beta1/namespaces/" + namespace + "/pods"
+                + join(query("labelSelector", podSelector)), RestMetrics::podUsages);
+    }
+
+    /** {@link #podUsages(JsonParser, int)} of a whole answer, within the default limits. */
+    static List<PodUsage> podUsages(String body) throws IOException, ApiException {
+        try (JsonParser p = JSON.createParser(body)) {
+            return podUsages(p, Limits.DEFAULT.maxItems());
         }
     }
 
@@ -78,27 +135,57 @@ public final class RestMetrics implements MetricsSource {
      * null reads as absent; one that is not a string reads as its JSON text ({@code ""} for an object or a list),
      * so that a usage that is not a quantity is left out as {@link Quantities#amountsOfText} says.
      */
-    static List<PodUsage> podUsages(String body) throws IOException, ApiException {
+    static List<PodUsage> podUsages(JsonParser p, int maxItems) throws IOException, ApiException {
         List<PodUsage> out = new ArrayList<>();
-        try (JsonParser p = JSON.createParser(body)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) {
-                return out;
+        Windows windows = new Windows();
+        items(p, "PodMetricsList", maxItems, out::clear, () -> out.add(podUsage(p, windows)));
+        return out;
+    }
+
+    /** Reads one item at the parser's current token (the start of an object). */
+    @FunctionalInterface
+    private interface ItemReader {
+        void read() throws IOException, ApiException;
+    }
+
+    /**
+     * Walks a list answer ({@code kind}): a JSON object whose {@code items} is a list of objects, at most
+     * {@code maxItems} of them, each given to {@code item}; every other field is skipped, and nothing may follow
+     * the object. A second {@code items} replaces the first ({@code restart}), as Go's decoder does.
+     */
+    private static void items(JsonParser p, String kind, int maxItems, Runnable restart, ItemReader item) throws IOException, ApiException {
+        if (p.nextToken() != JsonToken.START_OBJECT) {
+            throw notA(kind, "it is not a JSON object");
+        }
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken value = p.nextToken();
+            if (!field.equals("items") || value == JsonToken.VALUE_NULL) {
+                p.skipChildren();
+                continue;
             }
-            Windows windows = new Windows();
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String field = p.currentName();
-                JsonToken value = p.nextToken();
-                if (field.equals("items") && value == JsonToken.START_ARRAY) {
-                    out.clear();
-                    while (more(p)) {
-                        out.add(podUsage(p, windows));
-                    }
-                } else {
-                    p.skipChildren();
+            if (value != JsonToken.START_ARRAY) {
+                throw notA(kind, "its items are not a list");
+            }
+            restart.run();
+            int n = 0;
+            while (p.nextToken() != JsonToken.END_ARRAY) {
+                if (++n > maxItems) {
+                    throw new ApiException("the answer has more than " + maxItems + " items (--metrics-max-items)");
                 }
+                if (p.currentToken() != JsonToken.START_OBJECT) {
+                    throw notA(kind, "item " + (n - 1) + " is not an object");
+                }
+                item.read();
             }
         }
-        return out;
+        if (p.nextToken() != null) {
+            throw notA(kind, "text follows the object");
+        }
+    }
+
+    private static ApiException notA(String kind, String why) {
+        return new ApiException("the answer is not a " + kind + ": " + why);
     }
 
     /** The last window text and its length: every sample of a list usually has the same window. */
@@ -222,23 +309,54 @@ public final class RestMetrics implements MetricsSource {
         return found;
     }
 
+    /** One item of a MetricValueList (custom metrics) or an ExternalMetricValueList: what is read of it. */
+    private record MetricValue(String describedName, long value, long timestamp, long windowMillis) {
+    }
+
+    /**
+     * The items of a MetricValueList or an ExternalMetricValueList: {@code describedObject.name}, {@code value} (a
+     * quantity, required), {@code timestamp} and {@code windowSeconds}; everything else is skipped.
+     */
+    private static List<MetricValue> metricValues(JsonParser p, String kind, int maxItems) throws IOException, ApiException {
+        List<MetricValue> out = new ArrayList<>();
+        items(p, kind, maxItems, out::clear, () -> {
+            String described = null;
+            String value = null;
+            String timestamp = null;
+            long window = DEFAULT_WINDOW_MILLIS;
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken token = p.nextToken();
+                switch (field) {
+                    case "describedObject" -> described = field(p, token, "name");
+                    case "value" -> value = text(p, token, null);
+                    case "timestamp" -> timestamp = text(p, token, null);
+                    case "windowSeconds" -> {
+                        if (token == JsonToken.VALUE_NUMBER_INT) {
+                            window = p.getLongValue() * 1000L;
+                        } else {
+                            p.skipChildren();
+                        }
+                    }
+                    default -> p.skipChildren();
+                }
+            }
+            out.add(new MetricValue(described == null ? "" : described, milli(value), KubeTime.parse(timestamp, 0), window));
+        });
+        return out;
+    }
+
     @Override
     public Map<String, PodMetric> podsMetric(String namespace, String metricName, Selector podSelector, Selector metricSelector) throws ApiException {
-        JsonNode list;
-        try {
-            list = api.getJson("/apis/custom.metrics.k8s.io/v1beta2/namespaces/" + namespace + "/pods/*/" + KubeApi.encode(metricName)
-                    + join(query("labelSelector", podSelector), query("metricLabelSelector", metricSelector)));
-        } catch (ApiException e) {
-            throw new ApiException("unable to fetch metrics from custom metrics API: " + e.getMessage(), e);
-        }
+        List<MetricValue> list = read("custom metrics API", "/apis/custom.metrics.k8s.io/v1beta2/namespaces/" + namespace + "/pods/*/"
+                + KubeApi.encode(metricName) + join(query("labelSelector", podSelector), query("metricLabelSelector", metricSelector)),
+                (p, max) -> metricValues(p, "MetricValueList", max));
         Map<String, PodMetric> out = new HashMap<>();
-        for (JsonNode item : list.path("items")) {
-            long window = item.hasNonNull("windowSeconds") ? item.get("windowSeconds").asLong() * 1000L : DEFAULT_WINDOW_MILLIS;
-            String pod = item.path("describedObject").path("name").asText();
-            PodMetric previous = out.put(pod, new PodMetric(milli(item.path("value")), KubeTime.parse(item.path("timestamp").asText(null), 0), window));
+        for (MetricValue item : list) {
+            PodMetric previous = out.put(item.describedName(), new PodMetric(item.value(), item.timestamp(), item.windowMillis()));
             if (previous != null) {
                 // pod names are unique in a namespace: two samples mean a broken API, and nothing says which is right
-                throw new ApiException("the custom metrics API returned more than one sample of " + metricName + " for pod " + pod);
+                throw new ApiException("the custom metrics API returned more than one sample of " + metricName + " for pod " + item.describedName());
             }
         }
         return out;
@@ -255,47 +373,35 @@ public final class RestMetrics implements MetricsSource {
             path = "/apis/custom.metrics.k8s.io/v1beta2/namespaces/" + namespace + "/" + r.qualifiedName() + "/"
                     + KubeApi.encode(object.getName()) + "/" + KubeApi.encode(metricName);
         }
-        JsonNode list;
-        try {
-            list = api.getJson(path + join(query("metricLabelSelector", metricSelector)));
-        } catch (ApiException e) {
-            throw new ApiException("unable to fetch metrics from custom metrics API: " + e.getMessage(), e);
-        }
-        JsonNode items = list.path("items");
+        List<MetricValue> items = read("custom metrics API", path + join(query("metricLabelSelector", metricSelector)),
+                (p, max) -> metricValues(p, "MetricValueList", max));
         if (items.size() != 1) {
             // client-go's custom metrics client asks for one object's metric and takes nothing else
             throw new ApiException("unable to fetch metrics from custom metrics API: the custom metrics API server returned "
                     + items.size() + " results when we asked for exactly one");
         }
-        JsonNode item = items.get(0);
-        return new ObjectMetricValue(milli(item.path("value")), KubeTime.parse(item.path("timestamp").asText(null), 0));
+        return new ObjectMetricValue(items.get(0).value(), items.get(0).timestamp());
     }
 
     @Override
     public ExternalMetricValues externalMetric(String namespace, String metricName, Selector metricSelector) throws ApiException {
-        JsonNode list;
-        try {
-            list = api.getJson("/apis/external.metrics.k8s.io/v1beta1/namespaces/" + namespace + "/" + KubeApi.encode(metricName)
-                    + join(query("labelSelector", metricSelector)));
-        } catch (ApiException e) {
-            throw new ApiException("unable to fetch metrics from external metrics API: " + e.getMessage(), e);
+        List<MetricValue> items = read("external metrics API", "/apis/external.metrics.k8s.io/v1beta1/namespaces/" + namespace + "/"
+                + KubeApi.encode(metricName) + join(query("labelSelector", metricSelector)), (p, max) -> metricValues(p, "ExternalMetricValueList", max));
+        List<Long> values = new ArrayList<>(items.size());
+        for (MetricValue item : items) {
+            values.add(item.value());
         }
-        List<Long> values = new ArrayList<>();
-        long timestamp = 0;
-        for (JsonNode item : list.path("items")) {
-            if (values.isEmpty()) {
-                timestamp = KubeTime.parse(item.path("timestamp").asText(null), 0);
-            }
-            values.add(milli(item.path("value")));
-        }
-        return new ExternalMetricValues(values, timestamp);
+        return new ExternalMetricValues(values, items.isEmpty() ? 0 : items.get(0).timestamp());
     }
 
-    private static long milli(JsonNode value) throws ApiException {
+    private static long milli(String value) throws ApiException {
         try {
-            return Quantities.milliValue(value.asText());
+            if (value == null) {
+                throw new IllegalArgumentException("quantity is not set");
+            }
+            return Quantities.milliValue(value);
         } catch (IllegalArgumentException e) {
-            throw new ApiException("the metrics API returned a value that is not a quantity: " + value);
+            throw new ApiException("the metrics API returned a value that is not a quantity: " + (value == null ? "null" : Quantities.shown(value)));
         }
     }
 

@@ -32,6 +32,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -220,7 +221,7 @@ public final class Shadow implements AutoCloseable {
         schedule(key);
     }
 
-    /** The HPA is gone. */
+    /** The HPA is gone: nothing about it is kept, and the listeners are told. */
     void forget(HorizontalPodAutoscaler hpa) {
         String key = Reconciler.keyOf(hpa);
         pending.remove(key);
@@ -228,6 +229,14 @@ public final class Shadow implements AutoCloseable {
         firstSeen.remove(key);
         histories.forget(key);
         listeners.forEach(l -> l.onGone(hpa.getMetadata().getNamespace(), hpa.getMetadata().getName()));
+    }
+
+    /** HPAs of which the shadow holds anything (for tests: a deleted HPA leaves nothing behind). */
+    int hpasHeld() {
+        Set<String> keys = new HashSet<>(pending.keySet());
+        keys.addAll(ledger.keySet());
+        keys.addAll(firstSeen.keySet());
+        return keys.size() + histories.size();
     }
 
     private void schedule(String key) {
@@ -297,6 +306,9 @@ public final class Shadow implements AutoCloseable {
             } catch (RuntimeException e) {
                 LOG.warn("shadow listener failed", e);
             }
+        }
+        if (!firstSeen.containsKey(key)) {
+            forget(o.hpa()); // deleted while it was compared: drop what this sync re-created after the deletion was handled
         }
     }
 

@@ -13,28 +13,33 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The HPA work queue: a queue of keys ("namespace/name"), not objects, that hands each HPA to a worker
- * at most once per sync period, whatever the sync's outcome (upstream requeues every HPA after every
- * sync with a fixed delay, the resync period; there is no per-key error backoff). When a key is due
- * is its {@link Cadence}'s to say ({@link PhasedCadence}: at a phase of its own within the period).
+ * at most once per sync period, whatever the sync's outcome or what triggered it (upstream requeues every
+ * HPA after every sync, and every HPA its informer delivers, through a rate limiter of one resync period;
+ * there is no per-key error backoff). When a key is due is its {@link Cadence}'s to say
+ * ({@link PhasedCadence}: at a phase of its own within the period).
  *
  * <ul>
  *   <li>A key waiting in the queue is there once, however often it is added.</li>
  *   <li>A key is given to one worker at a time. When the worker is {@link #done}, the key is due again
- *       at the time its cadence gives for a sync that started when the worker took it.</li>
+ *       at the time its cadence gives for a sync that was due and started when it was
+ *       ({@link Cadence#nextDue}: never less than a period after it was due).</li>
  *   <li>{@link #add} (the informer saw an HPA that existed before) never makes a key due earlier than
  *       that. A key that has not been synced yet waits for the first worker to ask for work (the
  *       queue's start); then the cadence says when its first sync is due
  *       ({@link Cadence#firstDue}), given when the process started.</li>
- *   <li>{@link #addNow} (a new HPA, or its spec changed) makes a key due at once, or as soon as the
- *       worker that has it is done.</li>
+ *   <li>{@link #addChanged} (a new HPA, or its spec or controls changed) makes a key this queue has not
+ *       handed out yet due at once; any other at the next allowed time, one period after its last sync
+ *       started (when that is earlier than its next due time: after a sync off its cadence, such as its
+ *       first), or when the worker that has it is done, whichever is later. Changes coalesce: however
+ *       many come, the key is synced once, from the HPA as it is then.</li>
  *   <li>{@link #remove} (the HPA was deleted) forgets a key; a worker that still has it does not
  *       requeue it.</li>
  *   <li>Keys due by their cadence are handed out at most {@link #PACE} times as fast as the keys' periods
  *       make them due on average (the sum of one over each key's period; in the first period of the
  *       process, {@link #PACE} times the rate its catch-up needs, {@link Cadence#catchUp}), with bursts of
  *       up to a tenth of a second at that rate or {@link #BURST} keys. A backlog (the workers fell behind while the
- *       API answered slowly) is worked off at that rate, not in one burst on the metrics APIs. Keys due at
- *       once ({@link #addNow}) are not paced and go first.</li>
+ *       API answered slowly) is worked off at that rate, not in one burst on the metrics APIs. New keys
+ *       ({@link #addChanged}) are not paced and go first.</li>
  * </ul>
  * Time comes from a {@link Ticker}; after moving a manual ticker, tests call {@link #wakeUp} (or take
  * what is due with {@link #poll}).
@@ -44,8 +49,11 @@ public final class WorkQueue {
     /** When a key is due (ticker times); every method takes the key, so each may have its own phase and period. */
     public interface Cadence {
 
-        /** When the key is due again after a sync that started at {@code startedAt}. */
-        long nextDue(String key, long startedAt);
+        /**
+         * When the key is due again after a sync that was due at {@code dueAt} and started at {@code startedAt}
+         * (later when the workers were busy): never less than a period after {@code dueAt}.
+         */
+        long nextDue(String key, long dueAt, long startedAt);
 
         /**
          * When the first sync of a key is due that was added before the queue started, or that existed
@@ -79,17 +87,17 @@ public final class WorkQueue {
 
     /** Ready keys due by their cadence, handed out as {@link #PACE} allows. */
     private final ArrayDeque<String> ready = new ArrayDeque<>();
-    /** Ready keys due at once ({@link #addNow}), handed out first. */
+    /** Ready keys due at once (new: {@link #addChanged}), handed out first. */
     private final ArrayDeque<String> readyNow = new ArrayDeque<>();
     /** Ready keys (in either deque), and since when (ticker time they became due). */
     private final Map<String, Long> readySince = new HashMap<>();
     private final Set<String> processing = new HashSet<>();
-    /** Keys a worker has that must be queued at once when it is done (their spec changed). */
-    private final Set<String> urgent = new HashSet<>();
+    /** Keys a worker has that changed meanwhile: due at the next allowed time when it is done (at once if new). */
+    private final Set<String> changedMeanwhile = new HashSet<>();
     private final Map<String, Long> scheduledAt = new HashMap<>();
     private final PriorityQueue<Scheduled> schedule = new PriorityQueue<>();
-    /** Ticker time at which the last sync of each key started; a key is known from its first sync until removed. */
-    private final Map<String, Long> lastStart = new HashMap<>();
+    /** The last sync of each key; a key is known from its first sync until removed. */
+    private final Map<String, LastSync> lastSync = new HashMap<>();
     /** Keys added before the queue started, not scheduled yet. */
     private final Set<String> beforeStart = new HashSet<>();
     /** The period of each key as it was last scheduled (nanoseconds), and the sum of their inverses. */
@@ -110,6 +118,10 @@ public final class WorkQueue {
         public int compareTo(Scheduled o) {
             return Long.compare(at, o.at);
         }
+    }
+
+    /** When a key's last sync was due and when a worker took it (ticker times). */
+    private record LastSync(long due, long started) {
     }
 
     /** A key a worker took, with how long it waited in the queue after it became due. */
@@ -137,15 +149,15 @@ public final class WorkQueue {
             if (shuttingDown || readySince.containsKey(key) || scheduledAt.containsKey(key) || beforeStart.contains(key)) {
                 return;
             }
-            Long started = lastStart.get(key);
+            LastSync last = lastSync.get(key);
             if (processing.contains(key)) {
-                if (started == null) {
-                    urgent.add(key); // deleted and created again while the old one was being synced
+                if (last == null) {
+                    changedMeanwhile.add(key); // deleted and created again while the old one was being synced
                 }
                 return;
             }
-            if (started != null) {
-                scheduleAt(key, cadence.nextDue(key, started));
+            if (last != null) {
+                scheduleAt(key, cadence.nextDue(key, last.due(), last.started()));
             } else if (begunAt == null) {
                 beforeStart.add(key);
             } else {
@@ -156,32 +168,50 @@ public final class WorkQueue {
         }
     }
 
-    /** A new HPA, or the HPA's spec changed: due now, or as soon as the worker that has it is done. */
-    public void addNow(String key) {
+    /**
+     * A new HPA, or the HPA's spec or controls changed: a key never handed out is due at once; any other at the
+     * next allowed time ({@link #allowedAfter}) if its next due time is later, or when the worker that has it is done.
+     */
+    public void addChanged(String key) {
         lock.lock();
         try {
-            if (shuttingDown) {
+            if (shuttingDown || readySince.containsKey(key)) {
                 return;
             }
             if (processing.contains(key)) {
-                urgent.add(key);
+                changedMeanwhile.add(key);
                 return;
             }
-            scheduledAt.remove(key);
-            beforeStart.remove(key);
-            enqueueNow(key, ticker.nanos());
+            LastSync last = lastSync.get(key);
+            if (last == null) {
+                unschedule(key);
+                beforeStart.remove(key);
+                enqueueNow(key, ticker.nanos());
+                return;
+            }
+            long allowed = allowedAfter(key, last);
+            Long due = scheduledAt.get(key);
+            if (due == null || allowed < due) {
+                unschedule(key);
+                scheduleAt(key, allowed);
+            }
         } finally {
             lock.unlock();
         }
+    }
+
+    /** The earliest time the key may be synced again: one period after its last sync started, and not in the past. */
+    private long allowedAfter(String key, LastSync last) {
+        return Math.max(ticker.nanos(), last.started() + Math.max(1, cadence.period(key)));
     }
 
     /** Forgets a key entirely: no schedule, no requeue by a worker that still has it (the HPA was deleted). */
     public void remove(String key) {
         lock.lock();
         try {
-            scheduledAt.remove(key);
-            urgent.remove(key);
-            lastStart.remove(key);
+            unschedule(key);
+            changedMeanwhile.remove(key);
+            lastSync.remove(key);
             beforeStart.remove(key);
             Long period = periods.remove(key);
             if (period != null) {
@@ -192,6 +222,13 @@ public final class WorkQueue {
             }
         } finally {
             lock.unlock();
+        }
+    }
+
+    private void unschedule(String key) {
+        Long at = scheduledAt.remove(key);
+        if (at != null) {
+            schedule.remove(new Scheduled(at, key));
         }
     }
 
@@ -306,7 +343,7 @@ public final class WorkQueue {
         }
         long since = readySince.remove(key);
         processing.add(key);
-        lastStart.put(key, now);
+        lastSync.put(key, new LastSync(since, now));
         return Optional.of(new Item(key, Math.max(0, now - since)));
     }
 
@@ -341,8 +378,8 @@ public final class WorkQueue {
     }
 
     /**
-     * A worker finished a key, whatever the outcome: it is due again at its next due time (at once if
-     * its spec changed meanwhile), unless it was removed.
+     * A worker finished a key, whatever the outcome: it is due again at its next due time (at the next allowed
+     * time if it changed meanwhile), unless it was removed (at once if it was created again meanwhile).
      */
     public void done(String key) {
         lock.lock();
@@ -351,15 +388,17 @@ public final class WorkQueue {
             if (shuttingDown) {
                 return;
             }
-            if (urgent.remove(key)) {
-                enqueueNow(key, ticker.nanos());
+            boolean edited = changedMeanwhile.remove(key);
+            LastSync last = lastSync.get(key);
+            if (last == null) {
+                if (edited) {
+                    enqueueNow(key, ticker.nanos());
+                }
                 return;
             }
-            Long started = lastStart.get(key);
-            if (started != null) {
-                requeues++;
-                scheduleAt(key, cadence.nextDue(key, started));
-            }
+            requeues++;
+            long next = cadence.nextDue(key, last.due(), last.started());
+            scheduleAt(key, edited ? Math.min(next, allowedAfter(key, last)) : next);
         } finally {
             lock.unlock();
         }
@@ -411,6 +450,24 @@ public final class WorkQueue {
         lock.lock();
         try {
             return readySince.containsKey(key) || scheduledAt.containsKey(key) || processing.contains(key) || beforeStart.contains(key);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Keys of which the queue holds anything (for tests: a deleted HPA leaves nothing behind). */
+    int keysHeld() {
+        lock.lock();
+        try {
+            Set<String> keys = new HashSet<>(readySince.keySet());
+            keys.addAll(processing);
+            keys.addAll(changedMeanwhile);
+            keys.addAll(scheduledAt.keySet());
+            keys.addAll(lastSync.keySet());
+            keys.addAll(beforeStart);
+            keys.addAll(periods.keySet());
+            schedule.forEach(s -> keys.add(s.key()));
+            return keys.size();
         } finally {
             lock.unlock();
         }

@@ -82,12 +82,12 @@ public final class ControllerMetrics implements HorizontalController.SyncListene
 
     @Override
     public void onSync(SyncReport report) {
-        queueDuration.labelValues(QUEUE).observe(report.queueWaitNanos() / 1e9);
         ReconcileOutcome o = report.outcome();
         if (o == null) {
-            desiredReplicas.remove(labels(report.key()));
+            desiredReplicas.remove(labels(report.key())); // the HPA is gone: so is its series
             return;
         }
+        queueDuration.labelValues(QUEUE).observe(report.queueWaitNanos() / 1e9);
         workDuration.labelValues(QUEUE).observe(report.totalNanos() / 1e9);
         String action = o.action().label();
         String error = o.error().label();

@@ -6,14 +6,15 @@ import io.hpacontroller.live.HorizontalController;
 import io.hpacontroller.live.KubeApi;
 import io.hpacontroller.live.Ticker;
 import io.hpacontroller.live.WriteGate;
-import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import javax.net.ssl.SSLContext;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.security.GeneralSecurityException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -23,8 +24,8 @@ import java.util.function.IntConsumer;
 
 /**
  * The controller as it runs in a cluster: the live {@link HorizontalController}, its Prometheus
- * metrics, decisions ({@code /decisions/NAMESPACE/NAME}) and health endpoints, and (optionally) leader
- * election gating its workers and writes.
+ * metrics and decisions ({@code /decisions/NAMESPACE/NAME}; over HTTPS for the users the API server allows, see
+ * {@link MetricsServing}), its health endpoints, and (optionally) leader election gating its workers and writes.
  *
  * <p>With leader election, the workers start only while this instance holds a fresh lease (checked
  * together with starting them, so a lease lost meanwhile cannot start workers on a standby), and every
@@ -46,15 +47,20 @@ public final class ControllerRuntime implements AutoCloseable {
     /**
      * @param options         the controller's options
      * @param election        leader election settings, null to run without it
-     * @param metricsAddress  where /metrics is served, null for nowhere
-     * @param healthAddress   where /healthz and /readyz are served, null for nowhere
+     * @param metricsAddress  where /metrics and /decisions are served, null for nowhere
+     * @param metricsServing  how: HTTPS with delegated authentication and authorization, or plain HTTP
+     * @param healthAddress   where /healthz and /readyz are served (plain HTTP), null for nowhere
      * @param shutdownTimeout how long in-flight reconciles may take to finish on shutdown
      */
     public record Settings(ControllerOptions options, LeaderElection.Settings election, InetSocketAddress metricsAddress,
-                           InetSocketAddress healthAddress, Duration shutdownTimeout) {
+                           MetricsServing metricsServing, InetSocketAddress healthAddress, Duration shutdownTimeout) {
     }
 
+    /** How long a TokenReview or SubjectAccessReview of a request to the metrics port may take. */
+    static final Duration REVIEW_TIMEOUT = Duration.ofSeconds(10);
+
     private final Settings settings;
+    private final KubernetesClient client;
     private final WriteGate gate;
     private final HorizontalController controller;
     private final LeaderElection election;
@@ -68,7 +74,7 @@ public final class ControllerRuntime implements AutoCloseable {
     private final AtomicBoolean closing = new AtomicBoolean();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile CompletableFuture<Boolean> workerStart = CompletableFuture.completedFuture(false);
-    private HTTPServer metricsServer;
+    private EndpointServer metricsServer;
     private HealthServer healthServer;
     private boolean serving;
 
@@ -83,6 +89,7 @@ public final class ControllerRuntime implements AutoCloseable {
      */
     ControllerRuntime(KubernetesClient client, Settings settings, IntConsumer exit, Clock clock, Ticker ticker) {
         this.settings = settings;
+        this.client = client;
         this.exit = exit;
         LeaderElection.Settings lease = settings.election();
         if (lease == null) {
@@ -113,10 +120,24 @@ public final class ControllerRuntime implements AutoCloseable {
         serving = true;
         JvmMetrics.builder().register(registry);
         if (settings.metricsAddress() != null) {
-            metricsServer = HTTPServer.builder().inetAddress(settings.metricsAddress().getAddress())
-                    .port(settings.metricsAddress().getPort()).registry(registry)
-                    .defaultHandler(new DecisionsEndpoint(decisions, controller.histories(), settings.options(), this::isLeader))
-                    .buildAndStart();
+            MetricsEndpoint metrics = new MetricsEndpoint(registry);
+            DecisionsEndpoint decisionsEndpoint = new DecisionsEndpoint(decisions, controller.histories(), settings.options(), this::isLeader);
+            EndpointServer.Handler endpoints = request -> request.path().equals(MetricsEndpoint.PATH)
+                    ? metrics.handle(request) : decisionsEndpoint.handle(request);
+            SSLContext tls = null;
+            MetricsServing serving = settings.metricsServing();
+            if (serving.secure()) {
+                try {
+                    tls = serving.certificate().context();
+                } catch (GeneralSecurityException e) {
+                    throw new IOException("cannot serve TLS with the certificate: " + e.getMessage(), e);
+                }
+                endpoints = new DelegatedAuth(new KubeApi(client, REVIEW_TIMEOUT), System::nanoTime).protect(endpoints);
+            }
+            metricsServer = EndpointServer.start("metrics", settings.metricsAddress(), tls, endpoints, EndpointServer.Limits.DEFAULT);
+            LOG.info("serving /metrics and /decisions on port {} {}", metricsServer.port(), serving.secure()
+                    ? "over HTTPS to the users the API server allows (TokenReview, SubjectAccessReview)"
+                    : "over plain HTTP to anyone (--metrics-secure=false)");
         }
         if (settings.healthAddress() != null) {
             healthServer = new HealthServer(settings.healthAddress(), () -> !closing.get(), controller::isSynced);
@@ -217,7 +238,7 @@ public final class ControllerRuntime implements AutoCloseable {
     }
 
     public int metricsPort() {
-        return metricsServer == null ? -1 : metricsServer.getPort();
+        return metricsServer == null ? -1 : metricsServer.port();
     }
 
     public int healthPort() {

@@ -1,16 +1,11 @@
 package io.hpacontroller.ops;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.normalize.HpaHistory;
 import io.hpacontroller.core.reconcile.DecisionTrace;
 import io.hpacontroller.live.ControllerOptions;
 import io.hpacontroller.live.HpaApi;
 
-import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
@@ -19,9 +14,9 @@ import java.util.function.BooleanSupplier;
  * for a mirror HPA, its key): the HPA's last decision traces, the flags and
  * the HPA's remembered history, as {@link HpaDecisions} JSON. 404 (with the same body, empty) when this
  * instance has neither synced nor remembered the HPA; 400 for another path shape; 405 for another method.
- * Served as the Prometheus HTTP server's default handler, so every path but {@code /metrics} comes here.
+ * Every path of the metrics port but {@code /metrics} comes here.
  */
-final class DecisionsEndpoint implements HttpHandler {
+final class DecisionsEndpoint implements EndpointServer.Handler {
 
     static final String PREFIX = "/decisions/";
 
@@ -38,42 +33,24 @@ final class DecisionsEndpoint implements HttpHandler {
     }
 
     @Override
-    public void handle(HttpExchange ex) throws IOException {
-        try (ex) {
-            String path = ex.getRequestURI().getPath();
-            if (!path.startsWith(PREFIX)) {
-                answer(ex, 404, "text/plain", "not found: the metrics are at /metrics, the decisions of an HPA at " + PREFIX + "NAMESPACE/NAME\n");
-                return;
-            }
-            if (!"GET".equals(ex.getRequestMethod()) && !"HEAD".equals(ex.getRequestMethod())) {
-                ex.getResponseHeaders().set("Allow", "GET, HEAD");
-                answer(ex, 405, "text/plain", "only GET\n");
-                return;
-            }
-            String[] parts = path.substring(PREFIX.length()).split("/", -1);
-            boolean mirror = parts.length == 3 && parts[0].equals(HpaApi.MIRROR.group());
-            if (!(parts.length == 2 || mirror) || java.util.Arrays.stream(parts).anyMatch(String::isEmpty)) {
-                answer(ex, 400, "text/plain", "expected " + PREFIX + "NAMESPACE/NAME, or " + PREFIX + HpaApi.MIRROR.group()
-                        + "/NAMESPACE/NAME for a mirror HPA, got " + path + "\n");
-                return;
-            }
-            String key = String.join("/", parts);
-            List<DecisionTrace> decisions = recent.of(key);
-            HpaHistory.Snapshot history = histories.snapshot(key);
-            HpaDecisions body = new HpaDecisions(key, leading.getAsBoolean(), flags, history, decisions);
-            answer(ex, decisions.isEmpty() && !history.seen() ? 404 : 200, "application/json", DecisionsJson.write(body));
+    public EndpointServer.Response handle(EndpointServer.Request request) {
+        String path = request.path();
+        if (!path.startsWith(PREFIX)) {
+            return EndpointServer.Response.text(404, "not found: the metrics are at /metrics, the decisions of an HPA at " + PREFIX + "NAMESPACE/NAME\n");
         }
-    }
-
-    private static void answer(HttpExchange ex, int status, String type, String text) throws IOException {
-        byte[] body = text.getBytes(StandardCharsets.UTF_8);
-        ex.getResponseHeaders().set("Content-Type", type + "; charset=utf-8");
-        boolean head = "HEAD".equals(ex.getRequestMethod());
-        ex.sendResponseHeaders(status, head ? -1 : body.length);
-        if (!head) {
-            try (OutputStream out = ex.getResponseBody()) {
-                out.write(body);
-            }
+        if (!request.isGetOrHead()) {
+            return EndpointServer.Response.onlyGet();
         }
+        String[] parts = path.substring(PREFIX.length()).split("/", -1);
+        boolean mirror = parts.length == 3 && parts[0].equals(HpaApi.MIRROR.group());
+        if (!(parts.length == 2 || mirror) || java.util.Arrays.stream(parts).anyMatch(String::isEmpty)) {
+            return EndpointServer.Response.text(400, "expected " + PREFIX + "NAMESPACE/NAME, or " + PREFIX + HpaApi.MIRROR.group()
+                    + "/NAMESPACE/NAME for a mirror HPA, got " + path + "\n");
+        }
+        String key = String.join("/", parts);
+        List<DecisionTrace> decisions = recent.of(key);
+        HpaHistory.Snapshot history = histories.snapshot(key);
+        HpaDecisions body = new HpaDecisions(key, leading.getAsBoolean(), flags, history, decisions);
+        return EndpointServer.Response.of(decisions.isEmpty() && !history.seen() ? 404 : 200, "application/json; charset=utf-8", DecisionsJson.write(body));
     }
 }

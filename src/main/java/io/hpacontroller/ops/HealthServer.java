@@ -1,51 +1,43 @@
 package io.hpacontroller.ops;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.util.concurrent.Executors;
 import java.util.function.BooleanSupplier;
 
 /**
- * {@code /healthz} (the process is alive and its workers are not stuck) and {@code /readyz} (the
- * informers have synced) for the kubelet's probes.
+ * {@code /healthz} and {@code /livez} (the process is alive and its workers are not stuck) and {@code /readyz} (the
+ * informers have synced) for the kubelet's probes: plain HTTP on a port of their own, no authentication (as
+ * kube-controller-manager serves them), on an {@link EndpointServer}, so that a client holding connections open
+ * never delays a probe.
  */
 public final class HealthServer implements AutoCloseable {
 
-    private final HttpServer server;
+    private final EndpointServer server;
 
     public HealthServer(InetSocketAddress address, BooleanSupplier alive, BooleanSupplier ready) throws IOException {
-        server = HttpServer.create(address, 16);
-        server.createContext("/healthz", ex -> answer(ex, alive.getAsBoolean()));
-        server.createContext("/livez", ex -> answer(ex, alive.getAsBoolean()));
-        server.createContext("/readyz", ex -> answer(ex, ready.getAsBoolean()));
-        server.setExecutor(Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "health-server");
-            t.setDaemon(true);
-            return t;
-        }));
-        server.start();
+        server = EndpointServer.start("health", address, null, request -> {
+            BooleanSupplier check = switch (request.path()) {
+                case "/healthz", "/livez" -> alive;
+                case "/readyz" -> ready;
+                default -> null;
+            };
+            if (check == null) {
+                return EndpointServer.Response.text(404, "not found: /healthz, /livez, /readyz\n");
+            }
+            if (!request.isGetOrHead()) {
+                return EndpointServer.Response.onlyGet();
+            }
+            boolean ok = check.getAsBoolean();
+            return EndpointServer.Response.text(ok ? 200 : 503, ok ? "ok" : "not ready");
+        }, EndpointServer.Limits.DEFAULT);
     }
 
     public int port() {
-        return server.getAddress().getPort();
-    }
-
-    private static void answer(HttpExchange ex, boolean ok) throws IOException {
-        byte[] body = (ok ? "ok" : "not ready").getBytes(StandardCharsets.UTF_8);
-        ex.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
-        ex.sendResponseHeaders(ok ? 200 : 503, body.length);
-        try (OutputStream out = ex.getResponseBody()) {
-            out.write(body);
-        }
+        return server.port();
     }
 
     @Override
     public void close() {
-        server.stop(0);
+        server.close();
     }
 }

@@ -21,6 +21,17 @@ public final class LogFormat {
         }
         ch.qos.logback.classic.Logger root = ctx.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
         root.detachAndStopAllAppenders();
+        ConsoleAppender<ILoggingEvent> appender = new ConsoleAppender<>();
+        appender.setContext(ctx);
+        appender.setName("JSON");
+        appender.setTarget("System.err");
+        appender.setEncoder(jsonEncoder(ctx));
+        appender.start();
+        root.addAppender(appender);
+    }
+
+    /** One JSON object per line: logback's encoder escapes control characters in every string (the message's newlines too). */
+    static JsonEncoder jsonEncoder(LoggerContext ctx) {
         JsonEncoder encoder = new JsonEncoder();
         encoder.setContext(ctx);
         encoder.setWithSequenceNumber(false);
@@ -30,12 +41,6 @@ public final class LogFormat {
         encoder.setWithArguments(false);
         encoder.setWithFormattedMessage(true);
         encoder.start();
-        ConsoleAppender<ILoggingEvent> appender = new ConsoleAppender<>();
-        appender.setContext(ctx);
-        appender.setName("JSON");
-        appender.setTarget("System.err");
-        appender.setEncoder(encoder);
-        appender.start();
-        root.addAppender(appender);
+        return encoder;
     }
 }

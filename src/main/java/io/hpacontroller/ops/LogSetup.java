@@ -2,11 +2,12 @@ package io.hpacontroller.ops;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.PatternLayout;
 import ch.qos.logback.classic.spi.Configurator;
 import ch.qos.logback.classic.spi.ConfiguratorRank;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
+import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
 import ch.qos.logback.core.spi.ContextAwareBase;
 import org.slf4j.Logger;
 
@@ -21,17 +22,15 @@ import org.slf4j.Logger;
 @ConfiguratorRank(ConfiguratorRank.CUSTOM_NORMAL_PRIORITY)
 public final class LogSetup extends ContextAwareBase implements Configurator {
 
-    static final String PATTERN = "%d{yyyy-MM-dd'T'HH:mm:ss.SSSX} %-5level [%thread] %logger{36} - %msg%n";
+    /** {@code %msg} and {@code %ex} are {@link LogEscaping}'s: one event is one line, whatever a message quotes. */
+    static final String PATTERN = "%d{yyyy-MM-dd'T'HH:mm:ss.SSSX} %-5level [%thread] %logger{36} - %msg%n%ex";
 
     @Override
     public ExecutionStatus configure(LoggerContext context) {
         if (System.getProperty("logback.configurationFile") != null) {
             return ExecutionStatus.INVOKE_NEXT_IF_ANY;
         }
-        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
-        encoder.setContext(context);
-        encoder.setPattern(PATTERN);
-        encoder.start();
+        LayoutWrappingEncoder<ILoggingEvent> encoder = encoder(context);
         ConsoleAppender<ILoggingEvent> appender = new ConsoleAppender<>();
         appender.setContext(context);
         appender.setName("STDERR");
@@ -43,5 +42,24 @@ public final class LogSetup extends ContextAwareBase implements Configurator {
         root.addAppender(appender);
         context.getLogger("io.fabric8").setLevel(Level.WARN);
         return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
+    }
+
+    /** The text format's encoder: {@link #PATTERN} with {@link LogEscaping}'s converters. */
+    static LayoutWrappingEncoder<ILoggingEvent> encoder(LoggerContext context) {
+        PatternLayout layout = new PatternLayout();
+        layout.setContext(context);
+        for (String word : new String[]{"m", "msg", "message"}) {
+            layout.getInstanceConverterMap().put(word, LogEscaping.Message::new);
+        }
+        for (String word : new String[]{"ex", "exception", "throwable"}) {
+            layout.getInstanceConverterMap().put(word, LogEscaping.Throwable::new);
+        }
+        layout.setPattern(PATTERN);
+        layout.start();
+        LayoutWrappingEncoder<ILoggingEvent> encoder = new LayoutWrappingEncoder<>();
+        encoder.setContext(context);
+        encoder.setLayout(layout);
+        encoder.start();
+        return encoder;
     }
 }

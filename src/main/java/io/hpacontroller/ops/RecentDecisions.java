@@ -14,8 +14,8 @@ import java.util.Map;
  * The last decision traces of each HPA, for {@code GET /decisions/NAMESPACE/NAME}: at most
  * {@link #PER_HPA} per HPA and {@link #TOTAL} in all. When the total is reached the oldest traces go first,
  * whichever HPA they belong to, so with more than {@code TOTAL / PER_HPA} HPAs each keeps its most recent
- * few (every HPA is synced at the same rate). A deleted HPA's traces are dropped when a worker finds it
- * gone, or else age out first. An HPA's traces share what did not change between them ({@link TraceSharing}).
+ * few (every HPA is synced at the same rate). A deleted HPA's traces are dropped as soon as the controller
+ * hears of the deletion. An HPA's traces share what did not change between them ({@link TraceSharing}).
  */
 public final class RecentDecisions implements HorizontalController.SyncListener {
 

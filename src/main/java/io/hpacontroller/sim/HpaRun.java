@@ -2,6 +2,7 @@ package io.hpacontroller.sim;
 
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerCondition;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpec;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricValueStatus;
 import io.hpacontroller.core.Parsed;
@@ -11,16 +12,21 @@ import io.hpacontroller.core.normalize.Behavior;
 import io.hpacontroller.core.controls.HpaControls;
 import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.reconcile.ControllerConfig;
+import io.hpacontroller.core.labels.Selector;
+import io.hpacontroller.core.reconcile.MetricEvaluator;
 import io.hpacontroller.core.reconcile.MetricStatuses;
+import io.hpacontroller.core.reconcile.MetricTrace;
+import io.hpacontroller.core.reconcile.PodSource;
 import io.hpacontroller.core.reconcile.MetricsSource;
 import io.hpacontroller.core.reconcile.ReconcileOutcome;
 import io.hpacontroller.core.reconcile.Reconciler;
 import io.hpacontroller.core.reconcile.ScaleClient;
 import io.hpacontroller.core.reconcile.SelectorOwnership;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * One HPA spec in its own simulated cluster: its workload, the cluster's ports (with faults when the
@@ -37,6 +43,21 @@ final class HpaRun {
     private final Reconciler reconciler;
     private final Tolerances tolerances;
     private final VirtualClock clock;
+    private final HpaControls controls;
+    private final List<MetricSpec> metricSpecs;
+    private final Selector podSelector;
+    private final long stepMillis;
+    private final MetricsPipeline resourceMetrics;
+    private final MetricsPipeline customMetrics;
+
+    /** What the demand asked for at each step of the model, and each sync as {@link ScaleDelays} reads it. */
+    final ScaleDelays.Asked asked = new ScaleDelays.Asked();
+    final List<ScaleDelays.Sync> delaySyncs = new ArrayList<>();
+    /** What the demand asked for, by demand, for the current pods ({@link #askedAt}); at most {@link #ASKED_KNOWN} kept. */
+    private final TreeMap<Double, Integer> askedByDemand = new TreeMap<>();
+    private static final int ASKED_KNOWN = 4096;
+    private int askedPods = -1;
+    private int askedSpec = -1;
 
     long syncs;
     long syncsWithError;
@@ -74,8 +95,13 @@ final class HpaRun {
         }
         ControllerConfig config = setup.controller().config();
         this.tolerances = tolerances(hpa, config);
-        Duration flag = Duration.ofMillis(setup.controller().syncPeriodMillis());
-        this.syncPeriodMillis = HpaControls.of(hpa) instanceof Parsed.Valid<HpaControls> v ? v.value().syncPeriodOr(flag).toMillis() : flag.toMillis();
+        this.controls = HpaControls.of(hpa) instanceof Parsed.Valid<HpaControls> v ? v.value() : HpaControls.NONE;
+        this.syncPeriodMillis = scenario.syncPeriodMillis(index);
+        this.metricSpecs = Reconciler.metricSpecs(hpa.getSpec());
+        this.podSelector = Selector.ofLabels(workload.labels());
+        this.stepMillis = scenario.stepMillis();
+        this.resourceMetrics = setup.resourceMetrics();
+        this.customMetrics = setup.customMetrics();
         this.nextSync = setup.controller().syncPhaseMillis();
         this.reconciler = new Reconciler(config, scale, cluster, metrics, cluster, cluster,
                 new HistoryStore(), SelectorOwnership.NONE, clock);
@@ -115,6 +141,7 @@ final class HpaRun {
             overloadMillis += dt;
         }
         replicaSeconds += workload.podCount() * (dt / 1000.0);
+        asked.at(t, askedAt(t, demand));
         invariants.checkStep(t, hpa, workload.specReplicas(), workload.podCount());
         peakReplicas = Math.max(peakReplicas, workload.podCount());
     }
@@ -127,12 +154,86 @@ final class HpaRun {
                 invariants.checks(), invariants.violationCount());
     }
 
+    /**
+     * What the demand asks for at {@code t} ({@link ScaleDelays}). Between two changes of the pods it depends on the demand
+     * alone and never falls as the demand grows, so a demand between two known ones that asked for the same count asks for
+     * it too: the core is asked again only for a demand outside what is known.
+     */
+    private int askedAt(long t, double demand) {
+        if (workload.podCount() != askedPods || workload.specReplicas() != askedSpec || askedByDemand.size() > ASKED_KNOWN) {
+            askedPods = workload.podCount();
+            askedSpec = workload.specReplicas();
+            askedByDemand.clear();
+        }
+        Map.Entry<Double, Integer> below = askedByDemand.floorEntry(demand);
+        Map.Entry<Double, Integer> above = askedByDemand.ceilingEntry(demand);
+        if (below != null && above != null && below.getValue().equals(above.getValue())) {
+            return below.getValue();
+        }
+        int asked = proposal(new SettledMetrics(workload, t, demand, demand, false, stepMillis), t);
+        askedByDemand.put(demand, asked);
+        return asked;
+    }
+
+    /**
+     * The highest proposal of the HPA's metrics as the core computes them from {@code metrics} and its pods at {@code now};
+     * -1 when none gave one.
+     */
+    private <S extends MetricsSource & PodSource> int proposal(S metrics, long now) {
+        return proposal(metrics, metrics, now);
+    }
+
+    private int proposal(MetricsSource metrics, PodSource pods, long now) {
+        if (tolerances == null) {
+            return -1;
+        }
+        MetricEvaluator evaluator = reconciler.evaluatorFor(controls, metrics, pods);
+        MetricEvaluator.Context ctx = new MetricEvaluator.Context(hpa.getMetadata().getNamespace(), podSelector, workload.specReplicas(),
+                workload.podCount(), tolerances, VirtualClock.epochMillis(now));
+        int highest = -1;
+        for (MetricSpec spec : metricSpecs) {
+            MetricTrace m = evaluator.evaluate(ctx, spec).trace();
+            if (!m.failed()) {
+                highest = Math.max(highest, m.replicas());
+            }
+        }
+        return highest;
+    }
+
+    /**
+     * What the metrics would have proposed at {@code now} without parts of the way from the demand to the HPA
+     * ({@link ScaleDelays.Sync}): sampled now instead of through the pipeline's delay; then also with every pod Ready;
+     * then also uncapped. Each sample covers the pipeline's window, as the metric the HPA reads does.
+     */
+    private int[] withoutTheWay(long now) {
+        int fresh = proposal(new SimulatedMetricsApis(workload, sampledAt(now, resourceMetrics), sampledAt(now, customMetrics), clock), cluster, now);
+        double resourceDemand = workload.offered.average(now - resourceMetrics.windowMillis(), now);
+        double customDemand = workload.offered.average(now - customMetrics.windowMillis(), now);
+        int ready = proposal(new SettledMetrics(workload, now, resourceDemand, customDemand, true, stepMillis), now);
+        int uncapped = proposal(new SettledMetrics(workload, now, resourceDemand, customDemand, false, stepMillis), now);
+        return new int[] {fresh, ready, uncapped};
+    }
+
+    /** The pipeline scraping at {@code now} data of {@code now}: its window without its delay and interval. */
+    private static MetricsPipeline sampledAt(long now, MetricsPipeline p) {
+        return new MetricsPipeline(p.intervalMillis(), p.windowMillis(), 0, now);
+    }
+
+    /** This spec's replica changes, from {@code replicas} at the start, with what delayed each. */
+    List<ScaleDelays.Step> scaleSteps(int replicas) {
+        return ScaleDelays.of(SimulationResult.replicaChanges(timeline, name(), replicas), delaySyncs, asked);
+    }
+
     /** One sync of the HPA through the core, at the clock's time. */
     void sync(double demand) {
         long now = clock.now();
         int before = workload.specReplicas();
+        // from the state the core is about to see
+        int[] without = withoutTheWay(now);
+        int demanded = askedAt(now, demand);
         faults.startSync();
         ReconcileOutcome outcome = reconciler.reconcile(hpa);
+        delaySyncs.add(ScaleDelays.Sync.of(now, outcome.trace(), without[0], without[1], without[2], demanded));
         int after = workload.specReplicas();
         syncs++;
         if (outcome.error() != ReconcileOutcome.ErrorKind.NONE) {

@@ -1,9 +1,12 @@
 package io.hpacontroller.sim;
 
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.hpacontroller.core.Parsed;
+import io.hpacontroller.core.controls.HpaControls;
 import io.hpacontroller.core.model.ContainerInfo;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -49,6 +52,17 @@ public record Scenario(String name, String description, long durationMillis, lon
         this(name, description, durationMillis, stepMillis, controller, workload, resourceMetrics, customMetrics, load, hpas, faults, null);
     }
 
+    /** The sync period of spec {@code i}: its HPA's sync-period annotation, or its setup's controller flag. */
+    public long syncPeriodMillis(int i) {
+        Duration flag = Duration.ofMillis(setups.get(i).controller().syncPeriodMillis());
+        return HpaControls.of(hpas.get(i)) instanceof Parsed.Valid<HpaControls> v ? v.value().syncPeriodOr(flag).toMillis() : flag.toMillis();
+    }
+
+    /** The scenario's own setup, which a spec runs with unless it overrides some of it. */
+    public SpecSetup setup() {
+        return new SpecSetup(controller, workload, resourceMetrics, customMetrics, List.of());
+    }
+
     /**
      * What one HPA spec runs with: the scenario's controller flags, workload and metrics pipelines, or its own where
      * the spec overrides them (to compare e.g. a faster metrics pipeline or faster readiness side by side).
@@ -86,10 +100,12 @@ public record Scenario(String name, String description, long durationMillis, lon
      * @param cpuPerDemand       CPU millicores a pod uses per unit of demand it serves
      * @param idleCpuMilli       CPU millicores a running pod uses with no demand
      * @param memoryMilli        memory a running pod uses (milli-bytes, as the core counts), constant
+     * @param requestsWritten    each container's requests as the API server would write them back ("256Mi", "500m"), by
+     *                           container name then resource
      */
     public record Workload(int replicas, Map<String, String> labels, List<ContainerInfo> containers,
                            long startedAfterMillis, long readyAfterMillis, StartupCpu startupCpu, Double capacity,
-                           double cpuPerDemand, long idleCpuMilli, long memoryMilli) {
+                           double cpuPerDemand, long idleCpuMilli, long memoryMilli, Map<String, Map<String, String>> requestsWritten) {
     }
 
     /**

@@ -22,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -186,6 +187,7 @@ public final class ScenarioReader {
             throw cs.error("required: a list of containers with their requests, e.g. [{name: app, requests: {cpu: 100m}}]");
         }
         List<ContainerInfo> containers = new ArrayList<>();
+        Map<String, Map<String, String>> written = new LinkedHashMap<>();
         Set<String> names = new HashSet<>();
         for (ScenarioNode c : cs.list()) {
             c.mapping(Set.of("name", "requests"));
@@ -197,6 +199,7 @@ public final class ScenarioReader {
                 throw c.child("name").error("duplicate container name \"" + cname + "\"");
             }
             Map<String, Long> requests = new LinkedHashMap<>();
+            Map<String, String> texts = new LinkedHashMap<>();
             ScenarioNode r = c.child("requests");
             if (!r.isMissing()) {
                 if (!r.raw().isObject()) {
@@ -205,14 +208,16 @@ public final class ScenarioReader {
                 for (var it = r.raw().fieldNames(); it.hasNext(); ) {
                     String res = it.next();
                     requests.put(res, quantity(r.child(res)));
+                    texts.put(res, Quantities.canonical(r.child(res).text(null)));
                 }
             }
             containers.add(new ContainerInfo(cname, ResourceAmounts.of(requests)));
+            written.put(cname, Collections.unmodifiableMap(texts));
         }
         if (containers.isEmpty()) {
             throw cs.error("at least one container is required");
         }
-        Scenario.Workload timing = timing(n, new Scenario.Workload(replicas, labels, List.of(), 0, 5_000, null, null, 1, 0, 0));
+        Scenario.Workload timing = timing(n, new Scenario.Workload(replicas, labels, List.of(), 0, 5_000, null, null, 1, 0, 0, Map.of()));
         long started = timing.startedAfterMillis();
         long ready = timing.readyAfterMillis();
         Scenario.StartupCpu startup = timing.startupCpu();
@@ -226,7 +231,8 @@ public final class ScenarioReader {
         double cpuPerDemand = n.child("cpuPerDemand").number(1, 0, 1e12);
         long idle = n.child("idleCpu").isMissing() ? 0 : quantity(n.child("idleCpu"));
         long memory = n.child("memory").isMissing() ? 0 : quantity(n.child("memory"));
-        return new Scenario.Workload(replicas, labels, List.copyOf(containers), started, ready, startup, capacity, cpuPerDemand, idle, memory);
+        return new Scenario.Workload(replicas, labels, List.copyOf(containers), started, ready, startup, capacity, cpuPerDemand, idle, memory,
+                Collections.unmodifiableMap(written));
     }
 
     /** The workload with the start-up times of {@code n} ({@link #WORKLOAD_TIMING_KEYS}), those not given taken from {@code base}. */
@@ -246,7 +252,7 @@ public final class ScenarioReader {
             startup = new Scenario.StartupCpu(quantity(s.child("cpu")), s.child("duration").duration(0));
         }
         return new Scenario.Workload(base.replicas(), base.labels(), base.containers(), started, ready, startup, base.capacity(),
-                base.cpuPerDemand(), base.idleCpuMilli(), base.memoryMilli());
+                base.cpuPerDemand(), base.idleCpuMilli(), base.memoryMilli(), base.requestsWritten());
     }
 
     private static long quantity(ScenarioNode n) throws ScenarioException {

@@ -80,7 +80,7 @@ final class SimulatedMetricsApis implements MetricsSource {
     }
 
     /** A demand in units as the milli-value the APIs carry. */
-    private static long milli(double units) {
+    static long milli(double units) {
         return Math.round(units * 1000);
     }
 }

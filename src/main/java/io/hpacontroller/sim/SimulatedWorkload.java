@@ -3,6 +3,8 @@ package io.hpacontroller.sim;
 import io.hpacontroller.core.model.ContainerInfo;
 import io.hpacontroller.core.model.ContainerUsage;
 import io.hpacontroller.core.model.PodInfo;
+import io.hpacontroller.core.model.PodPhase;
+import io.hpacontroller.core.model.ReadyStatus;
 import io.hpacontroller.core.model.ResourceAmounts;
 
 import java.util.ArrayList;
@@ -128,23 +130,48 @@ final class SimulatedWorkload {
     /** Runs the workload from {@code from} to {@code to} with the state and demand at {@code from}. */
     void advance(long from, long to, double demand) {
         offered.add(to, demand);
-        int ready = readyCount(from);
-        double share = ready == 0 ? 0 : demand / ready;
-        if (model.capacity() != null) {
-            share = Math.min(share, model.capacity());
-        }
+        double share = share(demand, readyCount(from), true);
         for (SimulatedPod p : pods) {
             if (!p.isRunning(from)) {
                 continue;
             }
             double served = p.isReady(from) ? share : 0;
-            double cpu = model.idleCpuMilli() + served * model.cpuPerDemand();
-            if (model.startupCpu() != null && from < p.startedAt + model.startupCpu().durationMillis()) {
-                cpu += model.startupCpu().milli();
-            }
-            p.cpu.add(to, cpu);
+            p.cpu.add(to, cpuMilli(p, from, served));
             p.served.add(to, served);
         }
+    }
+
+    /**
+     * The demand each of {@code ready} Ready pods serves: an even share, at most the capacity when {@code capped}
+     * (a saturated pod serves, and burns, no more).
+     */
+    double share(double demand, int ready, boolean capped) {
+        double share = ready == 0 ? 0 : demand / ready;
+        return capped && model.capacity() != null ? Math.min(share, model.capacity()) : share;
+    }
+
+    /** The CPU a running pod burns at {@code t} serving {@code served}: idle, served and (right after its start) start-up CPU. */
+    private double cpuMilli(SimulatedPod p, long t, double served) {
+        double cpu = settledCpuMilli(served);
+        if (model.startupCpu() != null && t < p.startedAt + model.startupCpu().durationMillis()) {
+            cpu += model.startupCpu().milli();
+        }
+        return cpu;
+    }
+
+    /** The CPU a pod long past its start burns serving {@code served}. */
+    double settledCpuMilli(double served) {
+        return model.idleCpuMilli() + served * model.cpuPerDemand();
+    }
+
+    /** The pods as the API would show them had each been Ready for long (no start-up CPU either). */
+    List<PodInfo> settledPodInfos() {
+        List<PodInfo> out = new ArrayList<>(pods.size());
+        long settled = VirtualClock.epochMillis(SETTLED_PODS_CREATED_AT);
+        for (SimulatedPod p : pods) {
+            out.add(new PodInfo(p.name, PodPhase.RUNNING, ReadyStatus.TRUE, settled, settled, false, containers, null));
+        }
+        return out;
     }
 
     /** The pods as the API shows them at {@code t}. */

@@ -115,16 +115,18 @@ public final class Simulation {
         List<HpaSummary> summaries = new ArrayList<>();
         List<RecordedEvent> events = new ArrayList<>();
         List<String> violations = new ArrayList<>();
+        List<List<ScaleDelays.Step>> scaleSteps = new ArrayList<>();
         boolean capacity = scenario.workload().capacity() != null;
         for (HpaRun r : runs) {
             timeline.addAll(r.timeline);
             summaries.add(r.summary());
             events.addAll(r.cluster.events());
             violations.addAll(r.invariants.violations());
+            scaleSteps.add(r.scaleSteps(scenario.workload().replicas()));
         }
         timeline.sort(Comparator.comparingLong(TimelineRow::timeMillis)); // stable: HPAs stay in scenario order
         events.sort(Comparator.comparingLong(RecordedEvent::timeMillis));
         return new SimulationResult(scenario, timeline, summaries, demandSeries, capacity ? capacitySeries : List.of(), replicaSeries,
-                events, violations, firstIncrease, steps, (System.nanoTime() - wallStart) / 1_000_000);
+                events, violations, firstIncrease, steps, (System.nanoTime() - wallStart) / 1_000_000, scaleSteps);
     }
 }

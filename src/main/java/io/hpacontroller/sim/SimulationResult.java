@@ -18,10 +18,12 @@ import java.util.List;
  * @param steps      the model's steps from time 0 to the end (each a point where the workload, the capacity
  *                   and the invariants were evaluated)
  * @param wallMillis how long the run took in wall time
+ * @param scaleSteps each HPA's replica changes with what delayed them ({@link ScaleDelays}; same order as summaries)
  */
 public record SimulationResult(Scenario scenario, List<TimelineRow> timeline, List<HpaSummary> summaries, Series demand,
                                List<Series> capacity, List<Series> replicas, List<RecordedEvent> events,
-                               List<String> violations, long firstLoadIncreaseMillis, long steps, long wallMillis) {
+                               List<String> violations, long firstLoadIncreaseMillis, long steps, long wallMillis,
+                               List<List<ScaleDelays.Step>> scaleSteps) {
 
     /** A change of an HPA's replica count: when, from, to, the reason from the timeline, and the decision in words. */
     public record ReplicaChange(long timeMillis, int from, int to, String reason, String decision) {
@@ -29,8 +31,13 @@ public record SimulationResult(Scenario scenario, List<TimelineRow> timeline, Li
 
     /** The replica changes of one HPA, in time order. */
     public List<ReplicaChange> replicaChanges(String hpa) {
+        return replicaChanges(timeline, hpa, scenario.workload().replicas());
+    }
+
+    /** The replica changes of one HPA in a timeline, starting from {@code replicas}. */
+    static List<ReplicaChange> replicaChanges(List<TimelineRow> timeline, String hpa, int replicas) {
         List<ReplicaChange> out = new ArrayList<>();
-        int previous = scenario.workload().replicas();
+        int previous = replicas;
         for (TimelineRow r : timeline) {
             if (r.hpa().equals(hpa)) {
                 if (r.replicas() != previous) {
@@ -40,6 +47,16 @@ public record SimulationResult(Scenario scenario, List<TimelineRow> timeline, Li
             }
         }
         return out;
+    }
+
+    /** The scale steps of one HPA with what delayed each. */
+    public List<ScaleDelays.Step> scaleStepsOf(String hpa) {
+        for (int i = 0; i < summaries.size(); i++) {
+            if (summaries.get(i).hpa().equals(hpa)) {
+                return scaleSteps.get(i);
+            }
+        }
+        return List.of();
     }
 
     /** The timeline rows of one HPA. */

@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.live.ControllerOptions;
 import io.hpacontroller.ops.ControllerRuntime;
+import io.hpacontroller.ops.MetricsServing;
 import io.hpacontroller.testing.MockCluster;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -79,7 +80,7 @@ class ExplainCommandTest {
         ControllerOptions options = new ControllerOptions(ControllerConfig.defaults().withDownscaleStabilization(Duration.ofSeconds(30)),
                 Duration.ofMillis(250), 2, List.of(), Duration.ofSeconds(5));
         runtime = new ControllerRuntime(cluster.newClient(), new ControllerRuntime.Settings(options, null,
-                new InetSocketAddress("127.0.0.1", 0), null, Duration.ofSeconds(5)));
+                new InetSocketAddress("127.0.0.1", 0), MetricsServing.PLAIN, null, Duration.ofSeconds(5)));
         runtime.start();
     }
 
@@ -147,9 +148,22 @@ class ExplainCommandTest {
         // the same history through the Lease, the leader's pod and the API server's pod proxy
         client.leases().inNamespace("hpa-controller").resource(new LeaseBuilder().withNewMetadata().withName("hpa-controller")
                 .withNamespace("hpa-controller").endMetadata().withNewSpec().withHolderIdentity("hpa-controller-0").endSpec().build()).create();
+        // a leader serving HTTPS (the default): the pod proxy cannot carry credentials, explain says how to port-forward
         client.pods().inNamespace("hpa-controller").resource(new PodBuilder().withNewMetadata().withName("hpa-controller-0")
                 .withNamespace("hpa-controller").endMetadata().withNewSpec().addNewContainer().withName("controller").withImage("hpa-controller")
+                .withArgs("run", "--metrics-bind-address=:" + runtime.metricsPort())
                 .addNewPort().withName("metrics").withContainerPort(runtime.metricsPort()).endPort().endContainer().endSpec().build()).create();
+        CommandRun secure = explain();
+        assertThat(secure.exit()).as(secure.err()).isZero();
+        assertThat(secure.out()).contains("history:  unknown: the leader hpa-controller-0 serves /decisions over HTTPS to the callers the API server"
+                + " authorizes (--metrics-secure), and the API server's pod proxy carries no credentials: run kubectl -n hpa-controller port-forward"
+                + " pod/hpa-controller-0 " + runtime.metricsPort() + " and give --controller-url https://localhost:" + runtime.metricsPort()
+                + " --controller-token TOKEN");
+        // one serving plain HTTP (--metrics-secure=false): through the pod proxy
+        client.pods().inNamespace("hpa-controller").withName("hpa-controller-0").edit(p -> {
+            p.getSpec().getContainers().get(0).getArgs().add("--metrics-secure=false");
+            return p;
+        });
         CommandRun proxied = explain();
         assertThat(proxied.exit()).as(proxied.err()).isZero();
         assertThat(proxied.out()).containsPattern("^demo/web: holding at 8: the 30s scale-down window keeps the recommendation of (8|1[0-6]) made ")

@@ -10,6 +10,7 @@ import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.deploy.ChartReleases;
 import io.hpacontroller.live.ControllerOptions;
 import io.hpacontroller.ops.ControllerRuntime;
+import io.hpacontroller.ops.MetricsServing;
 import io.hpacontroller.testing.kube.KubeControlPlane;
 import io.hpacontroller.testing.kube.RealKube;
 import io.hpacontroller.testing.kube.TestNamespace;
@@ -78,7 +79,7 @@ class ExplainIT {
         ns.metrics().podsMetric("packets-per-second", "10");
         // its own sync period of 10 minutes: after the sync at its creation, its first slot is minutes away on most
         // runs (its phase is on the wall clock), so explain can run between two syncs; the test then asks for the
-        // next sync by editing the annotation, which is synced at once
+        // next sync by editing the annotation to the flag's 30 s, picked up 30 s after the last sync
         ns.create(new HorizontalPodAutoscalerBuilder().withNewMetadata().withName("web").withNamespace(ns.name())
                 .addToAnnotations(ControlAnnotations.SYNC_PERIOD, "10m").endMetadata()
                 .withNewSpec().withNewScaleTargetRef().withApiVersion("apps/v1").withKind("Deployment").withName("web").endScaleTargetRef()
@@ -102,7 +103,7 @@ class ExplainIT {
         ControllerOptions options = new ControllerOptions(ControllerConfig.defaults(), SYNC_PERIOD, 2, List.of(ns.name()), Duration.ofSeconds(5));
         KubernetesClient client = ChartReleases.shipped(kube).client(); // the controller as the chart's ServiceAccount
         ControllerRuntime controller = new ControllerRuntime(client, new ControllerRuntime.Settings(options, null,
-                new InetSocketAddress("127.0.0.1", 0), null, Duration.ofSeconds(5)));
+                new InetSocketAddress("127.0.0.1", 0), MetricsServing.PLAIN, null, Duration.ofSeconds(5)));
         try {
             controller.start();
             // the controller's first sync writes what explain said

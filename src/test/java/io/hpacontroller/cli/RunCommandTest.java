@@ -1,7 +1,9 @@
 package io.hpacontroller.cli;
 
 import io.hpacontroller.live.HpaApi;
+import io.hpacontroller.live.RestMetrics;
 import io.hpacontroller.ops.ControllerRuntime;
+import io.hpacontroller.ops.MetricsServing;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -55,6 +57,9 @@ class RunCommandTest {
         assertThat(s.healthAddress().getPort()).isEqualTo(8081);
         assertThat(s.options().apis()).as("never a fight with the built-in controller by default").containsExactly(HpaApi.MIRROR);
         assertThat(s.options().shadow()).isFalse();
+        assertThat(s.options().metricsLimits()).isEqualTo(new RestMetrics.Limits(64L * 1024 * 1024, 50_000));
+        assertThat(parse("--metrics-max-response-bytes=1000000", "--metrics-max-items=10").options().metricsLimits())
+                .isEqualTo(new RestMetrics.Limits(1_000_000, 10));
     }
 
     @Test
@@ -142,7 +147,37 @@ class RunCommandTest {
                 .contains("--leader-elect-lease-duration must be greater than --leader-elect-renew-deadline");
         assertThat(execute("--metrics-bind-address=:http").err()).contains("--metrics-bind-address must be HOST:PORT");
         assertThat(execute("--log-format=xml").err()).contains("--log-format must be text or json");
+        assertThat(execute("--metrics-max-response-bytes=lots").err())
+                .contains("--metrics-max-response-bytes must be a whole number of bytes such as 67108864 or 64Mi, got 'lots'");
+        assertThat(execute("--metrics-max-response-bytes=1.5").exit()).isEqualTo(2);
+        assertThat(execute("--metrics-max-items=0").err()).contains("--metrics-max-items must be at least 1, got 0");
         assertThat(execute("--no-such-flag").exit()).isEqualTo(2);
+    }
+
+    @Test
+    void theMetricsPortServesHttpsByDefaultWithTheGivenOrASelfSignedCertificate() {
+        ControllerRuntime.Settings secure = parse();
+        assertThat(secure.metricsServing().secure()).isTrue();
+        assertThat(secure.metricsServing().certificate().certificate().getSigAlgName()).as("self-signed, made at start").isEqualTo("SHA256withECDSA");
+        assertThat(parse("--metrics-secure=false").metricsServing()).isEqualTo(MetricsServing.PLAIN);
+        Path tls = Path.of("src/test/resources/tls");
+        assertThat(parse("--tls-cert-file=" + tls.resolve("rsa.crt"), "--tls-private-key-file=" + tls.resolve("rsa-pkcs1.key"))
+                .metricsServing().certificate().certificate().getSubjectX500Principal().getName()).isEqualTo("CN=hpa-controller-test");
+    }
+
+    @Test
+    void aCertificateFlagAloneOrWithPlainHttpOrAnUnusableFileIsExitCode2() {
+        Path tls = Path.of("src/test/resources/tls");
+        assertThat(execute("--tls-cert-file=" + tls.resolve("rsa.crt"))).satisfies(r -> {
+            assertThat(r.exit()).isEqualTo(2);
+            assertThat(r.err()).contains("--tls-cert-file and --tls-private-key-file go together");
+        });
+        assertThat(execute("--metrics-secure=false", "--tls-cert-file=" + tls.resolve("rsa.crt"), "--tls-private-key-file=" + tls.resolve("rsa-pkcs1.key"))
+                .err()).contains("they cannot go with --metrics-secure=false");
+        assertThat(execute("--tls-cert-file=" + tls.resolve("rsa.crt"), "--tls-private-key-file=" + tls.resolve("ec-sec1.key"))).satisfies(r -> {
+            assertThat(r.exit()).isEqualTo(2);
+            assertThat(r.err()).contains("is not the key of the certificate in").doesNotContain("Exception");
+        });
     }
 
     /** A typo in --context must not connect to the current context, which may be production. */

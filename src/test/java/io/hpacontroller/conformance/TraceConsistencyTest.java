@@ -1,9 +1,15 @@
 package io.hpacontroller.conformance;
 
+import io.hpacontroller.core.calc.CalculationException;
+import io.hpacontroller.core.calc.Proposal;
+import io.hpacontroller.core.calc.ReplicaCalculator;
+import io.hpacontroller.core.calc.ToleranceVerdict;
+import io.hpacontroller.core.calc.Tolerances;
 import io.hpacontroller.core.normalize.Normalization;
 import io.hpacontroller.core.normalize.RateLimit;
 import io.hpacontroller.core.normalize.Stabilization;
 import io.hpacontroller.core.reconcile.DecisionTrace;
+import io.hpacontroller.core.reconcile.MetricTrace;
 import io.hpacontroller.core.reconcile.ReconcileOutcome;
 import io.hpacontroller.core.reconcile.ReconcileOutcome.Action;
 import io.hpacontroller.core.reconcile.ReconcileOutcome.ErrorKind;
@@ -67,5 +73,40 @@ class TraceConsistencyTest {
         ReconcileOutcome o = new ReconcileOutcome(t, null, true, List.of());
         assertThat(TraceConsistency.ofSync(o, List.of(6), 3)).anySatisfy(p -> assertThat(p).contains("rawDesiredReplicas 6 but the highest proposal is -1"));
         assertThat(TraceConsistency.ofSync(o, List.of(5), 3)).anySatisfy(p -> assertThat(p).contains("desiredReplicas 6 but the scale was written to 5"));
+    }
+    /** An External AverageValue metric as the core computes it: its total over {@code statusReplicas}, against 2 per pod. */
+    private static Proposal externalAverage(int statusReplicas, long total) throws CalculationException {
+        return new ReplicaCalculator(300_000, 30_000).averageOverReplicas(statusReplicas, 2_000, total, Tolerances.of(0.1));
+    }
+
+    private static MetricTrace external(Proposal p) {
+        return new MetricTrace("External", "queue", "external metric queue(nil)", "AverageValue", 2, p.usage() / 1000.0, 0, p,
+                p.replicas(), null, null, null, false);
+    }
+
+    @Test
+    void aNanUsageRatioOutsideTheToleranceAsTheCoreSaysPasses() throws CalculationException {
+        // a total of 0 at status.replicas 0: 0 / (2 x 0) is NaN, upstream's ratio too; isWithin(NaN) is false
+        Proposal p = externalAverage(0, 0);
+        assertThat(p.usageRatio()).isNaN();
+        assertThat(p.tolerance().within()).isFalse();
+        assertThat(p.replicas()).isZero();
+        assertThat(TraceConsistency.ofMetric(external(p), 0, 0)).isEmpty();
+    }
+
+    @Test
+    void aNanUsageRatioCalledInsideTheToleranceIsCaught() throws CalculationException {
+        Proposal p = externalAverage(0, 0);
+        ToleranceVerdict inside = new ToleranceVerdict(Double.NaN, true, ToleranceVerdict.NONE, 0.1, Tolerances.Source.FLAG);
+        Proposal held = new Proposal(0, p.usageRatio(), p.rawReplicas(), null, null, inside, p.usage(), -1);
+        assertThat(TraceConsistency.ofMetric(external(held), 0, 0)).anySatisfy(m -> assertThat(m).contains("contradicts its own tolerance"));
+    }
+
+    @Test
+    void aNanUsageRatioWithAProposalOtherThanTheRawCountIsCaught() throws CalculationException {
+        Proposal p = externalAverage(0, 0);
+        Proposal wrong = new Proposal(3, p.usageRatio(), p.rawReplicas(), null, null, p.tolerance(), p.usage(), -1);
+        assertThat(TraceConsistency.ofMetric(external(wrong), 0, 0)).containsExactly(
+                "trace: metric External queue: outside the tolerance without rebalancing, yet 3 is not the raw 0");
     }
 }

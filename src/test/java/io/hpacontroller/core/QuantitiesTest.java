@@ -5,6 +5,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import java.util.List;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -23,7 +25,9 @@ class QuantitiesTest {
     @Test
     void milliValueSaturatesAtTheBoundsOfALong() {
         assertThat(Quantities.milliValue("9223372036854775807")).isEqualTo(Long.MAX_VALUE);
-        assertThat(Quantities.milliValue("1e400")).isEqualTo(Long.MAX_VALUE);
+        assertThat(Quantities.milliValue("1e99")).isEqualTo(Long.MAX_VALUE);
+        assertThat(Quantities.milliValue("9".repeat(64))).isEqualTo(Long.MAX_VALUE);
+        assertThat(Quantities.milliValue("1e-99")).isEqualTo(1);
         assertThat(Quantities.milliValue("8Ei")).isEqualTo(Long.MAX_VALUE);
         assertThat(Quantities.milliValue("-9223372036854775807")).isEqualTo(Long.MIN_VALUE);
         assertThat(Quantities.milliValue("9223372036854775m")).isEqualTo(9223372036854775L);
@@ -39,6 +43,28 @@ class QuantitiesTest {
                 .hasMessage("quantity is not set");
     }
 
+    /** The API server accepts these (1e10000000 is stored as 10e9999999); before the bound the first took 29 s of CPU. */
+    @Test
+    void absurdQuantitiesAreRefusedFromTheirTextBeforeAnyArithmetic() {
+        List<String> absurd = List.of("1e10000000", "10e9999999", "1E100", "1e-100", "1e+100", "1" + "0".repeat(64), "0." + "0".repeat(63) + "1",
+                "-" + "9".repeat(65), "1e" + "9".repeat(1_000_000), "9".repeat(1_000_000), "1k99999999", "2Ki5");
+        for (String text : absurd) {
+            String shown = text.length() > 40 ? text.substring(0, 40) : text;
+            assertThatThrownBy(() -> Quantities.milliValue(text)).as(shown)
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("malformed quantity \"" + shown);
+            assertThatThrownBy(() -> Quantities.milliValue(new Quantity(text))).as(shown).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> Quantities.approximate(new Quantity(text))).as(shown).isInstanceOf(IllegalArgumentException.class);
+            assertThat(Quantities.sameValue(new Quantity(text), new Quantity("1"))).as(shown).isFalse();
+        }
+        assertThat(Quantities.outOfBounds("1e10000000")).isEqualTo("the exponent of a quantity may have at most 2 digits (1e99 at most)");
+        assertThat(Quantities.outOfBounds("1" + "0".repeat(64))).isEqualTo("quantities may have at most 64 digits");
+        assertThat(Quantities.outOfBounds("1k5")).startsWith("quantities must match the regular expression");
+        assertThat(Quantities.shown("9".repeat(100))).isEqualTo("\"" + "9".repeat(40) + "...\" (100 characters)");
+        for (String within : List.of("1e99", "1E-99", "5E", "5Ei", "1.5", ".5", "+1", "-1", "1e01", "9".repeat(64), "0." + "0".repeat(62) + "1")) {
+            assertThat(Quantities.outOfBounds(within)).as(within).isNull();
+        }
+    }
+
     @ParameterizedTest(name = "{0}m -> {1}")
     @CsvSource({
             "0, 0", "500, 500m", "1000, 1", "1500, 1500m", "2000000, 2k", "1536000, 1536", "1500000, 1500",
@@ -49,6 +75,16 @@ class QuantitiesTest {
     void decimalTextIsCanonical(long milli, String text) {
         assertThat(Quantities.formatDecimal(milli)).isEqualTo(text);
         assertThat(Quantities.decimal(milli)).isEqualTo(new Quantity(text));
+    }
+
+    @ParameterizedTest(name = "{0} is written {1}")
+    @CsvSource({
+            // as the API server writes a request back (kubectl get -o yaml), in the format its suffix chose
+            "256Mi, 256Mi", "0.25Gi, 256Mi", "1.5Gi, 1536Mi", "1024Ki, 1Mi", "1000Ki, 1000Ki", "2Gi, 2Gi", "1025Ki, 1025Ki",
+            "268435456, 268435456", "0.5Ki, 512", "1.5Ki, 1536", "500m, 500m", "0.5, 500m", "1, 1", "1000, 1k", "1500, 1500",
+            "2000m, 2", "20m, 20m", "1e3, 1e3", "1n, 1n", "0, 0"})
+    void canonicalTextIsWhatTheApiServerWrites(String quantity, String written) {
+        assertThat(Quantities.canonical(quantity)).isEqualTo(written);
     }
 
     @Test

@@ -1,5 +1,9 @@
 package io.hpacontroller.deploy;
 
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hpacontroller.live.StoredHistory;
 import io.hpacontroller.testing.kube.ChartRelease;
 import io.hpacontroller.testing.kube.Crds;
@@ -27,6 +31,25 @@ public final class ChartReleases {
 
     /** A full replacement: autoscaling/v2 HPAs taken over, Widgets scalable. */
     public static final String FULL_REPLACEMENT = "takeOverBuiltinHpas: true\n" + EXTRA_SCALE_TARGETS;
+
+    /** The ClusterRole of {@link #shipped} that a scraper of the metrics port is bound to (get on /metrics and /decisions/*). */
+    public static final String METRICS_READER = HelmChart.RELEASE + "-metrics-reader";
+
+    /**
+     * The token (an hour) of a new ServiceAccount {@code name} of {@code namespace}, bound to {@link #METRICS_READER} when
+     * {@code reader} (a ClusterRoleBinding NAMESPACE-NAME, left in place: it names a ServiceAccount deleted with its namespace).
+     */
+    public static String serviceAccountToken(KubernetesClient admin, String namespace, String name, boolean reader) {
+        admin.serviceAccounts().inNamespace(namespace).resource(new ServiceAccountBuilder().withNewMetadata().withName(name).endMetadata().build())
+                .create();
+        if (reader) {
+            admin.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder().withNewMetadata().withName(namespace + "-" + name).endMetadata()
+                    .withNewRoleRef().withApiGroup("rbac.authorization.k8s.io").withKind("ClusterRole").withName(METRICS_READER).endRoleRef()
+                    .addNewSubject().withKind("ServiceAccount").withName(name).withNamespace(namespace).endSubject().build()).create();
+        }
+        return admin.serviceAccounts().inNamespace(namespace).withName(name)
+                .tokenRequest(new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L).endSpec().build()).getStatus().getToken();
+    }
 
     /** The release of {@link #mirror}. */
     public static final String MIRROR_RELEASE = "hpa-mirror";

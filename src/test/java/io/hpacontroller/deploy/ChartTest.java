@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
@@ -48,6 +49,8 @@ class ChartTest {
             "--horizontal-pod-autoscaler-cpu-initialization-period=5m",
             "--horizontal-pod-autoscaler-initial-readiness-delay=30s",
             "--concurrent-horizontal-pod-autoscaler-syncs=5",
+            "--metrics-max-response-bytes=64Mi",
+            "--metrics-max-items=50000",
             "--feature-gates=HPAScaleToZero=true",
             "--leader-elect=true",
             "--leader-elect-lease-duration=15s",
@@ -56,6 +59,7 @@ class ChartTest {
             "--leader-elect-resource-name=hpa-controller",
             "--leader-elect-resource-namespace=hpa-controller",
             "--metrics-bind-address=:8080",
+            "--metrics-secure=true",
             "--health-probe-bind-address=:8081",
             "--log-format=text");
 
@@ -75,6 +79,10 @@ class ChartTest {
                 "ServiceAccount hpa-controller/hpa-controller",
                 "ClusterRole hpa-controller",
                 "ClusterRoleBinding hpa-controller",
+                "ClusterRole hpa-controller-metrics-auth",
+                "ClusterRoleBinding hpa-controller-metrics-auth",
+                "ClusterRole hpa-controller-metrics-reader",
+                "NetworkPolicy hpa-controller/hpa-controller",
                 "Role hpa-controller/hpa-controller-leader-election",
                 "RoleBinding hpa-controller/hpa-controller-leader-election",
                 "Service hpa-controller/hpa-controller-metrics",
@@ -171,8 +179,8 @@ class ChartTest {
         assertThat(budget.getSpec().getMinAvailable().getIntVal()).isEqualTo(1);
         assertThat(podLabels).containsAllEntriesOf(budget.getSpec().getSelector().getMatchLabels());
 
-        ClusterRoleBinding binding = rendered.single(ClusterRoleBinding.class);
-        assertThat(binding.getRoleRef().getName()).isEqualTo(rendered.single(ClusterRole.class).getMetadata().getName());
+        ClusterRoleBinding binding = rendered.named(ClusterRoleBinding.class, "hpa-controller");
+        assertThat(binding.getRoleRef().getName()).isEqualTo(rendered.controllerRole().getMetadata().getName());
         assertThat(binding.getSubjects()).singleElement().satisfies(s -> {
             assertThat(s.getKind()).isEqualTo("ServiceAccount");
             assertThat(s.getName()).isEqualTo(account.getMetadata().getName());
@@ -202,7 +210,12 @@ class ChartTest {
         assertThat(spec).containsOnlyKeys("selector", "namespaceSelector", "endpoints");
         assertThat(generic.<Map<String, Object>>get("spec", "endpoints", 0))
                 .containsOnly(entry("port", "metrics"), entry("path", "/metrics"), entry("honorLabels", true),
-                        entry("interval", "30s"), entry("scrapeTimeout", "10s"));
+                        entry("interval", "30s"), entry("scrapeTimeout", "10s"), entry("scheme", "https"),
+                        entry("bearerTokenFile", "/var/run/secrets/kubernetes.io/serviceaccount/token"),
+                        entry("tlsConfig", Map.of("insecureSkipVerify", true)));
+        GenericKubernetesResource plain = (GenericKubernetesResource) HelmChart.render(Map.of("metrics.serviceMonitor.enabled", true,
+                "metrics.secure", false)).ofKind("ServiceMonitor").get(0);
+        assertThat(plain.<Map<String, Object>>get("spec", "endpoints", 0)).doesNotContainKeys("scheme", "bearerTokenFile", "tlsConfig");
         Map<String, String> selected = generic.get("spec", "selector", "matchLabels");
         assertThat(rendered.single(Service.class).getMetadata().getLabels()).containsAllEntriesOf(selected);
     }
@@ -317,7 +330,8 @@ class ChartTest {
         Manifests rendered = HelmChart.render("watchNamespaces: [shop, payments]");
 
         assertThat(controller(rendered).getArgs()).containsSubsequence("run", "--namespace=shop", "--namespace=payments");
-        assertThat(rendered.all(ClusterRoleBinding.class)).as("no cluster-wide grant").isEmpty();
+        assertThat(rendered.all(ClusterRoleBinding.class)).as("no cluster-wide grant but the metrics port's reviews")
+                .extracting(b -> b.getRoleRef().getName()).containsExactly("hpa-controller-metrics-auth");
         assertThat(rendered.all(RoleBinding.class))
                 .filteredOn(b -> "ClusterRole".equals(b.getRoleRef().getKind()))
                 .extracting(b -> b.getMetadata().getNamespace())
@@ -371,12 +385,12 @@ class ChartTest {
                       resources: [widgets, gadgets]
                 """);
 
-        List<PolicyRule> rules = rendered.single(ClusterRole.class).getRules();
+        List<PolicyRule> rules = rendered.controllerRole().getRules();
         assertThat(rules).filteredOn(r -> r.getApiGroups().contains("example.com")).singleElement().satisfies(r -> {
             assertThat(r.getResources()).containsExactly("widgets/scale", "gadgets/scale");
             assertThat(r.getVerbs()).containsExactly("get", "update", "patch");
         });
-        assertThat(rules).hasSize(HelmChart.renderDefaults().single(ClusterRole.class).getRules().size() + 1);
+        assertThat(rules).hasSize(HelmChart.renderDefaults().controllerRole().getRules().size() + 1);
     }
 
     @Test
@@ -445,6 +459,52 @@ class ChartTest {
                         tuple("kubernetes.io/hostname", Map.of("team", "platform")));
         assertThat(HelmChart.render("topologySpreadConstraints: []").single(Deployment.class).getSpec().getTemplate().getSpec()
                 .getTopologySpreadConstraints()).isEmpty();
+    }
+
+    @Test
+    void aCertificateSecretIsMountedAndPassedAndIsRefusedWithoutHttps() {
+        Manifests rendered = HelmChart.render(Map.of("metrics.tlsSecretName", "hpa-controller-metrics-tls"));
+        Container controller = controller(rendered);
+        PodSpec pod = rendered.single(Deployment.class).getSpec().getTemplate().getSpec();
+
+        assertThat(controller.getArgs()).containsSubsequence("--metrics-secure=true", "--tls-cert-file=/tls/tls.crt",
+                "--tls-private-key-file=/tls/tls.key");
+        assertThat(controller.getVolumeMounts()).anySatisfy(m -> {
+            assertThat(m.getMountPath()).isEqualTo("/tls");
+            assertThat(m.getReadOnly()).isTrue();
+        });
+        assertThat(pod.getVolumes()).filteredOn(v -> v.getSecret() != null).singleElement()
+                .satisfies(v -> assertThat(v.getSecret().getSecretName()).isEqualTo("hpa-controller-metrics-tls"));
+        assertThatThrownBy(() -> HelmChart.render(Map.of("metrics.tlsSecretName", "x", "metrics.secure", false)))
+                .hasMessageContaining("metrics.tlsSecretName is the certificate of the HTTPS metrics port: it needs metrics.secure=true");
+    }
+
+    @Test
+    void theNetworkPolicyAdmitsOnlyTheMetricsAndHealthPortsFromTheGivenPeers() {
+        NetworkPolicy open = HelmChart.renderDefaults().single(NetworkPolicy.class);
+        assertThat(open.getSpec().getPolicyTypes()).containsExactly("Ingress");
+        assertThat(open.getSpec().getIngress()).extracting(r -> r.getPorts().get(0).getPort().getStrVal()).containsExactly("metrics", "health");
+        assertThat(open.getSpec().getIngress()).allSatisfy(r -> assertThat(r.getFrom()).as("any source by default").isEmpty());
+
+        NetworkPolicy narrowed = HelmChart.render("""
+                networkPolicy:
+                  metricsFrom:
+                    - namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: monitoring}}
+                """).single(NetworkPolicy.class);
+        assertThat(narrowed.getSpec().getIngress().get(0).getFrom()).singleElement()
+                .satisfies(p -> assertThat(p.getNamespaceSelector().getMatchLabels()).containsEntry("kubernetes.io/metadata.name", "monitoring"));
+        assertThat(HelmChart.render("networkPolicy: {enabled: false}").all(NetworkPolicy.class)).isEmpty();
+    }
+
+    @Test
+    void theMetricsReaderIsBoundToTheGivenSubjects() {
+        ClusterRoleBinding reader = HelmChart.render("""
+                metrics:
+                  readers: [{kind: ServiceAccount, name: prometheus-k8s, namespace: monitoring}]
+                """).named(ClusterRoleBinding.class, "hpa-controller-metrics-reader");
+        assertThat(reader.getRoleRef().getName()).isEqualTo("hpa-controller-metrics-reader");
+        assertThat(reader.getSubjects()).singleElement().satisfies(s -> assertThat(s.getName() + "@" + s.getNamespace())
+                .isEqualTo("prometheus-k8s@monitoring"));
     }
 
     /** Every value of values.yaml is in the README's values table (the path itself or a documented parent). */

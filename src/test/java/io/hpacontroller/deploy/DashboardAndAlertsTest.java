@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.live.ControllerOptions;
 import io.hpacontroller.ops.ControllerRuntime;
+import io.hpacontroller.ops.MetricsServing;
 import io.hpacontroller.ops.LeaderElection;
 import io.hpacontroller.testing.MockCluster;
 import org.junit.jupiter.api.BeforeAll;
@@ -73,7 +74,7 @@ class DashboardAndAlertsTest {
                     Duration.ofSeconds(4), Duration.ofSeconds(2), Duration.ofMillis(300));
             try (KubernetesClient controllerClient = cluster.newClient();
                  ControllerRuntime runtime = new ControllerRuntime(controllerClient, new ControllerRuntime.Settings(options, election,
-                         new InetSocketAddress("127.0.0.1", 0), null, Duration.ofSeconds(5)))) {
+                         new InetSocketAddress("127.0.0.1", 0), MetricsServing.PLAIN, null, Duration.ofSeconds(5)))) {
                 runtime.start();
                 await().atMost(Duration.ofSeconds(30)).until(() -> metrics(runtime.metricsPort())
                         .contains("horizontal_pod_autoscaler_controller_desired_replicas{api_group=\"autoscaling\",hpa_name=\"web\",namespace=\"shop\"} 4.0"));

@@ -102,6 +102,17 @@ final class Manifests {
         return found.get(0);
     }
 
+    /** The object of this type and name; fails when there is none. */
+    <T extends HasMetadata> T named(Class<T> type, String name) {
+        return all(type).stream().filter(o -> name.equals(o.getMetadata().getName())).findFirst()
+                .orElseThrow(() -> new AssertionError("no " + type.getSimpleName() + " " + name + " among " + kindsAndNames()));
+    }
+
+    /** The controller's own ClusterRole (the release's name; the others are the metrics port's). */
+    io.fabric8.kubernetes.api.model.rbac.ClusterRole controllerRole() {
+        return named(io.fabric8.kubernetes.api.model.rbac.ClusterRole.class, HelmChart.RELEASE);
+    }
+
     /** Objects with this kind (for kinds without a model class, e.g. ServiceMonitor). */
     List<HasMetadata> ofKind(String kind) {
         return objects.stream().filter(o -> kind.equals(o.getKind())).toList();

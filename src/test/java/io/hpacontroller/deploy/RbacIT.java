@@ -15,6 +15,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.live.ControllerOptions;
 import io.hpacontroller.ops.LeaderElection;
+import io.hpacontroller.ops.MetricsServing;
+import io.hpacontroller.ops.ServingCertificate;
+import io.hpacontroller.testing.TrustingHttps;
 import io.hpacontroller.testing.kube.AuditEvent;
 import io.hpacontroller.testing.kube.ChartRelease;
 import io.hpacontroller.testing.kube.InProcessController;
@@ -26,6 +29,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -64,22 +71,23 @@ class RbacIT {
         assertThat(rules).contains(extra, takeOver);
         rules.remove(extra);
         rules.remove(takeOver);
-        assertThat(rules).isEqualTo(deploy.single(ClusterRole.class).getRules());
+        assertThat(rules).isEqualTo(deploy.controllerRole().getRules());
         assertThat(single(rendered, Role.class).getRules()).isEqualTo(deploy.single(Role.class).getRules());
         assertThat(single(rendered, RoleBinding.class).getSubjects()).isEqualTo(deploy.single(RoleBinding.class).getSubjects());
         assertThat(single(rendered, RoleBinding.class).getRoleRef()).isEqualTo(deploy.single(RoleBinding.class).getRoleRef());
-        assertThat(single(rendered, ClusterRoleBinding.class).getSubjects()).isEqualTo(deploy.single(ClusterRoleBinding.class).getSubjects());
-        assertThat(single(rendered, ClusterRoleBinding.class).getRoleRef()).isEqualTo(deploy.single(ClusterRoleBinding.class).getRoleRef());
+        assertThat(single(rendered, ClusterRoleBinding.class).getSubjects()).isEqualTo(deploy.named(ClusterRoleBinding.class, HelmChart.RELEASE).getSubjects());
+        assertThat(single(rendered, ClusterRoleBinding.class).getRoleRef()).isEqualTo(deploy.named(ClusterRoleBinding.class, HelmChart.RELEASE).getRoleRef());
     }
 
+    /** The only object of the type, among the controller's own (the metrics port's ClusterRoles and binding are another test's). */
     private static <T extends HasMetadata> T single(List<HasMetadata> objects, Class<T> type) {
-        return objects.stream().filter(type::isInstance).map(type::cast).reduce((a, b) -> {
+        return objects.stream().filter(type::isInstance).map(type::cast).filter(o -> !o.getMetadata().getName().contains("-metrics-")).reduce((a, b) -> {
             throw new AssertionError("more than one " + type.getSimpleName());
         }).orElseThrow();
     }
 
     @Test
-    void theShippedRbacCoversAWholeScaleUpAndDownWithEveryMetricTypeWithoutOne403(KubeControlPlane kube, TestNamespace ns) {
+    void theShippedRbacCoversAWholeScaleUpAndDownWithEveryMetricTypeWithoutOne403(KubeControlPlane kube, TestNamespace ns) throws Exception {
         ChartRelease release = ChartReleases.shipped(kube);
         KubernetesClient admin = ns.admin();
         Instant start = Instant.now();
@@ -98,7 +106,19 @@ class RbacIT {
                         .endTarget().endExternal().build()).endSpec().build());
         LeaderElection.Settings election = new LeaderElection.Settings(release.namespace(), "hpa-controller", "rbac-it",
                 Duration.ofSeconds(5), Duration.ofSeconds(3), Duration.ofMillis(500));
-        try (InProcessController controller = InProcessController.start(release.client(), options(ns), election)) {
+        // a scraper of the metrics port, which has the API server review its token and its access
+        String scraper = ChartReleases.serviceAccountToken(admin, ns.name(), "scraper", true);
+        MetricsServing https;
+        try {
+            https = MetricsServing.secure(ServingCertificate.selfSigned(Instant.now()));
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+        try (InProcessController controller = InProcessController.start(release.client(), options(ns), election, https)) {
+            HttpClient scrape = TrustingHttps.client(Duration.ofSeconds(30));
+            HttpRequest metrics = HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + controller.runtime().metricsPort() + "/metrics"))
+                    .header("Authorization", "Bearer " + scraper).build();
+            assertThat(scrape.send(metrics, HttpResponse.BodyHandlers.ofString()).statusCode()).as("a scrape by a metrics reader").isEqualTo(200);
             await().atMost(SCALED).untilAsserted(() -> {
                 assertThat(replicas(ns, "web")).isEqualTo(4);
                 assertThat(widgetReplicas(ns, "worker")).isEqualTo(4);
@@ -123,7 +143,8 @@ class RbacIT {
                         "list apps/deployments", "watch apps/deployments", "list metrics.k8s.io/pods", "get custom.metrics.k8s.io/pods",
                         "get custom.metrics.k8s.io/deployments.apps", "list external.metrics.k8s.io/queue_messages_ready",
                         "update autoscaling/horizontalpodautoscalers/status", "update apps/deployments/scale", "get example.com/widgets/scale",
-                        "update example.com/widgets/scale", "create events", "get coordination.k8s.io/leases", "update coordination.k8s.io/leases");
+                        "update example.com/widgets/scale", "create events", "get coordination.k8s.io/leases", "update coordination.k8s.io/leases",
+                        "create authentication.k8s.io/tokenreviews", "create authorization.k8s.io/subjectaccessreviews");
     }
 
     private static HorizontalPodAutoscaler webHpa(TestNamespace ns) {

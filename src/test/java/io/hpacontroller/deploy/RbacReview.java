@@ -52,13 +52,18 @@ final class RbacReview {
         return found;
     }
 
-    /** The only objects the controller writes: scale subresources, HPA status, events, its Lease, the HPAs' kept histories. */
+    /**
+     * The only objects the controller writes: scale subresources, HPA status, events, its Lease, the HPAs' kept histories;
+     * and the reviews of the metrics port's requests (created, never stored).
+     */
     private static boolean writable(String resource) {
         return resource.endsWith("/scale") && !resource.startsWith("*")
                 || resource.equals("horizontalpodautoscalers/status")
                 || resource.equals("horizontalpodautoscalerhistories")
                 || resource.equals("events")
-                || resource.equals("leases");
+                || resource.equals("leases")
+                || resource.equals("tokenreviews")
+                || resource.equals("subjectaccessreviews");
     }
 
     private static String describe(PolicyRule rule) {

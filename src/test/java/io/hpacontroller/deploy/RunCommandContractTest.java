@@ -23,8 +23,8 @@ class RunCommandContractTest {
 
     /** Flags the chart leaves out on purpose: a pod talks to its own cluster through its ServiceAccount. */
     private static final Set<String> NOT_FOR_A_POD = Set.of("--kubeconfig", "--context");
-    /** Passed only when set: the default (all namespaces) is the flag's absence. */
-    private static final Set<String> ONLY_WHEN_SET = Set.of("--namespace");
+    /** Passed only when set: the default (all namespaces, a self-signed certificate) is the flag's absence. */
+    private static final Set<String> ONLY_WHEN_SET = Set.of("--namespace", "--tls-cert-file", "--tls-private-key-file");
 
     @Test
     void deployArgsParseIntoTheDefaultsOfTheRunCommand() {
@@ -37,6 +37,8 @@ class RunCommandContractTest {
         assertThat(run.<Duration>matchedOptionValue("--horizontal-pod-autoscaler-cpu-initialization-period", null)).isEqualTo(Duration.ofMinutes(5));
         assertThat(run.<Duration>matchedOptionValue("--horizontal-pod-autoscaler-initial-readiness-delay", null)).isEqualTo(Duration.ofSeconds(30));
         assertThat(run.<Integer>matchedOptionValue("--concurrent-horizontal-pod-autoscaler-syncs", null)).isEqualTo(5);
+        assertThat(run.<String>matchedOptionValue("--metrics-max-response-bytes", null)).isEqualTo("64Mi");
+        assertThat(run.<Integer>matchedOptionValue("--metrics-max-items", null)).isEqualTo(50_000);
         assertThat(run.<FeatureGates>matchedOptionValue("--feature-gates", null)).isEqualTo(FeatureGates.DEFAULTS);
         assertThat(run.<Boolean>matchedOptionValue("--leader-elect", null)).isTrue();
         assertThat(run.<Duration>matchedOptionValue("--leader-elect-lease-duration", null)).isEqualTo(Duration.ofSeconds(15));
@@ -45,6 +47,7 @@ class RunCommandContractTest {
         assertThat(run.<String>matchedOptionValue("--leader-elect-resource-name", null)).isEqualTo("hpa-controller");
         assertThat(run.<String>matchedOptionValue("--leader-elect-resource-namespace", null)).isEqualTo(HelmChart.NAMESPACE);
         assertThat(run.<String>matchedOptionValue("--metrics-bind-address", null)).isEqualTo(":8080");
+        assertThat(run.<Boolean>matchedOptionValue("--metrics-secure", null)).isTrue();
         assertThat(run.<String>matchedOptionValue("--health-probe-bind-address", null)).isEqualTo(":8081");
         assertThat(run.<String>matchedOptionValue("--log-format", null)).isEqualTo("text");
     }

@@ -22,10 +22,15 @@ class SecurityPostureTest {
 
     private final Manifests deploy = Manifests.deployDir();
 
+    /** The roles bound to the controller's ServiceAccount (not the metrics reader's, which is for Prometheus). */
+    private List<ClusterRole> controllerClusterRoles() {
+        return deploy.all(ClusterRole.class).stream().filter(r -> !r.getMetadata().getName().endsWith("-metrics-reader")).toList();
+    }
+
     @Test
     void rolesGrantLeastPrivilege() {
         List<PolicyRule> rules = Stream.concat(
-                deploy.all(ClusterRole.class).stream().flatMap(r -> r.getRules().stream()),
+                controllerClusterRoles().stream().flatMap(r -> r.getRules().stream()),
                 deploy.all(Role.class).stream().flatMap(r -> r.getRules().stream())).toList();
 
         assertThat(rules).hasSizeGreaterThan(5);
@@ -35,7 +40,7 @@ class SecurityPostureTest {
     @Test
     void writesGoOnlyToScaleStatusEventsTheLeaseAndTheKeptHistories() {
         List<String> written = Stream.concat(
-                        deploy.all(ClusterRole.class).stream().flatMap(r -> r.getRules().stream()),
+                        controllerClusterRoles().stream().flatMap(r -> r.getRules().stream()),
                         deploy.all(Role.class).stream().flatMap(r -> r.getRules().stream()))
                 .filter(r -> r.getVerbs().stream().anyMatch(RbacReview.WRITE_VERBS::contains))
                 .flatMap(r -> r.getApiGroups().stream().flatMap(g -> r.getResources().stream().map(res -> g + "/" + res))).distinct().toList();
@@ -44,13 +49,29 @@ class SecurityPostureTest {
                 "autoscaling.hpa-controller.io/horizontalpodautoscalers/status",
                 "autoscaling.hpa-controller.io/horizontalpodautoscalerhistories",
                 "apps/deployments/scale", "apps/statefulsets/scale", "apps/replicasets/scale", "/replicationcontrollers/scale",
-                "/events", "events.k8s.io/events", "coordination.k8s.io/leases");
+                "/events", "events.k8s.io/events", "coordination.k8s.io/leases",
+                "authentication.k8s.io/tokenreviews", "authorization.k8s.io/subjectaccessreviews");
+    }
+
+    @Test
+    void theMetricsPortMayReviewTokensAndAccessAndItsReaderMayOnlyGetItsPaths() {
+        assertThat(deploy.named(ClusterRole.class, "hpa-controller-metrics-auth").getRules()).extracting(r -> r.getApiGroups() + " " + r.getResources()
+                + " " + r.getVerbs()).containsExactly("[authentication.k8s.io] [tokenreviews] [create]", "[authorization.k8s.io] [subjectaccessreviews] [create]");
+        assertThat(deploy.named(ClusterRole.class, "hpa-controller-metrics-reader").getRules()).singleElement().satisfies(r -> {
+            assertThat(r.getNonResourceURLs()).containsExactly("/metrics", "/decisions/*");
+            assertThat(r.getVerbs()).containsExactly("get");
+            assertThat(r.getResources()).isEmpty();
+        });
+        assertThat(deploy.all(ClusterRoleBinding.class)).as("the reader is bound only to metrics.readers").noneMatch(b -> b.getRoleRef().getName()
+                .endsWith("-metrics-reader"));
+        assertThat(HelmChart.render("metrics: {secure: false}").all(ClusterRole.class)).extracting(r -> r.getMetadata().getName())
+                .containsExactly("hpa-controller");
     }
 
     @Test
     void persistingTheHistoriesAddsOnlyTheirObjectsWithoutDelete() {
-        List<PolicyRule> without = HelmChart.render("persistHistory: false").single(ClusterRole.class).getRules();
-        List<PolicyRule> with = new java.util.ArrayList<>(HelmChart.render("").single(ClusterRole.class).getRules());
+        List<PolicyRule> without = HelmChart.render("persistHistory: false").controllerRole().getRules();
+        List<PolicyRule> with = new java.util.ArrayList<>(HelmChart.render("").controllerRole().getRules());
         with.removeAll(without);
 
         assertThat(with).singleElement().satisfies(r -> {
@@ -62,8 +83,8 @@ class SecurityPostureTest {
 
     @Test
     void takingOverTheBuiltinHpasAddsOnlyTheirStatus() {
-        List<PolicyRule> defaults = HelmChart.render("").single(ClusterRole.class).getRules();
-        List<PolicyRule> takeOver = new java.util.ArrayList<>(HelmChart.render("takeOverBuiltinHpas: true").single(ClusterRole.class).getRules());
+        List<PolicyRule> defaults = HelmChart.render("").controllerRole().getRules();
+        List<PolicyRule> takeOver = new java.util.ArrayList<>(HelmChart.render("takeOverBuiltinHpas: true").controllerRole().getRules());
         takeOver.removeAll(defaults);
 
         assertThat(takeOver).singleElement().satisfies(r -> {

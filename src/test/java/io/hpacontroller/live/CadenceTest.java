@@ -32,10 +32,10 @@ class CadenceTest extends LiveTestBase {
         await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 1);
 
         long slot = firstSlotSecond("web");
-        List<Sync> syncs = run((int) slot + 46);
+        List<Sync> syncs = run((int) slot + 61);
 
-        assertThat(syncs).extracting(Sync::second).as("at once (a new HPA), then once per period at its phase, errors included")
-                .containsExactly(0L, slot, slot + 15, slot + 30, slot + 45);
+        assertThat(syncs).extracting(Sync::second).as("at once (a new HPA), then once per period at its phase from a period on, errors included")
+                .containsExactly(0L, slot + 15, slot + 30, slot + 45, slot + 60);
         assertThat(syncs).allSatisfy(s -> assertThat(s.outcome().error()).isEqualTo(ReconcileOutcome.ErrorKind.INTERNAL));
         assertThat(syncs).extracting(s -> s.outcome().rescaled() ? s.outcome().desiredReplicas() : null)
                 .containsExactly(6, 12, 20, null, null);
@@ -43,7 +43,7 @@ class CadenceTest extends LiveTestBase {
     }
 
     @Test
-    void aSpecChangeIsSyncedAtOnceAndNothingElseSyncsEarly() throws Exception {
+    void aSpecChangeIsSyncedAPeriodAfterTheLastSyncAndNothingElseSyncsEarly() throws Exception {
         client.apps().deployments().inNamespace(NS).resource(deployment(NS, "web", 3)).create();
         cluster.metrics().setExternalMetric(NS, "queue_messages_ready", "30"); // 3 replicas at 10 each: steady
         create(hpa(NS, "web", "apps/v1", "Deployment", "web", 1, 30, externalAverage("queue_messages_ready", "10")));
@@ -58,10 +58,10 @@ class CadenceTest extends LiveTestBase {
         h.getSpec().setMinReplicas(5);
         h.getMetadata().setGeneration(2L);
         client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).resource(h).update();
-        await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 1);
-        List<Sync> afterEdit = run((int) slot + 15);
-        assertThat(afterEdit).extracting(Sync::second).as("at once after the edit, then at its slots: nothing else syncs early")
-                .containsExactly(1L, slot, slot + 15);
+        await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().dueAt(NS + "/web").orElseThrow() == PRODUCTION_PERIOD.toNanos());
+        List<Sync> afterEdit = run((int) slot + 30);
+        assertThat(afterEdit).extracting(Sync::second).as("a period after the last sync (before its slot), then at its slots a period on: nothing else syncs early")
+                .containsExactly(15L, slot + 30);
         assertThat(afterEdit.get(0).outcome().desiredReplicas()).isEqualTo(5);
     }
 
@@ -74,16 +74,19 @@ class CadenceTest extends LiveTestBase {
         return syncs.stream().filter(s -> s.outcome() != null && s.outcome().key().equals(NS + "/" + hpa)).map(Sync::second).toList();
     }
 
-    /** {@code first} (if not negative), then the seconds in (after, until] of the HPA's slots at this period. */
-    private List<Long> expected(long first, String hpa, Duration period, long after, long until) {
+    /**
+     * {@code first} (if not negative), then the seconds at which the HPA's slots at this period from manual time
+     * {@code from} on are synced (rounded up, as {@link #run} counts them), up to second {@code until}.
+     */
+    private List<Long> expected(long first, String hpa, Duration period, Duration from, long until) {
         List<Long> out = new java.util.ArrayList<>();
         if (first >= 0) {
             out.add(first);
         }
-        for (long s = firstSlotSecond(hpa, period); s <= until; s += period.toSeconds()) {
-            if (s > after) {
-                out.add(s);
-            }
+        PhasedCadence cadence = new PhasedCadence(period, time, time);
+        long slot = cadence.slotAtOrBefore(NS + "/" + hpa, from.toNanos() - 1) + period.toNanos(); // manual time starts at 0
+        for (long s = (slot + 999_999_999L) / 1_000_000_000L; s <= until; s += period.toSeconds()) {
+            out.add(s);
         }
         return out;
     }
@@ -102,21 +105,23 @@ class CadenceTest extends LiveTestBase {
         controllerAtProductionRatio();
         await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 4);
 
-        List<Sync> syncs = run(61);
+        List<Sync> syncs = run(121);
 
-        // at once (new HPAs), then each at its own slots: a phase within its own period
-        assertThat(secondsOf(syncs, "fast")).hasSize(13).containsExactlyElementsOf(expected(0, "fast", Duration.ofSeconds(5), 0, 60));
-        assertThat(secondsOf(syncs, "flag")).hasSize(5).containsExactlyElementsOf(expected(0, "flag", PRODUCTION_PERIOD, 0, 60));
-        assertThat(secondsOf(syncs, "slow")).hasSize(2).containsExactlyElementsOf(expected(0, "slow", Duration.ofMinutes(1), 0, 60));
+        // at once (new HPAs), then each at its own slots from its own period on: a phase within its own period
+        Duration fast = Duration.ofSeconds(5);
+        Duration slow = Duration.ofMinutes(1);
+        assertThat(secondsOf(syncs, "fast")).hasSize(24).containsExactlyElementsOf(expected(0, "fast", fast, fast, 120));
+        assertThat(secondsOf(syncs, "flag")).hasSize(8).containsExactlyElementsOf(expected(0, "flag", PRODUCTION_PERIOD, PRODUCTION_PERIOD, 120));
+        assertThat(secondsOf(syncs, "slow")).hasSize(2).containsExactlyElementsOf(expected(0, "slow", slow, slow, 120));
         assertThat(secondsOf(syncs, "bad")).as("an invalid period: the flag's, and the condition says why")
-                .containsExactlyElementsOf(expected(0, "bad", PRODUCTION_PERIOD, 0, 60));
+                .containsExactlyElementsOf(expected(0, "bad", PRODUCTION_PERIOD, PRODUCTION_PERIOD, 120));
         assertThat(condition(readHpa("bad"), "ScalingActive")).isEqualTo("False/InvalidAnnotation");
         assertThat(syncs.stream().filter(s -> s.outcome().key().equals(NS + "/fast")).findFirst().orElseThrow().outcome().trace()
                 .controls().syncPeriodMillis()).isEqualTo(5000);
     }
 
     @Test
-    void anAnnotationChangeIsSyncedAtOnceWithoutARestartAndOurStatusWritesAreNot() throws Exception {
+    void anAnnotationChangeIsSyncedAtTheNextAllowedTimeWithoutARestartAndOurStatusWritesAreNot() throws Exception {
         client.apps().deployments().inNamespace(NS).resource(deployment(NS, "web", 3)).create();
         cluster.metrics().setExternalMetric(NS, "queue_messages_ready", "30");
         create(hpa(NS, "web", "apps/v1", "Deployment", "web", 1, 30, externalAverage("queue_messages_ready", "10")));
@@ -126,21 +131,27 @@ class CadenceTest extends LiveTestBase {
         await().atMost(Duration.ofSeconds(10)).until(() -> readHpa("web").getStatus() != null);
         Duration four = Duration.ofSeconds(4);
 
-        // kubectl annotate: metadata only, the generation stays
+        // kubectl annotate: metadata only, the generation stays; the new period counts from the last sync
         HorizontalPodAutoscaler h = readHpa("web");
         h.getMetadata().setAnnotations(Map.of(ControlAnnotations.SYNC_PERIOD, "4s"));
         client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).resource(h).update();
-        await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 1);
-        assertThat(run(12)).extracting(Sync::second).as("at once, then every 4 s at its slots").containsExactlyElementsOf(expected(1, "web", four, 1, 12));
+        await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().dueAt(NS + "/web").orElseThrow() == four.toNanos());
+        assertThat(run(12)).extracting(Sync::second).as("4 s after the last sync, then every 4 s at its slots from 4 s on")
+                .containsExactlyElementsOf(expected(4, "web", four, Duration.ofSeconds(8), 12));
 
+        // a change right after a sync at its slot: picked up at its next slot, not earlier
         h = readHpa("web");
         h.getMetadata().setAnnotations(Map.of(ControlAnnotations.SYNC_PERIOD, "4s", ControlAnnotations.MODE, "Suspended"));
         client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).resource(h).update();
-        await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 1);
-        List<Sync> suspended = run(1);
-        assertThat(suspended).singleElement().satisfies(s -> assertThat(s.outcome().trace().controls().suspended()).isTrue());
-        await().atMost(Duration.ofSeconds(10)).until(() -> "False/Suspended".equals(condition(readHpa("web"), "ScalingActive")));
+        await().atMost(Duration.ofSeconds(10)).until(() -> controller.cached(NS + "/web").getMetadata().getAnnotations().containsKey(ControlAnnotations.MODE));
+        List<Long> slots = expected(-1, "web", four, Duration.ofSeconds(12).plusNanos(1), 40); // those not synced yet
+        List<Sync> suspended = run((int) (slots.get(0) - 13 + 1));
+        assertThat(suspended).singleElement().satisfies(s -> {
+            assertThat(s.second()).isEqualTo(slots.get(0));
+            assertThat(s.outcome().trace().controls().suspended()).isTrue();
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> "False/Suspended".equals(condition(controller.cached(NS + "/web"), "ScalingActive")));
         assertThat(run(8)).extracting(Sync::second).as("its own status write did not requeue it: every 4 s")
-                .hasSize(2).containsExactlyElementsOf(expected(-1, "web", four, 13, 21));
+                .hasSize(2).containsExactlyElementsOf(slots.subList(1, 3));
     }
 }

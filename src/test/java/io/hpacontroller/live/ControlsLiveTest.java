@@ -61,10 +61,19 @@ class ControlsLiveTest extends LiveTestBase {
     private void annotate(String hpa, Map<String, String> annotations) {
         HorizontalPodAutoscaler h = readHpa(hpa);
         h.getMetadata().setAnnotations(new HashMap<>(annotations));
-        long adds = controller.queue().totalAdds();
         client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).resource(h).update();
-        // the informer saw the change: the HPA was queued at once
-        await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().totalAdds() > adds);
+        // the informer saw the change (it is picked up at the next allowed time, a period after the last sync)
+        await().atMost(Duration.ofSeconds(10)).until(() -> annotations.equals(controller.cached(NS + "/" + hpa).getMetadata().getAnnotations()));
+    }
+
+    /** Runs the controller until the HPA's next sync (a period at most). */
+    private void runUntilItsNextSync(String hpa) {
+        for (int s = 0; s <= PRODUCTION_PERIOD.toSeconds(); s++) {
+            if (syncsOf(run(1), hpa) > 0) {
+                return;
+            }
+        }
+        throw new AssertionError(hpa + " was not synced within a period");
     }
 
     @Test
@@ -74,7 +83,7 @@ class ControlsLiveTest extends LiveTestBase {
         controllerAtProductionRatio();
         await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 2);
 
-        List<Sync> syncs = run(31);
+        List<Sync> syncs = run(46); // at once, then at its first two slots a period on or more
 
         assertThat(syncsOf(syncs, "preview")).isEqualTo(3);
         assertThat(replicas("auto")).isEqualTo(6);
@@ -100,7 +109,7 @@ class ControlsLiveTest extends LiveTestBase {
 
         // kubectl annotate preview autoscaling.hpa-controller.io/mode-
         annotate("preview", Map.of());
-        run(1);
+        runUntilItsNextSync("preview");
         assertThat(replicas("preview")).as("Auto at the next sync, without a restart").isEqualTo(6);
         assertThat(scaleWrites("preview")).isPositive();
     }
@@ -112,7 +121,7 @@ class ControlsLiveTest extends LiveTestBase {
         controllerAtProductionRatio();
         await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 2);
 
-        List<Sync> syncs = run(46);
+        List<Sync> syncs = run(61); // at once, then at its first three slots a period on or more
 
         assertThat(syncsOf(syncs, "suspended")).as("it was synced all along").isEqualTo(4);
         assertThat(metricReads("auto")).isGreaterThanOrEqualTo(4);
@@ -135,10 +144,10 @@ class ControlsLiveTest extends LiveTestBase {
         controllerAtProductionRatio();
         await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 5);
 
-        List<Sync> syncs = run(16);
+        List<Sync> syncs = run(31); // at once, then at its slots from a period on
 
         assertThat(syncsOf(syncs, "typo")).isEqualTo(2);
-        assertThat(syncsOf(syncs, "good")).as("the others are unaffected: its own period of 5 s").isEqualTo(4);
+        assertThat(syncsOf(syncs, "good")).as("the others are unaffected: its own period of 5 s").isEqualTo(6);
         assertThat(replicas("good")).isEqualTo(6);
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
             for (String bad : List.of("typo", "negative", "zero", "unknown")) {
@@ -157,7 +166,7 @@ class ControlsLiveTest extends LiveTestBase {
 
         // fixed with kubectl annotate --overwrite: it scales at the next sync
         annotate("typo", Map.of(ControlAnnotations.MODE, "Auto"));
-        run(1);
+        runUntilItsNextSync("typo");
         assertThat(replicas("typo")).isEqualTo(6);
     }
 
@@ -167,12 +176,12 @@ class ControlsLiveTest extends LiveTestBase {
         annotatedHpa("plain", 3, Map.of());
         controllerAtProductionRatio();
         await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 2);
-        assertThat(run(1)).hasSize(2);
+        assertThat(run(16)).as("at once; its first slot, at 15 s, is less than a period later").hasSize(2);
         assertThat(replicas("fallback")).isEqualTo(3);
 
         // the external metrics API is down from here on
         cluster.fail("GET", "^" + EXTERNAL, 503, Integer.MAX_VALUE);
-        List<Sync> failing = run(60); // 1 to 60 s: syncs at 15, 30, 45 and 60 s, failing since 15 s
+        List<Sync> failing = run(60); // 16 to 75 s: syncs at 30, 45, 60 and 75 s, failing since 30 s
         assertThat(syncsOf(failing, "fallback")).isEqualTo(4);
         assertThat(replicas("fallback")).as("not yet: it has failed for 45 s").isEqualTo(3);
         assertThat(replicas("plain")).isEqualTo(3);

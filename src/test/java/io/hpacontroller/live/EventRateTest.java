@@ -22,7 +22,8 @@ class EventRateTest extends LiveTestBase {
         controllerAtProductionRatio();
         await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 1);
 
-        List<Sync> syncs = run((int) firstSlotSecond("web") + 18 * 15 + 1); // created: at once, then at 19 of its slots
+        // created: at once, then at 19 of its slots from a period on
+        List<Sync> syncs = run((int) firstSlotSecond("web") + 19 * 15 + 1);
         controller.flushEvents(Duration.ofSeconds(10));
 
         assertThat(syncs).hasSize(20);

@@ -42,6 +42,7 @@ class HistoryObjectsTest {
     private static final long NOW = 1_800_000_000_000L;
     private static final String PATH = "/apis/autoscaling.hpa-controller.io/v1/namespaces/shop/horizontalpodautoscalerhistories";
     private static final String CLUSTER_PATH = "/apis/autoscaling.hpa-controller.io/v1/horizontalpodautoscalerhistories";
+    private static final String DISCOVERY = "/apis/autoscaling.hpa-controller.io/v1";
     private static final Retention RETENTION = new Retention(0, 300_000);
     private static final KubernetesSerialization JSON = new KubernetesSerialization();
 
@@ -51,6 +52,8 @@ class HistoryObjectsTest {
     private final Map<String, Integer> failures = new ConcurrentHashMap<>();
     private final AtomicLong versions = new AtomicLong(100);
     private final List<String> events = new CopyOnWriteArrayList<>();
+    /** Whether the HorizontalPodAutoscalerHistory CRD is installed: without it, 404 for its paths and discovery does not list it. */
+    private volatile boolean crdInstalled = true;
     private HttpServer server;
     private KubernetesClient client;
 
@@ -72,6 +75,24 @@ class HistoryObjectsTest {
     private void handle(HttpExchange x) throws IOException {
         String method = x.getRequestMethod();
         String path = x.getRequestURI().getPath();
+        if (path.equals(DISCOVERY)) {
+            requests.add("DISCOVERY");
+            answer(x, 200, "{\"kind\":\"APIResourceList\",\"apiVersion\":\"v1\",\"groupVersion\":\"autoscaling.hpa-controller.io/v1\","
+                    + "\"resources\":[{\"name\":\"horizontalpodautoscalers\",\"namespaced\":true,\"kind\":\"HorizontalPodAutoscaler\"}"
+                    + (crdInstalled ? ",{\"name\":\"horizontalpodautoscalerhistories\",\"namespaced\":true,\"kind\":\"HorizontalPodAutoscalerHistory\"}" : "")
+                    + "]}");
+            return;
+        }
+        if (!crdInstalled) {
+            // what kube-apiserver answers for a resource it does not serve
+            requests.add(method + (path.startsWith(PATH + "/") ? " " + path.substring(PATH.length() + 1) : ""));
+            byte[] bytes = "404 page not found\n".getBytes(StandardCharsets.UTF_8);
+            x.getResponseHeaders().add("Content-Type", "text/plain; charset=utf-8");
+            x.sendResponseHeaders(404, bytes.length);
+            x.getResponseBody().write(bytes);
+            x.close();
+            return;
+        }
         String name = path.equals(PATH) || path.equals(CLUSTER_PATH) ? "" : path.substring(PATH.length() + 1);
         if (method.equals("GET") && name.isEmpty()) {
             method = "LIST";
@@ -149,7 +170,7 @@ class HistoryObjectsTest {
         HistoryStore histories = new HistoryStore();
         KubeApi api = new KubeApi(client, Duration.ofSeconds(5));
         EventRecorder recorder = (hpa, type, reason, message) -> events.add(type + " " + reason + " " + message);
-        return new Instance(histories, new HistoryObjects(api, api, WriteGate.alwaysOpen(), histories, recorder));
+        return new Instance(histories, new HistoryObjects(api, api, WriteGate.alwaysOpen(), histories, recorder, Duration.ofSeconds(15)));
     }
 
     private static HorizontalPodAutoscaler hpa(String uid) {
@@ -335,12 +356,80 @@ class HistoryObjectsTest {
     }
 
     @Test
+    void anObjectDeletedUnderTheLeaderIsCreatedAgainByItsNextWrite() throws ApiException {
+        Instance leader = instance();
+        leader.kept().restore(hpa("u1"), NOW);
+        leader.kept().save(hpa("u1"), history(List.of(rec(8, NOW)), List.of(new HpaHistory.ScaleEvent(6, NOW))), RETENTION, NOW);
+        objects.clear(); // kubectl delete horizontalpodautoscalerhistories --all
+
+        HpaHistory.Snapshot down = history(List.of(rec(8, NOW), rec(2, NOW + 15_000)), List.of(new HpaHistory.ScaleEvent(6, NOW)));
+        leader.kept().save(hpa("u1"), down, RETENTION, NOW + 15_000);
+        assertThat(writes()).as("the update meets 404; the same save creates it").containsExactly("POST", "PUT web", "POST");
+        assertThat(objects.get("web").at("/spec/recommendations/1/replicas").asInt()).isEqualTo(2);
+        assertThat(objects.get("web").at("/metadata/ownerReferences/0/uid").asText()).isEqualTo("u1");
+
+        leader.kept().save(hpa("u1"), history(List.of(rec(8, NOW), rec(3, NOW + 30_000)), List.of(new HpaHistory.ScaleEvent(6, NOW))),
+                RETENTION, NOW + 30_000);
+        assertThat(writes()).as("then updated again, with the new object's version").endsWith("POST", "PUT web");
+        assertThat(events).isEmpty();
+    }
+
+    @Test
+    void aMissingCrdIsReportedOnceRefusesEveryWriteAndIsAskedAfterWithBackoffUntilItIsBack() throws ApiException {
+        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(ServedResource.class);
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> log = new ch.qos.logback.core.read.ListAppender<>();
+        log.start();
+        logger.addAppender(log);
+        ch.qos.logback.classic.Level level = logger.getLevel();
+        logger.setLevel(ch.qos.logback.classic.Level.INFO);
+        try {
+            Instance leader = instance();
+            leader.kept().restore(hpa("web", "u-web"), NOW);
+            leader.kept().restore(hpa("cart", "u-cart"), NOW);
+            HpaHistory.Snapshot scaled = history(List.of(rec(8, NOW)), List.of(new HpaHistory.ScaleEvent(6, NOW)));
+            leader.kept().save(hpa("web", "u-web"), scaled, RETENTION, NOW);
+            crdInstalled = false; // kubectl delete crd horizontalpodautoscalerhistories.autoscaling.hpa-controller.io
+            objects.clear();
+            requests.clear();
+
+            String missing = "the API server does not serve horizontalpodautoscalerhistories.autoscaling.hpa-controller.io/v1 (is its CRD installed?)";
+            HpaHistory.Snapshot down = history(List.of(rec(8, NOW), rec(2, NOW + 1_000)), List.of(new HpaHistory.ScaleEvent(6, NOW)));
+            assertThatThrownBy(() -> leader.kept().save(hpa("web", "u-web"), down, RETENTION, NOW + 1_000)).hasMessage(missing);
+            assertThat(requests).containsExactly("PUT web", "POST", "DISCOVERY");
+            requests.clear();
+            // every write meanwhile fails at once, with the same message (the HPAs' conditions stay put)
+            assertThatThrownBy(() -> leader.kept().save(hpa("cart", "u-cart"), scaled, RETENTION, NOW + 1_500)).hasMessage(missing);
+            assertThat(requests).isEmpty();
+            // discovery again 1 s, then 2 s, then 4 s after
+            assertThatThrownBy(() -> leader.kept().save(hpa("cart", "u-cart"), scaled, RETENTION, NOW + 2_000)).hasMessage(missing);
+            assertThatThrownBy(() -> leader.kept().save(hpa("cart", "u-cart"), scaled, RETENTION, NOW + 3_000)).hasMessage(missing);
+            assertThatThrownBy(() -> leader.kept().save(hpa("cart", "u-cart"), scaled, RETENTION, NOW + 4_000)).hasMessage(missing);
+            assertThatThrownBy(() -> leader.kept().save(hpa("cart", "u-cart"), scaled, RETENTION, NOW + 7_000)).hasMessage(missing);
+            assertThat(requests).containsExactly("DISCOVERY", "DISCOVERY");
+            assertThat(log.list).filteredOn(e -> e.getLevel() == ch.qos.logback.classic.Level.ERROR).singleElement().asString()
+                    .contains(missing).contains("Install the CRD");
+
+            crdInstalled = true; // installed again: empty
+            requests.clear();
+            leader.kept().save(hpa("web", "u-web"), down, RETENTION, NOW + 8_000);
+            leader.kept().save(hpa("cart", "u-cart"), scaled, RETENTION, NOW + 8_100);
+            assertThat(requests).as("the first write due asks discovery, then both objects are created")
+                    .containsExactly("DISCOVERY", "PUT web", "POST", "POST");
+            assertThat(objects).containsOnlyKeys("web", "cart");
+            assertThat(log.list).filteredOn(e -> e.getLevel() == ch.qos.logback.classic.Level.INFO).singleElement().asString().contains("again");
+        } finally {
+            logger.setLevel(level);
+            logger.detachAppender(log);
+        }
+    }
+
+    @Test
     void aWriteWaitsForTheGate() {
         HistoryStore histories = new HistoryStore();
         KubeApi api = new KubeApi(client, Duration.ofSeconds(5));
         WriteGate closed = WriteGate.alwaysOpen();
         closed.close();
-        HistoryObjects kept = new HistoryObjects(api, api, closed, histories, (hpa, type, reason, message) -> { });
+        HistoryObjects kept = new HistoryObjects(api, api, closed, histories, (hpa, type, reason, message) -> { }, Duration.ofSeconds(15));
         kept.restore(hpa("u1"), NOW);
         assertThatThrownBy(() -> kept.save(hpa("u1"), history(List.of(rec(8, NOW)), List.of(new HpaHistory.ScaleEvent(6, NOW))), RETENTION, NOW))
                 .hasMessageContaining("writes are stopped");

@@ -2,12 +2,21 @@ package io.hpacontroller.live;
 
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.hpacontroller.core.controls.ControlAnnotations;
+import io.hpacontroller.core.forecast.PredictAnnotation;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import static io.hpacontroller.live.LiveFixtures.cpuUtilization;
 import static io.hpacontroller.live.LiveFixtures.deployment;
+import static io.hpacontroller.live.LiveFixtures.externalAverage;
 import static io.hpacontroller.live.LiveFixtures.hpa;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -51,5 +60,47 @@ class HorizontalControllerTest extends LiveTestBase {
         Event rescale = events("SuccessfulRescale").get(0);
         assertThat(rescale.getInvolvedObject().getKind()).isEqualTo("HorizontalPodAutoscaler");
         assertThat(rescale.getSource().getComponent()).isEqualTo("horizontal-pod-autoscaler");
+    }
+
+    @Test
+    void deletedHpasLeaveNothingBehind() throws Exception {
+        client.apps().deployments().inNamespace(NS).resource(deployment(NS, "web", 2)).create();
+        cluster.workloads().setCpuPerPod(NS, "web", "100m");
+        cluster.metrics().setExternalMetric(NS, "queue_messages_ready", "40");
+        startController(LiveFixtures.fastOptions().withPersistHistory(true));
+        Map<String, Integer> nothing = controller.heldPerHpa().keySet().stream().collect(Collectors.toMap(k -> k, k -> 0));
+
+        for (int round = 0; round < 3; round++) {
+            // each with its own controls (a period, a mode, predictive scaling): every per-HPA store gets an entry
+            int r = round;
+            List<String> names = IntStream.range(0, 20).mapToObj(i -> "churn-" + r + "-" + i).toList();
+            for (int i = 0; i < names.size(); i++) {
+                // most share one target (AmbiguousSelector: nothing computed); the predicting ones have their own
+                String target = i % 4 == 3 ? names.get(i) : "web";
+                if (!target.equals("web")) {
+                    client.apps().deployments().inNamespace(NS).resource(deployment(NS, target, 2)).create();
+                }
+                HorizontalPodAutoscaler h = hpa(NS, names.get(i), "apps/v1", "Deployment", target, 1, 4,
+                        i % 2 == 0 ? cpuUtilization(50) : externalAverage("queue_messages_ready", "10"));
+                Map<String, String> annotations = new HashMap<>();
+                annotations.put(ControlAnnotations.SYNC_PERIOD, (1 + i % 3) + "s");
+                if (i % 4 == 1) {
+                    annotations.put(ControlAnnotations.MODE, "Preview");
+                }
+                if (i % 4 == 3) {
+                    annotations.put(PredictAnnotation.NAME, "{model: Linear, horizon: 2m, history: 10m}");
+                }
+                h.getMetadata().setAnnotations(annotations);
+                create(h);
+            }
+            await().atMost(Duration.ofSeconds(60)).until(() -> names.stream().allMatch(n -> syncsOf(n) >= 2));
+            assertThat(controller.heldPerHpa()).as("the live HPAs are held").containsAllEntriesOf(Map.of("queue", 20, "histories", 20,
+                    "predictions", 5, "selectors", 20, "controls", 20, "periods", 20, "kept", 20));
+
+            names.forEach(n -> client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).withName(n).delete());
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(controller.heldPerHpa()).isEqualTo(nothing));
+            Set<String> gone = syncs.stream().filter(s -> s.outcome() == null).map(SyncReport::key).collect(Collectors.toSet());
+            assertThat(gone).as("the listeners heard of every deletion").containsAll(names.stream().map(n -> NS + "/" + n).toList());
+        }
     }
 }

@@ -2,6 +2,7 @@ package io.hpacontroller.live;
 
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.CrossVersionObjectReference;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -60,6 +61,41 @@ class KubeApiTest {
         assertThatThrownBy(() -> metrics.podsMetric("shop", "qps", Selector.everything(), Selector.everything()))
                 .hasMessage("unable to fetch metrics from custom metrics API: the server is currently unable to handle the request"
                         + " (get pods.custom.metrics.k8s.io *)");
+    }
+
+    /** Item 6 of issue 29: an adapter answering HTTP 200 with "{not json" was an internal error, the stale status kept. */
+    @Test
+    void anAnswerThatIsNotJsonFailsTheMetricItWasFor() {
+        server.expect().get().withPath("/apis/custom.metrics.k8s.io/v1beta2/namespaces/shop/pods/*/qps").andReturn(200, "{not json").always();
+        server.expect().get().withPath("/apis/external.metrics.k8s.io/v1beta1/namespaces/shop/queue").andReturn(200, "{not json").always();
+        server.expect().get().withPath("/apis/custom.metrics.k8s.io/v1beta2/namespaces/shop/metrics/rps").andReturn(200, "").always();
+        RestMetrics metrics = new RestMetrics(api, null);
+
+        assertThatThrownBy(() -> metrics.podsMetric("shop", "qps", Selector.everything(), Selector.everything())).isInstanceOf(ApiException.class)
+                .hasMessageStartingWith("unable to fetch metrics from custom metrics API: the answer is not valid JSON: Unexpected character ('n'");
+        assertThatThrownBy(() -> metrics.externalMetric("shop", "queue", Selector.everything())).isInstanceOf(ApiException.class)
+                .hasMessageStartingWith("unable to fetch metrics from external metrics API: the answer is not valid JSON: Unexpected character ('n'");
+        assertThatThrownBy(() -> metrics.objectMetric("shop", "rps", new CrossVersionObjectReference("v1", "Namespace", "shop"), Selector.everything()))
+                .isInstanceOf(ApiException.class)
+                .hasMessage("unable to fetch metrics from custom metrics API: the answer is not a MetricValueList: it is not a JSON object");
+    }
+
+    /** Item 2 of issue 29: one adapter's 250,000 items (23 MB) for one HPA took the whole heap of both replicas. */
+    @Test
+    void anAnswerBeyondTheLimitsFailsTheMetricItWasFor() throws ApiException {
+        String item = "{\"metricName\":\"queue\",\"metricLabels\":{},\"timestamp\":\"2026-11-23T10:00:00Z\",\"value\":\"1\"}";
+        String body = "{\"kind\":\"ExternalMetricValueList\",\"items\":[" + String.join(",", java.util.Collections.nCopies(1000, item)) + "]}";
+        server.expect().get().withPath("/apis/external.metrics.k8s.io/v1beta1/namespaces/shop/queue").andReturn(200, body).always();
+        int bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+
+        assertThat(new RestMetrics(api, null, new RestMetrics.Limits(bytes, 1000)).externalMetric("shop", "queue", Selector.everything()).values())
+                .as("exactly at both limits").hasSize(1000);
+        assertThatThrownBy(() -> new RestMetrics(api, null, new RestMetrics.Limits(bytes - 1, 1000)).externalMetric("shop", "queue", Selector.everything()))
+                .isInstanceOf(ApiException.class).hasMessage("unable to fetch metrics from external metrics API: the answer is larger than "
+                        + (bytes - 1) + " bytes (--metrics-max-response-bytes)");
+        assertThatThrownBy(() -> new RestMetrics(api, null, new RestMetrics.Limits(bytes, 999)).externalMetric("shop", "queue", Selector.everything()))
+                .isInstanceOf(ApiException.class)
+                .hasMessage("unable to fetch metrics from external metrics API: the answer has more than 999 items (--metrics-max-items)");
     }
 
     @Test

@@ -120,7 +120,7 @@ class PhasedCadenceTest {
         Process p = new Process(Instant.parse("2026-03-01T12:00:00Z"));
         KEYS.forEach(p.queue::add); // the informer listed them while the process started
         p.time.advance(Duration.ofSeconds(3)); // JVM start, caches synced: the workers start 3 s after the process
-        p.run(Duration.ofSeconds(12).plus(PERIOD));
+        p.run(Duration.ofSeconds(12).plus(PERIOD.multipliedBy(2)));
 
         Map<String, List<Long>> first = p.byKey(p.epochMillisAfter(Duration.ZERO), p.epochMillisAfter(PERIOD));
         assertThat(first).as("every HPA once in the first period").hasSize(KEYS.size());
@@ -131,6 +131,18 @@ class PhasedCadenceTest {
 
         Map<String, List<Long>> second = p.byKey(p.epochMillisAfter(PERIOD), p.epochMillisAfter(PERIOD.multipliedBy(2)));
         assertThat(second.values()).as("then once per period").allSatisfy(t -> assertThat(t).hasSize(1));
+        // a first sync the catch-up moved off its slot is followed by the first slot a period after it, not the next
+        // (within a step: syncs happen at the steps)
+        assertThat(p.byKey(p.epochMillisAfter(Duration.ZERO), p.epochMillisAfter(PERIOD.multipliedBy(3))).values())
+                .allSatisfy(t -> assertThat(gapsFromFirst(t)).allSatisfy(gap -> assertThat(gap).isGreaterThan(PERIOD.minus(STEP).toMillis())));
+    }
+
+    private static List<Long> gapsFromFirst(List<Long> times) {
+        List<Long> out = new ArrayList<>();
+        for (int i = 1; i < times.size(); i++) {
+            out.add(times.get(i) - times.get(i - 1));
+        }
+        return out;
     }
 
     @Test

@@ -47,7 +47,6 @@ class RestMetricsTest {
                   {"unknown":{"containers":[{"name":"decoy"}]},"metadata":{"name":"a","annotations":{"x":"{"}},
                    "containers":[{"usage":{"cpu":"100m","gpu":{"n":1},"memory":null,"disk":7,"bad":"ten"},"extra":[{}]}]},
                   {"metadata":"not an object","timestamp":null,"window":null,"containers":"not a list"},
-                  17,
                   {"metadata":{"name":"c"},"containers":[null,{"name":"app","usage":[]}]}
                  ]}""";
 
@@ -55,7 +54,6 @@ class RestMetricsTest {
 
         assertThat(pods).containsExactly(
                 new PodUsage("a", 0, RestMetrics.DEFAULT_WINDOW_MILLIS, List.of(new ContainerUsage(null, ResourceAmounts.of(Map.of("cpu", 100L, "disk", 7_000L))))),
-                new PodUsage(null, 0, RestMetrics.DEFAULT_WINDOW_MILLIS, List.of()),
                 new PodUsage(null, 0, RestMetrics.DEFAULT_WINDOW_MILLIS, List.of()),
                 new PodUsage("c", 0, RestMetrics.DEFAULT_WINDOW_MILLIS, List.of(new ContainerUsage(null, ResourceAmounts.EMPTY),
                         new ContainerUsage("app", ResourceAmounts.EMPTY))));
@@ -65,8 +63,35 @@ class RestMetricsTest {
     void anAnswerWithoutItemsHasNoSamples() throws Exception {
         assertThat(RestMetrics.podUsages("{\"kind\":\"PodMetricsList\",\"items\":[]}")).isEmpty();
         assertThat(RestMetrics.podUsages("{\"kind\":\"PodMetricsList\"}")).isEmpty();
-        assertThat(RestMetrics.podUsages("[]")).isEmpty();
-        assertThat(RestMetrics.podUsages("")).isEmpty();
+        assertThat(RestMetrics.podUsages("{\"kind\":\"PodMetricsList\",\"items\":null}")).isEmpty();
+    }
+
+    /** As Go's decoder, which fails the whole answer: the metric fails (FailedGetResourceMetric), it is never "no samples". */
+    @Test
+    void anAnswerThatIsNotAListIsAnError() {
+        assertThatThrownBy(() -> RestMetrics.podUsages("[]")).isInstanceOf(ApiException.class)
+                .hasMessage("the answer is not a PodMetricsList: it is not a JSON object");
+        assertThatThrownBy(() -> RestMetrics.podUsages("")).isInstanceOf(ApiException.class)
+                .hasMessage("the answer is not a PodMetricsList: it is not a JSON object");
+        assertThatThrownBy(() -> RestMetrics.podUsages("{\"items\":{}}")).isInstanceOf(ApiException.class)
+                .hasMessage("the answer is not a PodMetricsList: its items are not a list");
+        assertThatThrownBy(() -> RestMetrics.podUsages("{\"items\":[{},17]}")).isInstanceOf(ApiException.class)
+                .hasMessage("the answer is not a PodMetricsList: item 1 is not an object");
+        assertThatThrownBy(() -> RestMetrics.podUsages("{\"items\":[]} {}")).isInstanceOf(ApiException.class)
+                .hasMessage("the answer is not a PodMetricsList: text follows the object");
+    }
+
+    @Test
+    void moreItemsThanTheLimitFailTheQuery() throws Exception {
+        String item = "{\"metadata\":{\"name\":\"p\"},\"containers\":[]}";
+        String atLimit = "{\"items\":[" + String.join(",", java.util.Collections.nCopies(3, item)) + "]}";
+        try (var p = new com.fasterxml.jackson.core.JsonFactory().createParser(atLimit)) {
+            assertThat(RestMetrics.podUsages(p, 3)).hasSize(3);
+        }
+        try (var p = new com.fasterxml.jackson.core.JsonFactory().createParser(atLimit)) {
+            assertThatThrownBy(() -> RestMetrics.podUsages(p, 2)).isInstanceOf(ApiException.class)
+                    .hasMessage("the answer has more than 2 items (--metrics-max-items)");
+        }
     }
 
     @Test

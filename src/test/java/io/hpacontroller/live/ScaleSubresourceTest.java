@@ -123,7 +123,7 @@ class ScaleSubresourceTest extends LiveTestBase {
         await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 1);
         cluster.scaleBeforeNextScaleUpdate(12);
 
-        long slot = firstSlotSecond("web");
+        long slot = firstSlotSecond("web") + 15; // its first slot a period or more after its creation
         List<Sync> syncs = run((int) slot + 1);
 
         assertThat(syncs).extracting(Sync::second).containsExactly(0L, slot);

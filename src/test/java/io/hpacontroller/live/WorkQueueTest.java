@@ -13,8 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The work queue at the production ratio: a 15 s sync period on a manual ticker. New HPAs
- * ({@code addNow}) are synced at once, then at their slots; {@link PhasedCadenceTest} has the phases,
- * the first syncs after a start and the spread over the period.
+ * ({@code addChanged}) are synced at once, then at their slots, never two syncs of a key closer than a
+ * period; {@link PhasedCadenceTest} has the phases, the first syncs after a start and the spread over the period.
  */
 class WorkQueueTest {
 
@@ -32,6 +32,12 @@ class WorkQueueTest {
         return Duration.ofNanos(cadence.slotAtOrBefore(key, time.nanos()) + PERIOD.toNanos() - time.nanos());
     }
 
+    /** How long until the key's first slot at least a period from now (the next one, or the one after). */
+    private Duration untilSlotAPeriodOnOf(String key) {
+        Duration next = untilNextSlotOf(key);
+        return next.compareTo(PERIOD) < 0 ? next.plus(PERIOD) : next;
+    }
+
     private Optional<String> next() {
         return queue.poll().map(WorkQueue.Item::key);
     }
@@ -44,9 +50,9 @@ class WorkQueueTest {
 
     @Test
     void aKeyIsQueuedOnceHoweverOftenItIsAdded() {
-        queue.addNow("ns/a");
-        queue.addNow("ns/a");
-        queue.addNow("ns/b");
+        queue.addChanged("ns/a");
+        queue.addChanged("ns/a");
+        queue.addChanged("ns/b");
         assertThat(queue.depth()).isEqualTo(2);
         assertThat(next()).contains("ns/a");
         assertThat(next()).contains("ns/b");
@@ -55,10 +61,10 @@ class WorkQueueTest {
     }
 
     @Test
-    void aBacklogIsHandedOutAtTwiceTheKeysRateAndASpecChangeGoesFirst() {
+    void aBacklogIsHandedOutAtTwiceTheKeysRateAndANewKeyGoesFirst() {
         int keys = 150;
         for (int i = 0; i < keys; i++) {
-            queue.addNow("ns/h-" + i);
+            queue.addChanged("ns/h-" + i);
         }
         int firstSyncs = 0;
         for (Optional<String> k = next(); k.isPresent(); k = next()) {
@@ -67,7 +73,7 @@ class WorkQueueTest {
         }
         assertThat(firstSyncs).as("new HPAs are not paced").isEqualTo(keys);
 
-        advance(PERIOD.plusSeconds(5)); // the workers stalled: every key's slot passed
+        advance(PERIOD.multipliedBy(2).plusSeconds(5)); // the workers stalled: every key's slot a period on passed
         assertThat(queue.depth()).isEqualTo(keys);
         List<String> handedOut = new ArrayList<>();
         for (Optional<String> k = next(); k.isPresent(); k = next()) {
@@ -75,8 +81,8 @@ class WorkQueueTest {
         }
         assertThat(handedOut).as("a burst of at most").hasSize(WorkQueue.BURST);
 
-        queue.addNow("ns/changed");
-        assertThat(next()).as("a spec change is not paced and goes first").contains("ns/changed");
+        queue.addChanged("ns/new");
+        assertThat(next()).as("a new HPA is not paced and goes first").contains("ns/new");
 
         int perTwoSeconds = 0;
         for (int step = 0; step < 200; step++) {
@@ -98,10 +104,12 @@ class WorkQueueTest {
     }
 
     @Test
-    void aKeyIsDueAtItsNextSlotWhateverHappenedAndNotBefore() {
-        queue.addNow("ns/a");
+    void aNewKeyIsDueAgainAtItsFirstSlotAPeriodOnWhateverHappenedAndNotBefore() {
+        queue.addChanged("ns/a");
         assertThat(next()).contains("ns/a");
-        Duration untilSlot = untilNextSlotOf("ns/a");
+        // its next slot is closer than a period on most runs (a phase of its own): the one after that
+        Duration untilSlot = untilSlotAPeriodOnOf("ns/a");
+        assertThat(untilSlot).isBetween(PERIOD, PERIOD.multipliedBy(2));
         advance(Duration.ofMillis(300)); // a slow sync, failed or not: the queue does not know and does not care
         queue.done("ns/a");
         advance(untilSlot.minusMillis(301));
@@ -113,7 +121,7 @@ class WorkQueueTest {
 
     @Test
     void overThreeMinutesAKeyIsSyncedOncePerPeriodAtItsPhase() {
-        queue.addNow("ns/a");
+        queue.addChanged("ns/a");
         List<Long> syncedAt = new ArrayList<>();
         for (int tenth = 0; tenth < 1800; tenth++) {
             for (Optional<String> k = next(); k.isPresent(); k = next()) {
@@ -123,7 +131,8 @@ class WorkQueueTest {
             }
             advance(Duration.ofMillis(100));
         }
-        assertThat(syncedAt).hasSize(13); // the new HPA at once, then 12 slots in 180 s
+        // the new HPA at once, then 11 slots in 180 s: its first slot is closer than a period to its creation, skipped
+        assertThat(syncedAt).hasSize(12);
         long phase = cadence.phase("ns/a");
         for (int i = 1; i < syncedAt.size(); i++) {
             long epochNanos = Instant.parse("2026-03-01T12:00:00Z").toEpochMilli() * 1_000_000 + syncedAt.get(i);
@@ -133,13 +142,15 @@ class WorkQueueTest {
                 assertThat(syncedAt.get(i) - syncedAt.get(i - 1)).isBetween(PERIOD.minusMillis(100).toNanos(), PERIOD.plusMillis(100).toNanos());
             }
         }
+        assertThat(syncedAt.get(1) - syncedAt.get(0)).as("the second sync a period or more after the first")
+                .isBetween(PERIOD.toNanos(), PERIOD.multipliedBy(2).toNanos());
     }
 
     @Test
     void aSyncThatStartedLateDoesNotPushTheNextOneBackAndOneMoreThanAPeriodLateSkipsASlot() {
-        queue.addNow("ns/a");
+        queue.addChanged("ns/a");
         sync("ns/a");
-        advance(untilNextSlotOf("ns/a").plusSeconds(5)); // the workers were busy: 5 s late
+        advance(untilSlotAPeriodOnOf("ns/a").plusSeconds(5)); // the workers were busy: 5 s late
         sync("ns/a");
         Duration untilSlot = untilNextSlotOf("ns/a");
         assertThat(untilSlot).as("still due at its own slot").isEqualTo(Duration.ofSeconds(10));
@@ -151,30 +162,56 @@ class WorkQueueTest {
 
     @Test
     void addingASyncedKeyAgainNeverMakesItDueEarlier() {
-        queue.addNow("ns/a");
+        queue.addChanged("ns/a");
         sync("ns/a");
+        long due = time.nanos() + untilSlotAPeriodOnOf("ns/a").toNanos();
         advance(Duration.ofSeconds(1));
         queue.add("ns/a");
         assertThat(next()).isEmpty();
-        assertThat(queue.dueAt("ns/a")).contains(time.nanos() + untilNextSlotOf("ns/a").toNanos());
+        assertThat(queue.dueAt("ns/a")).contains(due);
     }
 
     @Test
-    void aSpecChangeIsSyncedAtOnceEvenWhileAWorkerHasTheKey() {
-        queue.addNow("ns/a");
+    void aChangeIsSyncedAPeriodAfterTheLastSyncEvenWhileAWorkerHasTheKey() {
+        queue.addChanged("ns/a");
+        long created = time.nanos();
         sync("ns/a");
+        assertThat(queue.dueAt("ns/a")).as("its first slot a period on").contains(created + untilSlotAPeriodOnOf("ns/a").toNanos());
         advance(Duration.ofMillis(1));
-        queue.addNow("ns/a");
-        assertThat(next()).as("due at once").contains("ns/a");
+        queue.addChanged("ns/a");
+        queue.addChanged("ns/a"); // changes coalesce
+        assertThat(next()).as("not at once").isEmpty();
+        assertThat(queue.dueAt("ns/a")).as("a period after the last sync, its slot or earlier").contains(created + PERIOD.toNanos());
+        advance(PERIOD.minusMillis(2));
+        assertThat(next()).as("1 ms before").isEmpty();
+        advance(Duration.ofMillis(1));
+        assertThat(next()).as("a period after the last sync").contains("ns/a");
 
-        queue.addNow("ns/a"); // changed again while the worker has it
+        queue.addChanged("ns/a"); // changed again while the worker has it
         assertThat(next()).as("a second worker must not get it").isEmpty();
+        advance(Duration.ofSeconds(1));
         queue.done("ns/a");
-        assertThat(next()).as("queued again once the first worker is done").contains("ns/a");
-        queue.done("ns/a");
-        assertThat(next()).isEmpty();
-        advance(untilNextSlotOf("ns/a"));
-        assertThat(next()).as("then at its slots again").contains("ns/a");
+        assertThat(next()).as("not at once when the first worker is done").isEmpty();
+        assertThat(queue.dueAt("ns/a")).as("a period after the sync that had it").contains(created + PERIOD.multipliedBy(2).toNanos());
+        advance(PERIOD.minusSeconds(1));
+        sync("ns/a");
+        assertThat(queue.dueAt("ns/a")).as("then at its slots again, a period on or more")
+                .contains(time.nanos() + untilSlotAPeriodOnOf("ns/a").toNanos());
+        assertThat(queue.totalAdds()).as("one add per sync, however many changes").isEqualTo(3);
+    }
+
+    @Test
+    void aChangeAfterASyncAtItsSlotIsPickedUpAtItsNextSlot() {
+        queue.addChanged("ns/a");
+        sync("ns/a");
+        advance(untilSlotAPeriodOnOf("ns/a"));
+        sync("ns/a"); // at its slot: the next slot is a period on
+        long slot = time.nanos() + PERIOD.toNanos();
+        advance(Duration.ofSeconds(3));
+        queue.addChanged("ns/a");
+        assertThat(queue.dueAt("ns/a")).contains(slot);
+        advance(Duration.ofSeconds(12));
+        assertThat(next()).contains("ns/a");
     }
 
     @Test
@@ -190,8 +227,8 @@ class WorkQueueTest {
 
     @Test
     void aRemovedKeyIsNotRequeuedByTheWorkerThatHadIt() {
-        queue.addNow("ns/a");
-        queue.addNow("ns/b");
+        queue.addChanged("ns/a");
+        queue.addChanged("ns/b");
         assertThat(next()).contains("ns/a");
         queue.remove("ns/a"); // deleted while it was synced
         queue.remove("ns/b");
@@ -204,7 +241,7 @@ class WorkQueueTest {
 
     @Test
     void anHpaCreatedAgainWhileTheDeletedOneIsSyncedIsDueWhenThatSyncEnds() {
-        queue.addNow("ns/a");
+        queue.addChanged("ns/a");
         assertThat(next()).contains("ns/a");
         queue.remove("ns/a");
         queue.add("ns/a");
@@ -225,9 +262,9 @@ class WorkQueueTest {
 
     @Test
     void reportsHowLongAKeyWaitedAfterItWasDue() {
-        queue.addNow("ns/a");
+        queue.addChanged("ns/a");
         sync("ns/a");
-        advance(untilNextSlotOf("ns/a").plusMillis(300));
+        advance(untilSlotAPeriodOnOf("ns/a").plusMillis(300));
         assertThat(queue.poll()).get().extracting(WorkQueue.Item::waitedNanos).isEqualTo(Duration.ofMillis(300).toNanos());
     }
 }

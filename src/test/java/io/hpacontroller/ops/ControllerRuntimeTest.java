@@ -3,6 +3,7 @@ package io.hpacontroller.ops;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -78,7 +79,7 @@ class ControllerRuntimeTest {
                 ? new LeaderElection.Settings(NS, "hpa-controller", identity, Duration.ofSeconds(4), Duration.ofSeconds(2), Duration.ofMillis(300))
                 : null;
         ControllerRuntime r = new ControllerRuntime(cluster.newClient(), new ControllerRuntime.Settings(options, election,
-                new InetSocketAddress("127.0.0.1", 0), new InetSocketAddress("127.0.0.1", 0), Duration.ofSeconds(5)),
+                new InetSocketAddress("127.0.0.1", 0), MetricsServing.PLAIN, new InetSocketAddress("127.0.0.1", 0), Duration.ofSeconds(5)),
                 exits::add, Clock.systemUTC(), Ticker.SYSTEM);
         runtimes.add(r);
         r.start();
@@ -251,6 +252,41 @@ class ControllerRuntimeTest {
                 .containsPattern("hpa_controller_events_total\\{result=\"posted\"} [1-9]")
                 .contains("hpa_controller_events_total{result=\"dropped\"} 0.0")
                 .contains("jvm_memory_used_bytes");
+    }
+
+    @Test
+    void aDeletedHpaLeavesNoMetricSeriesAndNoDecisionsBehind() throws Exception {
+        ControllerRuntime r = runtime("solo", false);
+        HorizontalPodAutoscaler web = client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).withName("web").get();
+        List<String> names = List.of("a", "b", "c", "d", "e", "f");
+        for (int round = 0; round < 2; round++) {
+            for (String name : names) { // the same target: AmbiguousSelector, but a desired count (the current one) all the same
+                HorizontalPodAutoscaler h = new HorizontalPodAutoscalerBuilder(web).editMetadata().withName(name).withResourceVersion(null)
+                        .withUid(null).endMetadata().withStatus(null).build();
+                client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).resource(h).create();
+            }
+            await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+                String metrics = get(r.metricsPort(), "/metrics").body();
+                for (String name : names) {
+                    assertThat(metrics).contains(desiredReplicasSeries(name));
+                    assertThat(get(r.metricsPort(), "/decisions/" + NS + "/" + name).statusCode()).isEqualTo(200);
+                }
+            });
+
+            names.forEach(n -> client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).withName(n).delete());
+            await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+                String metrics = get(r.metricsPort(), "/metrics").body();
+                for (String name : names) {
+                    assertThat(metrics).doesNotContain(desiredReplicasSeries(name));
+                    assertThat(get(r.metricsPort(), "/decisions/" + NS + "/" + name).statusCode()).as("/decisions of %s", name).isEqualTo(404);
+                }
+                assertThat(metrics).as("the live HPA keeps its series").contains(desiredReplicasSeries("web"));
+            });
+        }
+    }
+
+    private static String desiredReplicasSeries(String hpa) {
+        return "horizontal_pod_autoscaler_controller_desired_replicas{api_group=\"autoscaling\",hpa_name=\"" + hpa + "\",namespace=\"" + NS + "\"}";
     }
 
     @Test

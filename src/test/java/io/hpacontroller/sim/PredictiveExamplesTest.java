@@ -69,6 +69,15 @@ class PredictiveExamplesTest {
     }
 
     @Test
+    void theReactiveSpecsBurstStepsWereHeldByTheMetricAtItsCeiling() {
+        // pods saturate at 400m of their 500m request: the metric shows at most 81 % against a 60 % target, so a burst
+        // shows as a step of at most x1.35 per sync; without the cap the core would have proposed the step earlier
+        List<ScaleDelays.Step> steps = RESULTS.get("diurnal-week-predictive").scaleStepsOf("reactive");
+        assertThat(steps).filteredOn(ScaleDelays.Step::up).flatExtracting(ScaleDelays.Step::delays).extracting(ScaleDelays.Delay::cause)
+                .contains(ScaleDelays.Cause.METRIC_AT_ITS_CEILING, ScaleDelays.Cause.METRICS_LAG, ScaleDelays.Cause.PODS_NOT_READY);
+    }
+
+    @Test
     void aRandomWalkHasNothingToLearnPredictiveCostsAtMostFivePercentMoreAndNeverMoreOverload() {
         Map<String, HpaSummary> s = run("random-walk-predictive");
         HpaSummary reactive = s.get("reactive");

@@ -1,5 +1,6 @@
 package io.hpacontroller.core.normalize;
 
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HPAScalingPolicy;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HPAScalingRules;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBehavior;
@@ -75,7 +76,7 @@ public record Behavior(ScalingRules scaleUp, ScalingRules scaleDown) {
                 policies.add(new ScalingPolicy(ScalingPolicy.Type.parse(p.getType()), p.getValue(), p.getPeriodSeconds()));
             }
         }
-        Double tolerance = given.getTolerance() == null ? null : Quantities.approximate(given.getTolerance());
+        Double tolerance = given.getTolerance() == null ? null : tolerance(given.getTolerance(), direction);
         return new ScalingRules(window, select, policies, tolerance);
     }
 
@@ -109,8 +110,17 @@ public record Behavior(ScalingRules scaleUp, ScalingRules scaleDown) {
                 }
             }
         }
-        if (rules.getTolerance() != null && !(Quantities.approximate(rules.getTolerance()) >= 0)) {
+        if (rules.getTolerance() != null && !(tolerance(rules.getTolerance(), direction) >= 0)) {
             throw new IllegalArgumentException(direction + ".tolerance must not be negative, got " + rules.getTolerance());
+        }
+    }
+
+    /** A tolerance's value; a malformed one (or one beyond {@link Quantities#outOfBounds}) is named by its field. */
+    private static double tolerance(Quantity q, String direction) {
+        try {
+            return Quantities.approximate(q);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(direction + ".tolerance: " + e.getMessage(), e);
         }
     }
 }

@@ -65,6 +65,11 @@ final class LoadPrediction {
         learned.remove(key);
     }
 
+    /** HPAs whose learned load is held decoded. */
+    int size() {
+        return learned.size();
+    }
+
     /** The HPA does not predict (any more): nothing of its load is kept. */
     void stop(String key, HpaHistory history) {
         learned.remove(key);

@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.ContainerResourceMetricSource;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.ContainerResourceMetricStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.CrossVersionObjectReference;
-import io.fabric8.kubernetes.api.model.autoscaling.v2.CrossVersionObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.ExternalMetricSource;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.ExternalMetricStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricIdentifier;
@@ -28,6 +27,7 @@ import io.hpacontroller.core.labels.Selector;
 import io.hpacontroller.core.model.PodInfo;
 import io.hpacontroller.core.model.PodMetric;
 import io.hpacontroller.core.model.PodUsage;
+import io.hpacontroller.core.validation.FieldPath;
 
 import java.util.List;
 import java.util.Map;
@@ -96,15 +96,22 @@ public final class MetricEvaluator {
         }
     }
 
+    /** The first entry of {@code spec.metrics} (or the only one). */
     public Evaluated evaluate(Context ctx, MetricSpec spec) {
+        return evaluate(ctx, spec, 0);
+    }
+
+    /** The entry {@code index} of {@code spec.metrics}, which a complaint about its fields names ({@code spec.metrics[1].pods.target.averageValue}). */
+    public Evaluated evaluate(Context ctx, MetricSpec spec, int index) {
         String type = spec == null || spec.getType() == null ? "" : spec.getType();
+        FieldPath at = FieldPath.of("spec").child("metrics").index(index);
         try {
             return switch (type) {
-                case "Resource" -> resource(ctx, spec.getResource());
-                case "ContainerResource" -> containerResource(ctx, spec.getContainerResource());
-                case "Pods" -> pods(ctx, spec.getPods());
-                case "Object" -> object(ctx, spec.getObject());
-                case "External" -> external(ctx, spec.getExternal());
+                case "Resource" -> resource(ctx, spec.getResource(), at.child("resource"));
+                case "ContainerResource" -> containerResource(ctx, spec.getContainerResource(), at.child("containerResource"));
+                case "Pods" -> pods(ctx, spec.getPods(), at.child("pods"));
+                case "Object" -> object(ctx, spec.getObject(), at.child("object"));
+                case "External" -> external(ctx, spec.getExternal(), at.child("external"));
                 default -> throw MetricError.spec("", "unknown metric source type \"" + type + "\"");
             };
         } catch (MetricError e) {
@@ -150,31 +157,31 @@ public final class MetricEvaluator {
 
     // ---- Resource and ContainerResource ----
 
-    private Evaluated resource(Context ctx, ResourceMetricSource source) throws MetricError {
+    private Evaluated resource(Context ctx, ResourceMetricSource source, FieldPath at) throws MetricError {
         if (source == null || isBlank(source.getName())) {
             throw MetricError.spec("failed to get resource metric value: ", "invalid resource metric source: the resource name is not set");
         }
         String name = source.getName();
-        return resourceGeneric(ctx, "Resource", source.getTarget(), name, "", "failed to get " + name + " resource metric value: ");
+        return resourceGeneric(ctx, "Resource", source.getTarget(), at, name, "", "failed to get " + name + " resource metric value: ");
     }
 
-    private Evaluated containerResource(Context ctx, ContainerResourceMetricSource source) throws MetricError {
+    private Evaluated containerResource(Context ctx, ContainerResourceMetricSource source, FieldPath at) throws MetricError {
         if (source == null || isBlank(source.getName()) || isBlank(source.getContainer())) {
             throw MetricError.spec("failed to get container metric value: ",
                     "invalid container resource metric source: the resource name and the container must be set");
         }
-        return resourceGeneric(ctx, "ContainerResource", source.getTarget(), source.getName(), source.getContainer(),
+        return resourceGeneric(ctx, "ContainerResource", source.getTarget(), at, source.getName(), source.getContainer(),
                 "failed to get " + source.getContainer() + " container metric value: ");
     }
 
-    private Evaluated resourceGeneric(Context ctx, String type, MetricTarget target, String resource, String container, String outer)
+    private Evaluated resourceGeneric(Context ctx, String type, MetricTarget target, FieldPath at, String resource, String container, String outer)
             throws MetricError {
         if (target == null) {
             throw MetricError.spec(outer, "invalid resource metric source: neither an average utilization target nor an average value (usage) target was set");
         }
         boolean containerMetric = !container.isEmpty();
         if (target.getAverageValue() != null) {
-            long targetUsage = positiveMilli(target.getAverageValue(), "averageValue", outer);
+            long targetUsage = positiveMilli(target.getAverageValue(), at.child("target").child("averageValue"), outer);
             String failed = "failed to get " + resource + " usage: ";
             Map<String, PodMetric> fetched = fetchResource(ctx, resource, container, outer, failed);
             Proposal p;
@@ -241,7 +248,7 @@ public final class MetricEvaluator {
 
     // ---- Pods ----
 
-    private Evaluated pods(Context ctx, PodsMetricSource source) throws MetricError {
+    private Evaluated pods(Context ctx, PodsMetricSource source, FieldPath at) throws MetricError {
         final String outer = "failed to get pods metric value: ";
         if (source == null || source.getMetric() == null || isBlank(source.getMetric().getName())) {
             throw MetricError.spec(outer, "invalid pods metric source: the metric name is not set");
@@ -249,7 +256,7 @@ public final class MetricEvaluator {
         if (source.getTarget() == null || source.getTarget().getAverageValue() == null) {
             throw MetricError.spec(outer, "invalid pods metric source: an average value target must be set");
         }
-        long target = positiveMilli(source.getTarget().getAverageValue(), "averageValue", outer);
+        long target = positiveMilli(source.getTarget().getAverageValue(), at.child("target").child("averageValue"), outer);
         Selector metricSelector = metricSelector(source.getMetric(), outer);
         String name = source.getMetric().getName();
         Map<String, PodMetric> samples;
@@ -276,7 +283,7 @@ public final class MetricEvaluator {
 
     // ---- Object ----
 
-    private Evaluated object(Context ctx, ObjectMetricSource source) throws MetricError {
+    private Evaluated object(Context ctx, ObjectMetricSource source, FieldPath at) throws MetricError {
         final String outer = "failed to get object metric value: ";
         if (source == null || source.getMetric() == null || isBlank(source.getMetric().getName())) {
             throw MetricError.spec(outer, "invalid object metric source: the metric name is not set");
@@ -292,7 +299,7 @@ public final class MetricEvaluator {
         if (!value && !average) {
             throw MetricError.spec(outer, "invalid object metric source: neither a value target nor an average value target was set");
         }
-        long targetMilli = positiveMilli(value ? target.getValue() : target.getAverageValue(), value ? "value" : "averageValue", outer);
+        long targetMilli = positiveMilli(value ? target.getValue() : target.getAverageValue(), at.child("target").child(value ? "value" : "averageValue"), outer);
         String name = source.getMetric().getName();
         // upstream wraps an AverageValue failure once more than a Value one
         String wrap = outer + (value ? "" : "failed to get " + name + " object metric: ");
@@ -308,9 +315,9 @@ public final class MetricEvaluator {
         Proposal p = totalProposal(ctx, !value, targetMilli, sample.value(), wrap);
         MetricStatus status = new MetricStatus();
         status.setType("Object");
-        // as upstream: an AverageValue entry names no described object (Go's zero reference, {"kind":"","name":""})
-        CrossVersionObjectReference described = value ? ref : new CrossVersionObjectReferenceBuilder().withKind("").withName("").build();
-        status.setObject(new ObjectMetricStatus(totalStatus(!value, p.usage()), described, identifier(source.getMetric())));
+        // both targets name the described object, as upstream since v1.33 (kubernetes/kubernetes#124555; before it an
+        // AverageValue entry held Go's zero reference, {"kind":"","name":""})
+        status.setObject(new ObjectMetricStatus(totalStatus(!value, p.usage()), ref, identifier(source.getMetric())));
         // as upstream, an AverageValue Object metric is described as an external one
         String description = value ? ref.getKind() + " metric " + name : "external metric " + name + "(" + selectorText(source.getMetric()) + ")";
         return new Evaluated(proposal("Object", name, description, value ? "Value" : "AverageValue",
@@ -319,7 +326,7 @@ public final class MetricEvaluator {
 
     // ---- External ----
 
-    private Evaluated external(Context ctx, ExternalMetricSource source) throws MetricError {
+    private Evaluated external(Context ctx, ExternalMetricSource source, FieldPath at) throws MetricError {
         String name = source == null || source.getMetric() == null || source.getMetric().getName() == null ? "" : source.getMetric().getName();
         final String outer = "failed to get " + name + " external metric value: ";
         if (name.isEmpty()) {
@@ -331,7 +338,8 @@ public final class MetricEvaluator {
         if (!value && !average) {
             throw MetricError.spec(outer, "invalid external metric source: neither a value target nor an average value target was set");
         }
-        long targetMilli = positiveMilli(average ? target.getAverageValue() : target.getValue(), average ? "averageValue" : "value", outer);
+        long targetMilli = positiveMilli(average ? target.getAverageValue() : target.getValue(),
+                at.child("target").child(average ? "averageValue" : "value"), outer);
         // upstream's calculator converts the selector and fetches, and its caller wraps what failed there twice
         String wrap = outer + (average ? "failed to get " + name + " external metric: " : "failed to get external metric " + name + ": ");
         Selector metricSelector = metricSelector(source.getMetric(), wrap);
@@ -384,12 +392,16 @@ public final class MetricEvaluator {
         return pods.list(ctx.namespace(), ctx.podSelector());
     }
 
-    private static long positiveMilli(Quantity q, String field, String outer) throws MetricError {
+    /**
+     * A target's milli-value; a quantity that is malformed or beyond {@link Quantities#outOfBounds} (checked on its text,
+     * before any arithmetic) is an invalid spec, named by its field path.
+     */
+    private static long positiveMilli(Quantity q, FieldPath field, String outer) throws MetricError {
         long milli;
         try {
             milli = Quantities.milliValue(q);
         } catch (IllegalArgumentException e) {
-            throw MetricError.spec(outer, "invalid metric target: " + field + " " + e.getMessage());
+            throw MetricError.spec(outer, "invalid metric target: " + field + ": " + e.getMessage());
         }
         if (milli <= 0) {
             throw MetricError.spec(outer, "invalid metric target: " + field + " must be positive, got " + q);

@@ -113,9 +113,14 @@ public final class Reconciler {
 
     /** The evaluator for an HPA: the flags' warm-up, or the HPA's own. */
     private MetricEvaluator evaluatorFor(HpaControls controls) {
-        if (!controls.ownWarmUp()) {
-            return evaluator;
-        }
+        return controls.ownWarmUp() ? evaluatorFor(controls, metrics, pods) : evaluator;
+    }
+
+    /**
+     * An evaluator of an HPA's metrics as this reconciler computes them (the HPA's own warm-up, or the flags'), on other
+     * ports: the simulator asks it what the metrics would have proposed had they shown something else.
+     */
+    public MetricEvaluator evaluatorFor(HpaControls controls, MetricsSource metrics, PodSource pods) {
         long cpu = (controls.cpuInitializationPeriod() == null ? config.cpuInitializationPeriod() : controls.cpuInitializationPeriod()).toMillis();
         long ready = (controls.initialReadinessDelay() == null ? config.initialReadinessDelay() : controls.initialReadinessDelay()).toMillis();
         return new MetricEvaluator(new ReplicaCalculator(cpu, ready), metrics, pods);
@@ -146,6 +151,11 @@ public final class Reconciler {
         histories.forget(key);
         ownership.forget(key);
         prediction.forget(key);
+    }
+
+    /** HPAs whose learned load (predictive scaling) is held decoded, besides their histories. */
+    public int predicting() {
+        return prediction.size();
     }
 
     /**
@@ -311,7 +321,7 @@ public final class Reconciler {
                 return failControls(s, PredictAnnotation.NAME + ": " + tooMuch.get());
             }
         }
-        List<MetricSpec> metricSpecs = spec.getMetrics() == null || spec.getMetrics().isEmpty() ? defaultMetrics() : spec.getMetrics();
+        List<MetricSpec> metricSpecs = metricSpecs(spec);
 
         boolean scaleToZero = config.scaleToZeroEnabled();
         boolean hasObjectOrExternal = metricSpecs.stream().anyMatch(m -> m != null && ("Object".equals(m.getType()) || "External".equals(m.getType())));
@@ -573,7 +583,7 @@ public final class Reconciler {
             MetricSpec spec = metricSpecs.get(i);
             String identity = MetricIdentity.of(spec);
             ids[i] = identity;
-            MetricEvaluator.Evaluated e = evaluator.evaluate(ctx, spec);
+            MetricEvaluator.Evaluated e = evaluator.evaluate(ctx, spec, i);
             MetricTrace t = e.trace();
             statuses[i] = e.status();
             if (t.failed()) {
@@ -824,6 +834,11 @@ public final class Reconciler {
     private static Action compare(int proposal, Integer current) {
         int c = current == null ? 0 : current;
         return proposal > c ? Action.SCALE_UP : proposal < c ? Action.SCALE_DOWN : Action.NONE;
+    }
+
+    /** The metrics an HPA is computed from: its spec's, or the default when it has none. */
+    public static List<MetricSpec> metricSpecs(HorizontalPodAutoscalerSpec spec) {
+        return spec.getMetrics() == null || spec.getMetrics().isEmpty() ? defaultMetrics() : spec.getMetrics();
     }
 
     /** The API server fills an empty metrics list with 80% average CPU utilization. */

@@ -28,8 +28,7 @@ import java.util.regex.Pattern;
 public final class StrictDecoding {
 
     /** Upstream's message for a quantity that does not parse. */
-    static final String QUANTITY_FORMAT = "^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$";
-    private static final Pattern QUANTITY = Pattern.compile(QUANTITY_FORMAT);
+    private static final Pattern QUANTITY = Pattern.compile(Quantities.QUANTITY_FORMAT);
 
     private static final ObjectMapper INTROSPECTION = new ObjectMapper();
     private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
@@ -120,6 +119,11 @@ public final class StrictDecoding {
             return;
         }
         String text = n.asText();
+        String beyond = Quantities.outOfBounds(text);
+        if (beyond != null) {
+            errors.add(new FieldError(path, FieldError.Type.INVALID, Quantities.shown(text), beyond));
+            return;
+        }
         boolean valid = QUANTITY.matcher(text).matches();
         try {
             Quantities.milliValue(text);
@@ -127,7 +131,7 @@ public final class StrictDecoding {
             valid = false;
         }
         if (!valid) {
-            errors.add(FieldError.invalid(path, text, "quantities must match the regular expression '" + QUANTITY_FORMAT + "'"));
+            errors.add(FieldError.invalid(path, text, "quantities must match the regular expression '" + Quantities.QUANTITY_FORMAT + "'"));
         }
     }
 

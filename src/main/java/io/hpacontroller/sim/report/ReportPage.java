@@ -6,12 +6,18 @@ import io.hpacontroller.sim.HpaSummary;
 import io.hpacontroller.sim.Scenario;
 import io.hpacontroller.sim.SimulationResult;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
 
 /**
- * report.html: one self-contained page (inline CSS and SVG, no script, nothing fetched) with the chart,
- * the summary table ({@code id="summary"}, one {@code tr.hpa-row} per HPA spec), then per HPA spec
- * ({@code section.decisions}) the errors its syncs met, its {@link DecisionChart} and its replica changes with the
- * core's reasons and their decisions in words; then the scenario's parameters and the HPA specs as YAML.
+ * report.html: one self-contained page (inline CSS and SVG, no script, nothing fetched) with, per HPA spec, one line
+ * of what delayed each of its scale steps ({@code ul#scale-delays}, from {@link io.hpacontroller.sim.ScaleDelays}), the
+ * chart, the summary table ({@code id="summary"}, one {@code tr.hpa-row} per HPA spec, with the settings that are the
+ * spec's own), then per HPA spec ({@code section.decisions}) the settings it runs with, the errors its syncs met, its
+ * {@link DecisionChart} and its replica changes with the core's reasons, their decisions in words and what delayed them;
+ * then the scenario's parameters (with each spec's own beside them) and the HPA specs as YAML.
  */
 public final class ReportPage {
 
@@ -43,13 +49,14 @@ public final class ReportPage {
                 .append(s.hpas().size()).append(" HPA spec(s) on the same demand, each with its own workload. ")
                 .append(result.firstLoadIncreaseMillis() >= 0 ? "The load first increases at " + Figures.duration(result.firstLoadIncreaseMillis()) + "." : "The load never increases.")
                 .append("</p>\n");
+        scaleDelays(b, result);
         b.append("<figure>\n").append(SvgChart.render(result)).append("</figure>\n");
 
         b.append("<h2>Summary</h2>\n<table id=\"summary\">\n<thead><tr>");
         for (String c : Figures.COLUMNS) {
             b.append("<th>").append(Html.escape(c)).append("</th>");
         }
-        b.append("</tr></thead>\n<tbody>\n");
+        b.append("<th>its own settings</th></tr></thead>\n<tbody>\n");
         for (int i = 0; i < result.summaries().size(); i++) {
             HpaSummary h = result.summaries().get(i);
             String[] cells = Figures.row(h);
@@ -58,6 +65,8 @@ public final class ReportPage {
             for (int c = 1; c < cells.length; c++) {
                 b.append("<td class=\"num\">").append(Html.escape(cells[c])).append("</td>");
             }
+            List<String> own = SpecSettings.own(s, i);
+            b.append("<td class=\"own-settings\">").append(own.isEmpty() ? "the scenario's" : Html.escape(String.join("; ", own))).append("</td>");
             b.append("</tr>\n");
         }
         b.append("</tbody>\n</table>\n");
@@ -87,21 +96,26 @@ public final class ReportPage {
             decisions(b, result, i);
         }
 
-        b.append("<h2>Scenario</h2>\n<table id=\"parameters\"><tbody>\n");
+        b.append("<h2>Scenario</h2>\n<p>Each spec runs with these settings unless the summary table lists its own (each spec's own "
+                + "are also given here, after the scenario's).</p>\n<table id=\"parameters\"><tbody>\n");
         param(b, "duration / step", Figures.duration(s.durationMillis()) + " / " + Figures.duration(s.stepMillis()));
-        var c = s.controller();
-        param(b, "sync period / first sync", Figures.duration(c.syncPeriodMillis()) + " / " + Figures.duration(c.syncPhaseMillis()));
-        param(b, "tolerance", Csv.number(c.config().tolerance()));
-        param(b, "downscale stabilization", Figures.duration(c.config().downscaleStabilization().toMillis()));
-        param(b, "CPU initialization period / initial readiness delay", Figures.duration(c.config().cpuInitializationPeriod().toMillis())
-                + " / " + Figures.duration(c.config().initialReadinessDelay().toMillis()));
+        List<Map<String, String>> specs = new ArrayList<>();
+        for (int i = 0; i < s.hpas().size(); i++) {
+            specs.add(SpecSettings.of(s, i));
+        }
+        SpecSettings.ofScenario(s).forEach((name, value) -> {
+            StringBuilder v = new StringBuilder(value);
+            for (int i = 0; i < specs.size(); i++) {
+                if (!value.equals(specs.get(i).get(name))) {
+                    v.append("; ").append(result.summaries().get(i).hpa()).append(": ").append(specs.get(i).get(name));
+                }
+            }
+            param(b, name, v.toString());
+        });
         var w = s.workload();
-        param(b, "workload", w.replicas() + " replicas; containers " + w.containers().stream().map(x -> x.name() + " " + x.requests()).toList()
-                + "; Running after " + Figures.duration(w.startedAfterMillis()) + ", Ready after " + Figures.duration(w.readyAfterMillis())
-                + (w.startupCpu() == null ? "" : "; start-up CPU " + w.startupCpu().milli() + "m for " + Figures.duration(w.startupCpu().durationMillis()))
+        param(b, "workload", w.replicas() + " replicas; containers " + String.join(", ", w.containers().stream()
+                .map(x -> x.name() + " (requests " + requests(w.requestsWritten().getOrDefault(x.name(), Map.of())) + ")").toList())
                 + (w.capacity() == null ? "; no capacity limit" : "; capacity " + Csv.number(w.capacity()) + " " + s.load().unit() + " per Ready pod"));
-        pipeline(b, "metrics-server (Resource metrics)", s.resourceMetrics());
-        pipeline(b, "custom/external metrics", s.customMetrics());
         param(b, "load", s.load().points().size() + " points, " + s.load().interpolation().name().toLowerCase() + " interpolation, unit " + s.load().unit()
                 + (s.load().noise() == null ? "" : ", noise " + Csv.number(s.load().noise().relative() * 100) + "% (seed " + s.load().noise().seed() + ")"));
         if (s.faults().any()) {
@@ -125,20 +139,24 @@ public final class ReportPage {
         String hpa = Html.escape(h.hpa());
         b.append("<section class=\"decisions\" data-hpa=\"").append(hpa).append("\">\n<h3><span class=\"swatch\" style=\"background:")
                 .append(SvgChart.color(i)).append("\"></span>").append(hpa).append("</h3>\n");
+        b.append("<p class=\"settings\">Runs with: ").append(Html.escape(String.join("; ", SpecSettings.of(result.scenario(), i).entrySet().stream()
+                .map(e -> e.getKey() + " " + e.getValue()).toList()))).append(".</p>\n");
         SyncErrors.render(b, h, result.timelineOf(h.hpa()));
         b.append("<figure>\n").append(DecisionChart.render(result, i)).append("</figure>\n");
         var changes = result.replicaChanges(h.hpa());
+        var steps = result.scaleSteps().get(i);
         if (changes.isEmpty()) {
             b.append("<p>No replica change.</p>\n</section>\n");
             return;
         }
         b.append("<table class=\"changes\" data-hpa=\"").append(hpa).append("\"><thead><tr><th>time</th><th>replicas</th>")
-                .append("<th>reason (from the core)</th><th>decision (from its trace)</th></tr></thead><tbody>\n");
+                .append("<th>reason (from the core)</th><th>decision (from its trace)</th><th>delayed by (from the traces)</th></tr></thead><tbody>\n");
         for (int c = 0; c < Math.min(CHANGES_LISTED, changes.size()); c++) {
             var change = changes.get(c);
             b.append("<tr><td class=\"num\">").append(Figures.duration(change.timeMillis())).append("</td><td class=\"num\">").append(change.from())
                     .append(" &rarr; ").append(change.to()).append("</td><td>").append(Html.escape(change.reason())).append("</td><td class=\"decision\">")
-                    .append(Html.escape(change.decision())).append("</td></tr>\n");
+                    .append(Html.escape(change.decision())).append("</td><td class=\"delayed-by\">").append(Html.escape(StepDelaysText.delayedBy(steps.get(c))))
+                    .append("</td></tr>\n");
         }
         b.append("</tbody></table>\n");
         if (changes.size() > CHANGES_LISTED) {
@@ -147,9 +165,27 @@ public final class ReportPage {
         b.append("</section>\n");
     }
 
-    private static void pipeline(StringBuilder b, String name, io.hpacontroller.sim.MetricsPipeline p) {
-        param(b, name, "scrape every " + Figures.duration(p.intervalMillis()) + " (phase " + Figures.duration(p.phaseMillis()) + "), window "
-                + Figures.duration(p.windowMillis()) + ", delay " + Figures.duration(p.delayMillis()));
+    /** "cpu: 200m, memory: 256Mi", as the API server writes a container's requests; "none" without any. */
+    private static String requests(Map<String, String> written) {
+        return written.isEmpty() ? "none" : String.join(", ", written.entrySet().stream().map(e -> e.getKey() + ": " + e.getValue()).toList());
+    }
+
+    /** Per spec, one line: each scale step and what delayed it, from the decision traces ({@link io.hpacontroller.sim.ScaleDelays}). */
+    private static void scaleDelays(StringBuilder b, SimulationResult result) {
+        b.append("<h2>What delayed each scale step</h2>\n<p>From the first moment the demand asked for a step's replica count (the core's "
+                + "proposal with every pod Ready and showing the demand at once) until the step, read from each sync's decision trace: "
+                + "<i>waiting for the sync</i> (no sync yet); <i>metrics lag</i> (the metric had not yet shown the load: sampled at the sync "
+                + "it would have asked for the step); <i>pods not ready</i> (it would have with every pod Ready); <i>the metric at its "
+                + "ceiling</i> (the pods serve at most their capacity, so the metric could not show more: it would have, uncapped); a "
+                + "policy or window cap (the recommendation asked for it, the stabilization window, the scale-up or scale-down limit or "
+                + "minReplicas held it).</p>\n<ul id=\"scale-delays\">\n");
+        for (int i = 0; i < result.summaries().size(); i++) {
+            String hpa = result.summaries().get(i).hpa();
+            b.append("<li class=\"scale-delays\" data-hpa=\"").append(Html.escape(hpa)).append("\"><span class=\"swatch\" style=\"background:")
+                    .append(SvgChart.color(i)).append("\"></span><b>").append(Html.escape(hpa)).append("</b>: ")
+                    .append(Html.escape(StepDelaysText.line(result.scaleSteps().get(i), "\u2192"))).append("</li>\n");
+        }
+        b.append("</ul>\n");
     }
 
     private static void param(StringBuilder b, String name, String value) {

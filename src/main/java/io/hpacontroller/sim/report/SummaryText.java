@@ -35,7 +35,8 @@ public final class SummaryText {
         for (String[] r : rows) {
             printRow(out, r, width);
         }
-        for (HpaSummary h : result.summaries()) {
+        for (int spec = 0; spec < result.summaries().size(); spec++) {
+            HpaSummary h = result.summaries().get(spec);
             var changes = result.replicaChanges(h.hpa());
             StringBuilder b = new StringBuilder("Replicas of " + h.hpa() + ": " + s.workload().replicas());
             for (int i = 0; i < Math.min(CHANGES_LISTED, changes.size()); i++) {
@@ -46,6 +47,7 @@ public final class SummaryText {
                 b.append(" ... and ").append(changes.size() - CHANGES_LISTED).append(" more changes");
             }
             out.println(b);
+            out.println("  delayed by: " + StepDelaysText.line(result.scaleSteps().get(spec), "->"));
         }
         if (s.faults().any()) {
             long metrics = result.summaries().stream().mapToLong(HpaSummary::metricsFailures).sum();

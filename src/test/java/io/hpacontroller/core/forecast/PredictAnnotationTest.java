@@ -66,6 +66,42 @@ class PredictAnnotationTest {
         assertThat(((Parsed.Invalid<PredictSetting>) parsed).message()).startsWith(NAME + message.trim());
     }
 
+    /**
+     * Issue 29, item 9: about 145 KB of nested lists overflowed the YAML reader's stack at every sync. Read on a thread
+     * with the chart's stack size (-Xss256k); the result must be an invalid annotation, never an Error.
+     */
+    @Test
+    void deepOrLongTextIsRefusedBeforeItIsRead() throws Exception {
+        String deepFlow = "[".repeat(30_000) + "]".repeat(30_000);
+        String deepBlock = "- ".repeat(17) + "a";
+        String deepMapping = "{model: " + "{a: ".repeat(16) + "b" + "}".repeat(17);
+        String nested = "{model: Linear, horizon: 2m, history: " + "[".repeat(15) + "]".repeat(15) + "}";
+        String tooLong = "{model: Linear, horizon: 2m}" + " ".repeat(SettingNode.MAX_TEXT);
+        assertThat(onSmallStack(deepFlow)).isEqualTo(Parsed.invalid(PredictAnnotation.NAME + ": nested deeper than 16 levels"));
+        assertThat(onSmallStack(deepBlock)).isEqualTo(Parsed.invalid(PredictAnnotation.NAME + ": nested deeper than 16 levels"));
+        assertThat(onSmallStack(deepMapping)).isEqualTo(Parsed.invalid(PredictAnnotation.NAME + ": nested deeper than 16 levels"));
+        assertThat(onSmallStack(nested)).as("16 levels are read").isEqualTo(
+                Parsed.invalid(PredictAnnotation.NAME + ".history: expected a duration such as 7d, got a list"));
+        assertThat(onSmallStack(tooLong)).isEqualTo(Parsed.invalid(PredictAnnotation.NAME + ": longer than 65536 characters (65564)"));
+    }
+
+    private static Parsed<PredictSetting> onSmallStack(String value) throws Exception {
+        java.util.concurrent.atomic.AtomicReference<Object> result = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread t = new Thread(null, () -> {
+            try {
+                result.set(PredictAnnotation.parse(value));
+            } catch (Throwable e) {
+                result.set(e);
+            }
+        }, "small-stack", 256 * 1024);
+        t.start();
+        t.join();
+        assertThat(result.get()).isNotInstanceOf(Throwable.class);
+        @SuppressWarnings("unchecked")
+        Parsed<PredictSetting> parsed = (Parsed<PredictSetting>) result.get();
+        return parsed;
+    }
+
     @Test
     void theMirrorApiFieldWithItsOwnPath() throws Exception {
         var node = new ObjectMapper().readTree("{\"model\": \"Linear\", \"horizon\": \"2m\", \"history\": \"1m\"}");

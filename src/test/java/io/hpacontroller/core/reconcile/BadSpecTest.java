@@ -140,7 +140,13 @@ class BadSpecTest {
                 bad("negative Pods target", metrics(Specs.podsAverage("qps", "-1")), ACTIVE, "FailedGetPodsMetric",
                         "averageValue must be positive, got -1", "FailedGetPodsMetric", "FailedComputeMetricsReplicas"),
                 bad("malformed Pods target", metrics(Specs.podsAverage("qps", "ten")), ACTIVE, "FailedGetPodsMetric",
-                        "averageValue malformed quantity \"ten\"", "FailedGetPodsMetric", "FailedComputeMetricsReplicas"),
+                        "spec.metrics[0].pods.target.averageValue: malformed quantity \"ten\"", "FailedGetPodsMetric", "FailedComputeMetricsReplicas"),
+                // the API server stores 1e10000000 so; computing it took 29 s of CPU before the bound
+                bad("absurd Pods target", metrics(Specs.podsAverage("qps", "10e9999999")), ACTIVE, "FailedGetPodsMetric",
+                        "invalid metric target: spec.metrics[0].pods.target.averageValue: malformed quantity \"10e9999999\": the exponent of a "
+                                + "quantity may have at most 2 digits", "FailedGetPodsMetric", "FailedComputeMetricsReplicas"),
+                bad("absurd External value", metrics(Specs.externalValue("queue", "1" + "0".repeat(70))), ACTIVE, "FailedGetExternalMetric",
+                        "spec.metrics[0].external.target.value: malformed quantity", "FailedGetExternalMetric", "FailedComputeMetricsReplicas"),
                 bad("zero Object value", metrics(Specs.objectValue("rps", "0")), ACTIVE, "FailedGetObjectMetric",
                         "value must be positive, got 0", "FailedGetObjectMetric", "FailedComputeMetricsReplicas"),
                 bad("negative External average", metrics(Specs.externalAverage("queue", "-500m")), ACTIVE, "FailedGetExternalMetric",
@@ -164,6 +170,8 @@ class BadSpecTest {
                         "stabilizationWindowSeconds must be between 0 and 3600, got 3601", "InvalidBehavior"),
                 bad("negative tolerance", behavior(new HPAScalingRules(null, null, null, new Quantity("-100m"))), ACTIVE, "InvalidBehavior",
                         "scaleUp.tolerance must not be negative, got -100m", "InvalidBehavior"),
+                bad("absurd tolerance", behavior(new HPAScalingRules(null, null, null, new Quantity("1e-9999999"))), ACTIVE, "InvalidBehavior",
+                        "scaleUp.tolerance: malformed quantity \"1e-9999999\"", "InvalidBehavior"),
                 bad("malformed tolerance", behavior(new HPAScalingRules(null, null, null, new Quantity("lots"))), ACTIVE, "InvalidBehavior",
                         "malformed quantity \"lots\"", "InvalidBehavior"),
                 // ---- the target's selector and pods ----

@@ -7,8 +7,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Checks a report as the browser rendered it: from the DOM Chromium dumped (the chart, one series per HPA
- * spec, labelled axes, a legend, the summary table, each spec's decision chart, nothing fetched from the network)
+ * Checks a report as the browser rendered it: from the DOM Chromium dumped (what delayed each spec's scale steps above
+ * the chart, the chart, one series per HPA spec, labelled axes, a legend, the summary table, each spec's decision chart,
+ * nothing fetched from the network)
  * and from its screenshot (each HPA's replicas line and the demand line were painted across the plot, and so were
  * the decision charts' metric line, tolerance band and written replicas).
  */
@@ -57,6 +58,16 @@ final class RenderedReport {
             List<String> rows = Pattern.compile("<tr class=\"hpa-row\" data-hpa=\"([^\"]*)\"").matcher(table.group(1)).results().map(r -> r.group(1)).toList();
             if (!rows.equals(hpas)) {
                 problems.add("summary rows " + rows + ", expected " + hpas);
+            }
+        }
+        Matcher delays = Pattern.compile("<ul id=\"scale-delays\">(.*?)</ul>", Pattern.DOTALL).matcher(dom);
+        if (!delays.find() || delays.start() > dom.indexOf("<svg id=\"chart\"")) {
+            problems.add("no list of what delayed each scale step above the chart");
+        } else {
+            List<String> items = Pattern.compile("<li class=\"scale-delays\" data-hpa=\"([^\"]*)\">").matcher(delays.group(1)).results()
+                    .map(r -> r.group(1)).toList();
+            if (!items.equals(hpas)) {
+                problems.add("scale delays of " + items + ", expected " + hpas);
             }
         }
         problems.addAll(decisionProblems(dom, hpas));

@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class ReportInBrowserTest {
 
     static final List<String> HPAS = List.of("tight", "headroom");
-    /** Tall enough for the whole page: the chart, the summary, and each spec's decision chart and replica changes. */
+    /** Tall enough for the whole page: what delayed each step, the chart, the summary, and each spec's decision chart and replica changes. */
     static final int PAGE_HEIGHT = 7000;
 
     static Optional<Chromium> chromium;
@@ -73,13 +73,15 @@ class ReportInBrowserTest {
 
         broken = broken
                 .replaceFirst("(<g id=\"decisions-0-tolerance-band\" class=\"tolerance-band\">).*?</g>", "$1</g>")
-                .replaceFirst("(id=\"decisions-1-proposal\"[^>]*\\bd=\")[^\"]*\"", "$1M0 0\"");
+                .replaceFirst("(id=\"decisions-1-proposal\"[^>]*\\bd=\")[^\"]*\"", "$1M0 0\"")
+                .replaceFirst("<li class=\"scale-delays\" data-hpa=\"tight\">", "<li>");
 
         List<String> problems = problemsInBrowser(broken, dir);
-        assertThat(problems).hasSize(6).contains(
+        assertThat(problems).hasSize(7).contains(
                 "the replicas series of headroom has no line: d=\"M0 0\"",
                 "axis label x-axis-label missing or not \"time (...\"",
                 "summary rows [tight], expected [tight, headroom]",
+                "scale delays of [headroom], expected [tight, headroom]",
                 "the decision chart of tight shades no tolerance band",
                 "the decision chart of headroom has no proposal line");
         // only the legend's line and the table's swatch are left in headroom's colour

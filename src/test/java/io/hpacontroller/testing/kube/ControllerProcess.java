@@ -17,7 +17,10 @@ import java.util.Map;
  */
 public final class ControllerProcess {
 
-    private static final Path SHADED_JAR = Path.of("target", "hpa-controller.jar");
+    /** The jar that ships; {@code -Dhpa-controller.jar=PATH} runs another build (e.g. an older one, to see a test fail before a fix). */
+    private static final Path SHADED_JAR = Path.of(System.getProperty("hpa-controller.jar", "target/hpa-controller.jar"));
+    /** The JVM options of a test replica unless told otherwise. */
+    private static final List<String> TEST_JVM = List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
 
     private ControllerProcess() {
     }
@@ -27,8 +30,14 @@ public final class ControllerProcess {
      * {@code pod}. The log goes to {@code log}.
      */
     public static ChildProcess start(String pod, Path kubeconfig, Path log, String... flags) {
+        return start(TEST_JVM, pod, kubeconfig, log, flags);
+    }
+
+    /** {@link #start(String, Path, Path, String...)} with these JVM options (e.g. the chart's, with its heap). */
+    public static ChildProcess start(List<String> jvmOptions, String pod, Path kubeconfig, Path log, String... flags) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+        List<String> cmd = new ArrayList<>(List.of(java));
+        cmd.addAll(jvmOptions);
         if (Files.isRegularFile(SHADED_JAR)) {
             cmd.addAll(List.of("-jar", SHADED_JAR.toString()));
         } else {

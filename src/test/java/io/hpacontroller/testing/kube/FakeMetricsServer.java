@@ -11,6 +11,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.net.PemKeyCertOptions;
 
 import java.net.URLDecoder;
@@ -121,6 +122,12 @@ public final class FakeMetricsServer implements AutoCloseable {
             }
             Matcher x = EXTERNAL.matcher(path);
             if (x.matches()) {
+                Long flood = in(x.group(1)).externalFlood(x.group(2));
+                if (flood != null && in(x.group(1)).failure(Api.EXTERNAL) == null) {
+                    in(x.group(1)).count(Api.EXTERNAL);
+                    flood(request, x.group(2), flood);
+                    return;
+                }
                 answer(request, Api.EXTERNAL, x.group(1), ns -> external(ns, x.group(2)));
                 return;
             }
@@ -150,6 +157,11 @@ public final class FakeMetricsServer implements AutoCloseable {
         Integer failure = ns.failure(api);
         if (failure != null) {
             reply(request, failure, status(failure, "injected failure of " + api.group()));
+            return;
+        }
+        String raw = ns.rawAnswer(api);
+        if (raw != null) {
+            request.response().setStatusCode(200).putHeader("Content-Type", "application/json").end(raw);
             return;
         }
         try {
@@ -279,6 +291,33 @@ public final class FakeMetricsServer implements AutoCloseable {
                     .putObject("metricLabels");
         }
         return list;
+    }
+
+    /** An ExternalMetricValueList of about {@code bytes} bytes, written in chunks as the client takes them (back-pressure). */
+    private static void flood(HttpServerRequest request, String metric, long bytes) {
+        HttpServerResponse response = request.response().setStatusCode(200).putHeader("Content-Type", "application/json").setChunked(true);
+        String item = "{\"metricName\":\"" + metric + "\",\"metricLabels\":{},\"timestamp\":\""
+                + Instant.now().truncatedTo(ChronoUnit.MILLIS) + "\",\"value\":\"1\"}";
+        String chunk = String.join(",", java.util.Collections.nCopies(1000, item));
+        long chunks = Math.max(1, bytes / (chunk.length() + 1));
+        response.write("{\"kind\":\"ExternalMetricValueList\",\"apiVersion\":\"external.metrics.k8s.io/v1beta1\",\"metadata\":{},\"items\":[");
+        new Object() {
+            long written;
+
+            void more() {
+                while (written < chunks && !response.writeQueueFull()) {
+                    if (response.closed()) {
+                        return; // the client stopped reading
+                    }
+                    response.write((written++ == 0 ? "" : ",") + chunk);
+                }
+                if (written < chunks) {
+                    response.drainHandler(v -> more());
+                } else if (!response.closed()) {
+                    response.end("]}");
+                }
+            }
+        }.more();
     }
 
     private static ObjectNode discovery(String path) {

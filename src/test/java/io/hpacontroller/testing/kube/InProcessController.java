@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hpacontroller.live.ControllerOptions;
 import io.hpacontroller.live.SyncReport;
 import io.hpacontroller.ops.ControllerRuntime;
+import io.hpacontroller.ops.MetricsServing;
 import io.hpacontroller.ops.LeaderElection;
 
 import java.io.IOException;
@@ -14,7 +15,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * Our controller in this JVM, as {@code run} assembles it ({@link ControllerRuntime}: informers, workers,
- * optional leader election; no HTTP servers), with the given client (e.g. a {@link ChartRelease}'s
+ * optional leader election; the metrics port on request, no health port), with the given client (e.g. a {@link ChartRelease}'s
  * ServiceAccount). Records every sync, so a test that asserts that nothing happened can also show that
  * the controller was running. Closing stops the controller and closes the client.
  */
@@ -31,7 +32,14 @@ public final class InProcessController implements AutoCloseable {
 
     /** Starts the controller; {@code election} null runs it without leader election. */
     public static InProcessController start(KubernetesClient client, ControllerOptions options, LeaderElection.Settings election) {
-        ControllerRuntime runtime = new ControllerRuntime(client, new ControllerRuntime.Settings(options, election, null, null, Duration.ofSeconds(5)));
+        return start(client, options, election, null);
+    }
+
+    /** The same, serving /metrics and /decisions on a free loopback port ({@code runtime().metricsPort()}) as {@code serving} says; null: not. */
+    public static InProcessController start(KubernetesClient client, ControllerOptions options, LeaderElection.Settings election, MetricsServing serving) {
+        ControllerRuntime runtime = new ControllerRuntime(client, new ControllerRuntime.Settings(options, election,
+                serving == null ? null : new java.net.InetSocketAddress("127.0.0.1", 0), serving == null ? MetricsServing.PLAIN : serving, null,
+                Duration.ofSeconds(5)));
         InProcessController c = new InProcessController(client, runtime);
         runtime.controller().addListener(c.syncs::add);
         try {

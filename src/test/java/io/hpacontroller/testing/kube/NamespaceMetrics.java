@@ -11,8 +11,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What the {@link FakeMetricsServer} answers for one namespace: pods' CPU and memory usage, Pods and
- * Object custom metrics, External metrics; per-API failures (an HTTP status instead of an answer) and
- * per-API request counters. Values are Kubernetes quantities ("250m", "64Mi", "10").
+ * Object custom metrics, External metrics; per-API failures (an HTTP status or a raw text instead of an answer),
+ * External answers of any size, and per-API request counters. Values are Kubernetes quantities ("250m", "64Mi", "10").
  */
 public final class NamespaceMetrics {
 
@@ -29,6 +29,8 @@ public final class NamespaceMetrics {
     private final Map<String, String> objectMetrics = new ConcurrentHashMap<>();
     private final Map<String, List<String>> externalMetrics = new ConcurrentHashMap<>();
     private final Map<FakeMetricsServer.Api, Integer> failures = new ConcurrentHashMap<>();
+    private final Map<FakeMetricsServer.Api, String> rawAnswers = new ConcurrentHashMap<>();
+    private final Map<String, Long> externalFloods = new ConcurrentHashMap<>();
     private final Map<FakeMetricsServer.Api, AtomicLong> requests = new ConcurrentHashMap<>();
 
     NamespaceMetrics(String namespace) {
@@ -82,6 +84,22 @@ public final class NamespaceMetrics {
 
     public NamespaceMetrics heal(FakeMetricsServer.Api api) {
         failures.remove(api);
+        rawAnswers.remove(api);
+        return this;
+    }
+
+    /** Every request to this API for this namespace answers HTTP 200 with this text as JSON (e.g. "{not json") until {@link #heal}. */
+    public NamespaceMetrics answerRaw(FakeMetricsServer.Api api, String body) {
+        rawAnswers.put(api, body);
+        return this;
+    }
+
+    /**
+     * The External metric answers a list of about {@code bytes} bytes (items of value "1", about a hundred bytes each),
+     * written as the client reads it: the server never holds it whole.
+     */
+    public NamespaceMetrics externalFlood(String metric, long bytes) {
+        externalFloods.put(metric, bytes);
         return this;
     }
 
@@ -97,6 +115,14 @@ public final class NamespaceMetrics {
 
     Integer failure(FakeMetricsServer.Api api) {
         return failures.get(api);
+    }
+
+    String rawAnswer(FakeMetricsServer.Api api) {
+        return rawAnswers.get(api);
+    }
+
+    Long externalFlood(String metric) {
+        return externalFloods.get(metric);
     }
 
     Usage usage(Pod pod) {

@@ -148,7 +148,8 @@ public final class RealApiBench {
         jarCommand.addAll(List.of("-jar", jar.toString(), "run", "--kubeconfig=" + kubeconfig, "--hpa-apis=autoscaling/v2",
                 "--leader-elect=true", "--leader-elect-resource-namespace=" + chart.namespace(),
                 "--horizontal-pod-autoscaler-sync-period=" + SYNC_PERIOD.toSeconds() + "s",
-                "--health-probe-bind-address=127.0.0.1:0", "--metrics-bind-address=127.0.0.1:0"));
+                "--health-probe-bind-address=127.0.0.1:0", "--metrics-bind-address=127.0.0.1:0",
+                "--metrics-secure=false")); // as in the earlier runs: the figures stay comparable (nothing scrapes it)
         figures.put("jar.command", String.join(" ", jarCommand.subList(1, jarCommand.size())));
         Path upstreamKubeconfig = plane.kubeconfigForCertificate(UPSTREAM_USER, "system:masters");
         List<String> kcm = List.of(plane.programs().controllerManager().toString(), "--kubeconfig=" + upstreamKubeconfig,
