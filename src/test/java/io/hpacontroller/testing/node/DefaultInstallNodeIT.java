@@ -58,6 +58,10 @@ class DefaultInstallNodeIT {
                 t.watchReplicas(node, ns.name(), "web");
                 web.demand(20); // 50 % of the request on each of 2 pods: at the target
                 await("2 web pods Ready").atMost(LONG).until(() -> web.readyPods().size() == 2);
+                // a pod's start costs CPU: the HPA comes when the pods' metrics show the demand alone
+                await("metrics.k8s.io to report both pods near 10m").atMost(LONG).pollInterval(Duration.ofSeconds(2))
+                        .until(() -> { var m = node.podCpuMillis(ns.name()); return m.size() == 2 && m.values().stream().allMatch(v -> v <= 14); });
+                t.mark("pods at the demand: " + node.podCpuMillis(ns.name()));
                 NodeHpas.create(node.adminClient(), HpaApi.MIRROR, ns.name(), """
                         metadata: {name: web}
                         spec:
@@ -78,13 +82,13 @@ class DefaultInstallNodeIT {
                 web.demand(60);
                 t.mark("demand 60m (150 % of the request on 2 pods)");
                 await("a scale-up to at least 4").atMost(LONG).until(() -> replicas(node, ns) >= 4);
-                t.mark("scaled up: " + t.steps("web"));
+                t.mark("scaled up: " + t.steps(ns.name(), "web"));
 
                 web.demand(20);
                 double dropped = t.now();
                 t.mark("demand 20m (at most 25 % on 4 or more pods)");
                 await("the scale-down after the 30 s window").atMost(LONG).until(() -> replicas(node, ns) == 2);
-                Timeline.Step down = t.steps("web").get(t.steps("web").size() - 1);
+                Timeline.Step down = t.steps(ns.name(), "web").get(t.steps(ns.name(), "web").size() - 1);
                 assertThat(down.at() - dropped).as("no scale-down before the stabilization window").isGreaterThanOrEqualTo(30);
                 t.mark("scaled down " + Math.round(down.at() - dropped) + " s after the demand fell");
 

@@ -52,6 +52,18 @@ public final class RealNode implements AutoCloseable {
      * test beside the shared node) never meet: its bridge, addresses, Service range and cgroup root.
      */
     record Layout(int index) {
+        /**
+         * The shared node's: 0, or {@code -Dnode.layout=N} for a second checkout testing on this machine at the same
+         * time (its fixture test takes N + 1).
+         */
+        static Layout shared() {
+            return new Layout(Integer.getInteger("node.layout", 0));
+        }
+
+        Layout next() {
+            return new Layout(index + 1);
+        }
+
         String bridge() {
             return "hpanode" + index;
         }
@@ -103,7 +115,7 @@ public final class RealNode implements AutoCloseable {
      * on 2 cores). {@code controllerManagerFlags}: more kube-controller-manager flags.
      */
     public static RealNode start(String name, List<String> controllerManagerFlags) {
-        return start(name, new Layout(0), controllerManagerFlags);
+        return start(name, Layout.shared(), controllerManagerFlags);
     }
 
     static RealNode start(String name, Layout layout, List<String> controllerManagerFlags) {
@@ -384,6 +396,23 @@ public final class RealNode implements AutoCloseable {
     /** Upstream's HPA controller (off until a test turns it on). */
     public UpstreamHpaController upstreamHpaController() {
         return upstreamHpaController;
+    }
+
+    /** What metrics.k8s.io answers for the pods of a namespace now, as {@code kubectl top pods} would: pod -> millicores. */
+    @SuppressWarnings("unchecked")
+    public Map<String, Long> podCpuMillis(String namespace) {
+        var podMetrics = new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext.Builder().withGroup("metrics.k8s.io")
+                .withVersion("v1beta1").withKind("PodMetrics").withPlural("pods").withNamespaced(true).build();
+        Map<String, Long> out = new java.util.TreeMap<>();
+        for (var pm : adminClient().genericKubernetesResources(podMetrics).inNamespace(namespace).list().getItems()) {
+            long total = 0;
+            for (Map<String, Object> c : (List<Map<String, Object>>) pm.getAdditionalProperties().get("containers")) {
+                String cpu = (String) ((Map<String, Object>) c.get("usage")).get("cpu");
+                total += new io.fabric8.kubernetes.api.model.Quantity(cpu).getNumericalAmount().movePointRight(3).longValue();
+            }
+            out.put(pm.getMetadata().getName(), total);
+        }
+        return out;
     }
 
     /** The metrics.k8s.io source of this node (metrics-server's behaviour over the kubelet's resource metrics). */

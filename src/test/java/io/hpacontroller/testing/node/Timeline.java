@@ -18,7 +18,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class Timeline implements AutoCloseable {
 
     /** A change of a Deployment's spec.replicas, {@code at} seconds after the start. */
-    public record Step(String deployment, double at, int from, int to) {
+    public record Step(String namespace, String deployment, double at, int from, int to) {
     }
 
     private final String scenario;
@@ -66,8 +66,8 @@ public final class Timeline implements AutoCloseable {
                 int replicas = d.getSpec().getReplicas() == null ? 1 : d.getSpec().getReplicas();
                 synchronized (last) {
                     if (last[0] >= 0 && replicas != last[0]) {
-                        steps.add(new Step(deployment, now(), last[0], replicas));
-                        mark(deployment + " " + last[0] + " -> " + replicas + " replicas");
+                        steps.add(new Step(namespace, deployment, now(), last[0], replicas));
+                        mark(namespace + "/" + deployment + " " + last[0] + " -> " + replicas + " replicas");
                     }
                     last[0] = replicas;
                 }
@@ -106,8 +106,13 @@ public final class Timeline implements AutoCloseable {
     }
 
     /** The replica changes of one Deployment so far. */
-    public List<Step> steps(String deployment) {
-        return steps.stream().filter(s -> s.deployment().equals(deployment)).toList();
+    public List<Step> steps(String namespace, String deployment) {
+        return steps.stream().filter(s -> s.namespace().equals(namespace) && s.deployment().equals(deployment)).toList();
+    }
+
+    /** Every replica change so far. */
+    public List<Step> steps() {
+        return List.copyOf(steps);
     }
 
     public List<String> lines() {

@@ -1,0 +1,168 @@
+package io.hpacontroller.testing.node;
+
+import io.hpacontroller.live.HpaApi;
+import io.hpacontroller.sim.ScenarioReader;
+import io.hpacontroller.sim.Simulation;
+import io.hpacontroller.sim.SimulationResult;
+import io.hpacontroller.testing.kube.TestNamespace;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Issue 26, scenario c: seed 004's experiment ("Why Is HPA Scaling Slow") live on the real node. The article's
+ * Deployment and HPA (2 replicas, 20m CPU request, target 20 %, min 2, max 10, no behavior) under an 11 s burst,
+ * four times side by side, each in a namespace of its own: upstream's kube-controller-manager HPA controller on an
+ * {@code autoscaling/v2} HPA; this controller (the chart's default install) on the same HPA as a mirror HPA; and
+ * this controller with each of its remedies, a 5 s per-HPA sync period and predictive scaling (Linear, learned
+ * for four minutes before the burst). The time from the start of the load to each scale step of each is logged as a
+ * table (and written to {@code target/node/seed-004.md}), with the article's figures and the simulator's prediction
+ * for the same scenario at every sync phase ({@code src/test/resources/node/seed-004-real-node.yaml}).
+ */
+@RealNodeTest
+@ResourceLock(value = RealNodeExtension.DEFAULT_RELEASE_LEADER, mode = ResourceAccessMode.READ)
+@ResourceLock(value = RealNodeExtension.UPSTREAM_HPA_CONTROLLER, mode = ResourceAccessMode.READ)
+class Seed004NodeIT {
+
+    private static final String DEPLOYMENT = "nginx-deployment";
+    private static final int BURST_MILLICORES = 200;
+    private static final Duration BURST = Duration.ofSeconds(11);
+    private static final Duration LEARNING = Duration.ofMinutes(4);
+    private static final String HPA = """
+            metadata: {name: nginx-deployment}
+            spec:
+              scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: nginx-deployment}
+              minReplicas: 2
+              maxReplicas: 10
+              metrics:
+              - type: Resource
+                resource: {name: cpu, target: {type: Utilization, averageUtilization: 20}}
+            """;
+
+    private record Variant(String name, HpaApi api, String extraSpec) {
+    }
+
+    private static final List<Variant> VARIANTS = List.of(
+            new Variant("upstream", HpaApi.BUILTIN, ""),
+            new Variant("this-controller", HpaApi.MIRROR, ""),
+            new Variant("sync-period-5s", HpaApi.MIRROR, "  behavior: {syncPeriodSeconds: 5}\n"),
+            new Variant("predictive", HpaApi.MIRROR, "  predict: {model: Linear, horizon: 1m, history: 5m}\n"));
+
+    @Test
+    void theBurstScalesAsTheArticleMeasuredAndTheRemediesScaleSooner(RealNode node, ControllerRelease release) throws Exception {
+        node.upstreamHpaController().on();
+        Map<Variant, TestNamespace> namespaces = new LinkedHashMap<>();
+        Map<Variant, CpuWorkload> loads = new LinkedHashMap<>();
+        ScheduledExecutorService burst = Executors.newSingleThreadScheduledExecutor();
+        try (Timeline t = new Timeline("seed-004")) {
+            for (Variant v : VARIANTS) {
+                TestNamespace ns = node.newNamespace("seed-004-" + v.name());
+                namespaces.put(v, ns);
+                loads.put(v, CpuWorkload.create(node, ns.name(), DEPLOYMENT, 2, new CpuWorkload.Shape("20m", "200m", Duration.ofSeconds(1))));
+            }
+            await("every variant's 2 pods Ready").atMost(Duration.ofMinutes(5)).until(() -> loads.values().stream().allMatch(l -> l.readyPods().size() == 2));
+            await("the pods' start-up CPU to leave the metrics").atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(2))
+                    .until(() -> namespaces.values().stream().allMatch(ns -> {
+                        var m = node.podCpuMillis(ns.name());
+                        return m.size() == 2 && m.values().stream().allMatch(c -> c <= 3);
+                    }));
+            for (Variant v : VARIANTS) {
+                NodeHpas.create(node.adminClient(), v.api(), namespaces.get(v).name(), HPA + v.extraSpec());
+                t.watchReplicas(node, namespaces.get(v).name(), DEPLOYMENT);
+            }
+            t.mark("4 HPAs created: " + VARIANTS.stream().map(Variant::name).toList());
+            await("every HPA to read its metric").atMost(Duration.ofMinutes(3)).until(() -> VARIANTS.stream().allMatch(v ->
+                    "True ValidMetricFound".equals(NodeHpas.condition(NodeHpas.read(node.adminClient(), v.api(), namespaces.get(v).name(), DEPLOYMENT), "ScalingActive"))));
+            // the predictive HPA learns the idle load (a Linear model needs half of its 5 m history, at least 3 minutes)
+            await("the predictive HPA to learn for " + LEARNING).pollDelay(LEARNING).atMost(LEARNING.plusMinutes(1)).until(() -> true);
+            assertThat(t.steps()).as("no scale while idle").isEmpty();
+
+            double start = t.now();
+            loads.values().forEach(l -> l.demand(BURST_MILLICORES));
+            t.mark("load: " + BURST_MILLICORES + "m on each Deployment for " + BURST.toSeconds() + " s");
+            burst.schedule(() -> {
+                loads.values().forEach(l -> l.demand(0));
+                t.mark("load over");
+            }, BURST.toMillis(), TimeUnit.MILLISECONDS);
+
+            await("upstream, this controller and its 5 s sync period to reach 10 replicas").atMost(Duration.ofMinutes(4))
+                    .until(() -> VARIANTS.subList(0, 3).stream().allMatch(v -> replicas(node, namespaces.get(v)) == 10));
+            await("the predictive HPA to scale").atMost(Duration.ofMinutes(2)).until(() -> replicas(node, namespaces.get(VARIANTS.get(3))) > 2);
+
+            Map<String, List<String>> measured = new LinkedHashMap<>();
+            for (Variant v : VARIANTS) {
+                List<String> steps = new ArrayList<>();
+                for (Timeline.Step s : stepsOf(t, namespaces.get(v))) {
+                    steps.add(s.from() + " -> " + s.to() + " at " + Math.round(s.at() - start) + " s");
+                }
+                measured.put(v.name(), steps);
+            }
+            String table = table(measured, simulated());
+            t.mark("from the start of the load:\n" + table);
+            Files.createDirectories(node.directory().getParent());
+            Files.writeString(node.directory().getParent().resolve("seed-004.md"), table);
+
+            List<Timeline.Step> upstream = stepsOf(t, namespaces.get(VARIANTS.get(0)));
+            List<Timeline.Step> ours = stepsOf(t, namespaces.get(VARIANTS.get(1)));
+            List<Timeline.Step> fast = stepsOf(t, namespaces.get(VARIANTS.get(2)));
+            assertThat(ours.stream().map(Timeline.Step::to)).as("this controller scales as upstream does: double, at least 4, then 10")
+                    .containsExactlyElementsOf(upstream.stream().map(Timeline.Step::to).toList()).containsExactly(4, 8, 10);
+            assertThat(fast.get(fast.size() - 1).at()).as("a 5 s sync period reaches 10 replicas before the 15 s one")
+                    .isLessThan(ours.get(ours.size() - 1).at());
+            assertThat(ours.get(0).at() - start).as("no step before the load").isPositive();
+        } finally {
+            burst.shutdownNow();
+            loads.values().forEach(CpuWorkload::close);
+            release.saveLogs();
+        }
+    }
+
+    private static List<Timeline.Step> stepsOf(Timeline t, TestNamespace ns) {
+        return t.steps(ns.name(), DEPLOYMENT);
+    }
+
+    private static int replicas(RealNode node, TestNamespace ns) {
+        return node.adminClient().apps().deployments().inNamespace(ns.name()).withName(DEPLOYMENT).get().getSpec().getReplicas();
+    }
+
+    /** The simulator's steps for the same scenario at each sync phase: "2 -> 4" -> the range of its times from the load's start. */
+    private static Map<String, String> simulated() throws Exception {
+        Map<String, long[]> range = new LinkedHashMap<>();
+        String text = Files.readString(Path.of("src/test/resources/node/seed-004-real-node.yaml"));
+        for (int phase = 0; phase < 15; phase++) {
+            SimulationResult r = Simulation.run(new ScenarioReader().parse(text.replace("syncPhase: 0s", "syncPhase: " + phase + "s"), "seed-004", null));
+            for (SimulationResult.ReplicaChange c : r.replicaChanges("nginx-deployment")) {
+                if (c.to() > c.from()) {
+                    long at = c.timeMillis() / 1000 - 30; // the load starts at 30 s
+                    range.merge(c.from() + " -> " + c.to(), new long[] {at, at}, (a, b) -> new long[] {Math.min(a[0], b[0]), Math.max(a[1], b[1])});
+                }
+            }
+        }
+        Map<String, String> out = new LinkedHashMap<>();
+        range.forEach((step, r) -> out.put(step, r[0] == r[1] ? r[0] + " s" : r[0] + "-" + r[1] + " s"));
+        return out;
+    }
+
+    private static String table(Map<String, List<String>> measured, Map<String, String> simulated) {
+        StringBuilder b = new StringBuilder("| variant | scale steps, seconds from the start of the load |\n| --- | --- |\n");
+        measured.forEach((name, steps) -> b.append("| ").append(name).append(" (measured here) | ").append(String.join(", ", steps)).append(" |\n"));
+        b.append("| the article (Kubernetes 1.23) | 2 -> 4 at 26 s, 4 -> 8 at 42 s, 8 -> 10 at 57 s |\n");
+        b.append("| the simulator, this scenario at sync phases 0-14 s | ");
+        b.append(String.join(", ", simulated.entrySet().stream().map(e -> e.getKey() + " at " + e.getValue()).toList())).append(" |\n");
+        return b.toString();
+    }
+}
