@@ -1,0 +1,88 @@
+package io.hpacontroller.explain;
+
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.hpacontroller.core.reconcile.ApiException;
+import io.hpacontroller.live.HpaApi;
+import io.hpacontroller.live.KubeApi;
+import io.hpacontroller.live.MirrorHpa;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The HPA {@code explain} is asked about: {@code NAMESPACE/NAME} is the autoscaling/v2 HPA or the mirror HPA of that
+ * name, whichever exists ({@link #find}: two GETs); {@code hpa/NAMESPACE/NAME} and {@code xhpa/NAMESPACE/NAME} (kubectl's
+ * short names) say which. The HPA comes back as the core takes it (a mirror one as an autoscaling/v2 object whose
+ * apiVersion names the mirror API).
+ */
+public final class HpaLookup {
+
+    /** An optional short name, a DNS-1123 namespace and a DNS-1123 subdomain name, as the API server accepts them. */
+    private static final Pattern TARGET = Pattern.compile("(?:(hpa|xhpa)/)?([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)/([a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?)");
+
+    /**
+     * What the user named.
+     *
+     * @param api       the API, null when either
+     * @param namespace its namespace
+     * @param name      its name
+     */
+    public record Target(HpaApi api, String namespace, String name) {
+
+        /** The target, or null when the text is not one. */
+        public static Target parse(String text) {
+            Matcher m = TARGET.matcher(text);
+            if (!m.matches()) {
+                return null;
+            }
+            HpaApi api = m.group(1) == null ? null : m.group(1).equals("hpa") ? HpaApi.BUILTIN : HpaApi.MIRROR;
+            return new Target(api, m.group(2), m.group(4));
+        }
+
+        @Override
+        public String toString() {
+            return (api == null ? "" : api == HpaApi.BUILTIN ? "hpa/" : "xhpa/") + namespace + "/" + name;
+        }
+    }
+
+    /** The target names no HPA, or two (an autoscaling/v2 one and a mirror one): a mistake of the command line. */
+    public static final class Unknown extends Exception {
+        Unknown(String message) {
+            super(message);
+        }
+    }
+
+    private HpaLookup() {
+    }
+
+    /**
+     * The HPA, read through the API.
+     *
+     * @throws Unknown      when there is none, or the target is ambiguous
+     * @throws ApiException when it cannot be read (the message says why, in one line)
+     */
+    public static HorizontalPodAutoscaler find(KubeApi api, Target target) throws Unknown, ApiException {
+        HorizontalPodAutoscaler builtin = target.api() == HpaApi.MIRROR ? null : read(api, HpaApi.BUILTIN, target);
+        HorizontalPodAutoscaler mirror = target.api() == HpaApi.BUILTIN ? null : read(api, HpaApi.MIRROR, target);
+        String key = target.namespace() + "/" + target.name();
+        if (builtin != null && mirror != null) {
+            throw new Unknown(key + " is both an autoscaling/v2 HPA and a mirror HPA (" + HpaApi.MIRROR.apiVersion()
+                    + "): name one, hpa/" + key + " or xhpa/" + key);
+        }
+        if (builtin == null && mirror == null) {
+            throw new Unknown("horizontalpodautoscaler " + target + " not found" + (target.api() != null ? ""
+                    : " (neither " + HpaApi.BUILTIN.apiVersion() + " nor " + HpaApi.MIRROR.apiVersion() + " has it)"));
+        }
+        return builtin != null ? builtin : mirror;
+    }
+
+    /** The HPA of this API, null when the API server has none (or does not serve the API: the mirror's CRD not installed). */
+    private static HorizontalPodAutoscaler read(KubeApi api, HpaApi kind, Target target) throws ApiException {
+        String path = kind.path(target.namespace(), target.name());
+        try {
+            return kind == HpaApi.MIRROR ? api.get(path, MirrorHpa.class).toCore() : api.get(path, HorizontalPodAutoscaler.class);
+        } catch (ApiException.NotFound e) {
+            return null;
+        }
+    }
+}
