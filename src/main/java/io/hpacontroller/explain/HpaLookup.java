@@ -62,27 +62,36 @@ public final class HpaLookup {
      * @throws ApiException when it cannot be read (the message says why, in one line)
      */
     public static HorizontalPodAutoscaler find(KubeApi api, Target target) throws Unknown, ApiException {
-        HorizontalPodAutoscaler builtin = target.api() == HpaApi.MIRROR ? null : read(api, HpaApi.BUILTIN, target);
-        HorizontalPodAutoscaler mirror = target.api() == HpaApi.BUILTIN ? null : read(api, HpaApi.MIRROR, target);
+        Read builtin = target.api() == HpaApi.MIRROR ? Read.NONE : read(api, HpaApi.BUILTIN, target);
+        Read mirror = target.api() == HpaApi.BUILTIN ? Read.NONE : read(api, HpaApi.MIRROR, target);
         String key = target.namespace() + "/" + target.name();
-        if (builtin != null && mirror != null) {
+        if (builtin.hpa() != null && mirror.hpa() != null) {
             throw new Unknown(key + " is both an autoscaling/v2 HPA and a mirror HPA (" + HpaApi.MIRROR.apiVersion()
                     + "): name one, hpa/" + key + " or xhpa/" + key);
         }
-        if (builtin == null && mirror == null) {
-            throw new Unknown("horizontalpodautoscaler " + target + " not found" + (target.api() != null ? ""
-                    : " (neither " + HpaApi.BUILTIN.apiVersion() + " nor " + HpaApi.MIRROR.apiVersion() + " has it)"));
+        if (builtin.hpa() != null || mirror.hpa() != null) {
+            return builtin.hpa() != null ? builtin.hpa() : mirror.hpa(); // the other API could not be read: a user may read one only
         }
-        return builtin != null ? builtin : mirror;
+        if (builtin.failure() != null || mirror.failure() != null) {
+            throw builtin.failure() != null ? builtin.failure() : mirror.failure();
+        }
+        throw new Unknown("horizontalpodautoscaler " + target + " not found" + (target.api() != null ? ""
+                : " (neither " + HpaApi.BUILTIN.apiVersion() + " nor " + HpaApi.MIRROR.apiVersion() + " has it)"));
     }
 
-    /** The HPA of this API, null when the API server has none (or does not serve the API: the mirror's CRD not installed). */
-    private static HorizontalPodAutoscaler read(KubeApi api, HpaApi kind, Target target) throws ApiException {
+    /** What one API answered: its HPA, none (also when it does not serve the API: the mirror's CRD not installed), or a failure. */
+    private record Read(HorizontalPodAutoscaler hpa, ApiException failure) {
+        static final Read NONE = new Read(null, null);
+    }
+
+    private static Read read(KubeApi api, HpaApi kind, Target target) {
         String path = kind.path(target.namespace(), target.name());
         try {
-            return kind == HpaApi.MIRROR ? api.get(path, MirrorHpa.class).toCore() : api.get(path, HorizontalPodAutoscaler.class);
+            return new Read(kind == HpaApi.MIRROR ? api.get(path, MirrorHpa.class).toCore() : api.get(path, HorizontalPodAutoscaler.class), null);
         } catch (ApiException.NotFound e) {
-            return null;
+            return Read.NONE;
+        } catch (ApiException e) {
+            return new Read(null, e);
         }
     }
 }

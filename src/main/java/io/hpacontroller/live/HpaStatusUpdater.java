@@ -104,8 +104,7 @@ public final class HpaStatusUpdater implements StatusWriter {
     @Override
     public OtherStatusWriter otherWriter(HorizontalPodAutoscaler hpa) {
         try {
-            String latest = behind.get(Reconciler.keyOf(hpa));
-            return others.seen(hpa, latest == null || latest.equals(hpa.getMetadata().getResourceVersion()));
+            return others.seen(hpa, holdsLastWrite(hpa));
         } catch (RuntimeException e) {
             LOG.debug("other writers of {} not checked", Reconciler.keyOf(hpa), e);
             return OtherStatusWriter.UNKNOWN;
@@ -114,10 +113,15 @@ public final class HpaStatusUpdater implements StatusWriter {
 
     @Override
     public void unchanged(HorizontalPodAutoscaler hpa) {
-        String latest = behind.get(Reconciler.keyOf(hpa));
-        if (latest == null || latest.equals(hpa.getMetadata().getResourceVersion())) {
+        if (holdsLastWrite(hpa)) {
             others.unchanged(hpa);
         }
+    }
+
+    /** Whether the HPA (as {@link #current} gave it) holds this updater's last status write, or a later version. */
+    private boolean holdsLastWrite(HorizontalPodAutoscaler hpa) {
+        String latest = behind.get(Reconciler.keyOf(hpa));
+        return latest == null || latest.equals(hpa.getMetadata().getResourceVersion());
     }
 
     /** The HPAs whose status another writer wrote lately (keys). */

@@ -221,6 +221,9 @@ class ExplainCommandTest {
     void aMirrorHpaIsExplainedByItsNameOrAsXhpaAndANameOfBothApisMustSayWhich() throws Exception {
         cluster.workloads().setCpuPerPod(NS, "web", "100m");
         await().atMost(Duration.ofSeconds(10)).until(() -> client.pods().inNamespace(NS).list().getItems().size() == 2);
+        cluster.fail("GET", "/apis/autoscaling\\.hpa-controller\\.io/v1/namespaces/demo/horizontalpodautoscalers/web$", 403, 1);
+        CommandRun mirrorForbidden = explain();
+        assertThat(mirrorForbidden.exit()).as("a user who may read autoscaling/v2 HPAs only: " + mirrorForbidden.err()).isZero();
         mirrorTwin("api");
 
         CommandRun byName = CommandRun.of("explain", "demo/api", "--kubeconfig=" + kubeconfig, "--controller-url=http://127.0.0.1:1");
