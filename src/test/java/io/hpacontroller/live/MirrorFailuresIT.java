@@ -4,14 +4,10 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerCondition;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
-import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.fabric8.kubernetes.client.utils.Serialization;
-import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.deploy.ChartReleases;
 import io.hpacontroller.deploy.HelmChart;
 import io.hpacontroller.testing.kube.ChartRelease;
@@ -57,32 +53,13 @@ class MirrorFailuresIT {
                 pods: {metric: {name: %s}, target: {type: AverageValue, averageValue: "%s"}}
             """;
 
-    private static ControllerOptions options(TestNamespace ns, HpaApi api) {
-        return new ControllerOptions(ControllerConfig.defaults().withDownscaleStabilization(Duration.ZERO), Duration.ofSeconds(1), 2,
-                List.of(ns.name()), Duration.ofSeconds(5), Set.of(api), false);
-    }
-
     /** An HPA of this API on the Deployment {@code target}, one Pods metric. */
     private static void hpa(TestNamespace ns, HpaApi api, String name, String target, String metric, String averageValue) {
-        GenericKubernetesResource hpa = Serialization.unmarshal(HPA.formatted(api.apiVersion(), name, ns.name(), target, metric, averageValue),
-                GenericKubernetesResource.class);
-        resources(ns, api).inNamespace(ns.name()).resource(hpa).create();
-    }
-
-    private static io.fabric8.kubernetes.client.dsl.MixedOperation<GenericKubernetesResource, io.fabric8.kubernetes.api.model.GenericKubernetesResourceList,
-            io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource>> resources(TestNamespace ns, HpaApi api) {
-        return api == HpaApi.MIRROR
-                ? ns.admin().genericKubernetesResources(new ResourceDefinitionContext.Builder().withGroup(api.group()).withVersion(api.version())
-                .withKind("HorizontalPodAutoscaler").withPlural(api.plural()).withNamespaced(true).build())
-                : ns.admin().genericKubernetesResources(api.apiVersion(), "HorizontalPodAutoscaler");
+        LiveFixtures.apply(ns, api, HPA.formatted(api.apiVersion(), name, ns.name(), target, metric, averageValue));
     }
 
     private static HorizontalPodAutoscaler read(TestNamespace ns, HpaApi api, String name) {
-        if (api == HpaApi.MIRROR) {
-            MirrorHpa m = ns.admin().resources(MirrorHpa.class).inNamespace(ns.name()).withName(name).get();
-            return m == null ? null : m.toCore();
-        }
-        return ns.admin().autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns.name()).withName(name).get();
+        return LiveFixtures.read(ns, api, name);
     }
 
     private static String scalingActive(TestNamespace ns, HpaApi api, String name) {
@@ -139,8 +116,8 @@ class MirrorFailuresIT {
         mirror.create(Workloads.deployment("zero", 1));
         hpa(mirror, HpaApi.MIRROR, "zero", "zero", "packets-per-second", "0"); // autoscaling/v2 refuses it, the mirror's CEL cannot
         String[] names = {"api", "gone", "shared-a", "shared-b"};
-        try (InProcessController a = InProcessController.start(replacement.client(), options(builtin, HpaApi.BUILTIN), null);
-             InProcessController b = InProcessController.start(defaults.client(), options(mirror, HpaApi.MIRROR), null)) {
+        try (InProcessController a = InProcessController.start(replacement.client(), LiveFixtures.reconciling(builtin, HpaApi.BUILTIN), null);
+             InProcessController b = InProcessController.start(defaults.client(), LiveFixtures.reconciling(mirror, HpaApi.MIRROR), null)) {
             await().atMost(SETTLED).ignoreExceptions().untilAsserted(() -> {
                 assertThat(scalingActive(mirror, HpaApi.MIRROR, "api")).isEqualTo("False FailedGetPodsMetric");
                 assertThat(read(mirror, HpaApi.MIRROR, "gone").getStatus().getConditions()).extracting(c -> c.getType() + " " + c.getReason())
@@ -171,14 +148,14 @@ class MirrorFailuresIT {
         hpa(ns, HpaApi.MIRROR, "web2", "web2", "queue-length", "5");  // issue 27: its metric fails too
         hpa(ns, HpaApi.MIRROR, "web3", "web3", "queue-length", "5");
         hpa(ns, HpaApi.MIRROR, "web3-copy", "web3", "queue-length", "5");
-        try (InProcessController controller = InProcessController.start(defaults.client(), options(ns, HpaApi.MIRROR), null)) {
+        try (InProcessController controller = InProcessController.start(defaults.client(), LiveFixtures.reconciling(ns, HpaApi.MIRROR), null)) {
             await().atMost(SETTLED).until(() -> "False AmbiguousSelector".equals(scalingActive(ns, HpaApi.MIRROR, "web2"))
                     && "False AmbiguousSelector".equals(scalingActive(ns, HpaApi.MIRROR, "web3")));
             assertThat(read(ns, HpaApi.MIRROR, "web2").getStatus().getConditions()).anySatisfy(c -> assertThat(c.getMessage())
                     .contains("controlled by multiple HPAs: [").contains(HpaApi.MIRROR.key(ns.name(), "web2")).containsPattern("[\\[ ]" + ns.name() + "/web2[,\\]]"));
 
-            resources(ns, HpaApi.BUILTIN).inNamespace(ns.name()).withName("web2").delete();
-            resources(ns, HpaApi.MIRROR).inNamespace(ns.name()).withName("web3-copy").delete();
+            LiveFixtures.hpas(ns, HpaApi.BUILTIN).inNamespace(ns.name()).withName("web2").delete();
+            LiveFixtures.hpas(ns, HpaApi.MIRROR).inNamespace(ns.name()).withName("web3-copy").delete();
             await().atMost(SETTLED).until(() -> "False FailedGetPodsMetric".equals(scalingActive(ns, HpaApi.MIRROR, "web2"))
                     && "False FailedGetPodsMetric".equals(scalingActive(ns, HpaApi.MIRROR, "web3")));
             assertThat(controller.runtime().controller().statusWriteFailures(HpaApi.MIRROR)).isZero();
@@ -200,7 +177,7 @@ class MirrorFailuresIT {
         ListAppender<ILoggingEvent> lines = new ListAppender<>();
         lines.start();
         log.addAppender(lines);
-        try (InProcessController controller = InProcessController.start(crippled.client(), options(ns, HpaApi.MIRROR), null)) {
+        try (InProcessController controller = InProcessController.start(crippled.client(), LiveFixtures.reconciling(ns, HpaApi.MIRROR), null)) {
             await().atMost(SETTLED).until(() -> events(ns).stream().anyMatch(e -> e.getReason().equals("FailedUpdateStatus")));
             Event refused = events(ns).stream().filter(e -> e.getReason().equals("FailedUpdateStatus")).findFirst().orElseThrow();
             assertThat(refused.getType()).isEqualTo("Warning");
