@@ -2,10 +2,10 @@ package io.hpacontroller.live;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
-import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.CrossVersionObjectReference;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerSpec;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpec;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.ObjectMetricStatus;
@@ -78,14 +78,14 @@ public final class MirrorHpaStatus extends HorizontalPodAutoscalerStatus {
         List<MetricStatus> out = new ArrayList<>(entries.size());
         for (int i = 0; i < entries.size(); i++) {
             MetricStatus m = entries.get(i);
+            MetricSpec metric = i < metrics.size() ? metrics.get(i) : null;
             if (m == null || m.getType() == null) {
                 out.add(new MetricStatus(null, null, null, null, null, ""));
-            } else if (m.getObject() != null && describes(m.getObject().getDescribedObject()) == null && i < metrics.size()
-                    && metrics.get(i) != null && metrics.get(i).getObject() != null && describes(metrics.get(i).getObject().getDescribedObject()) != null) {
+            } else if (m.getObject() != null && !namesOne(m.getObject().getDescribedObject()) && metric != null && metric.getObject() != null
+                    && namesOne(metric.getObject().getDescribedObject())) {
                 ObjectMetricStatus o = m.getObject();
-                out.add(new MetricStatus(m.getContainerResource(), m.getExternal(),
-                        new ObjectMetricStatus(o.getCurrent(), metrics.get(i).getObject().getDescribedObject(), o.getMetric()), m.getPods(),
-                        m.getResource(), m.getType()));
+                out.add(new MetricStatus(null, null, new ObjectMetricStatus(o.getCurrent(), metric.getObject().getDescribedObject(), o.getMetric()),
+                        null, null, m.getType()));
             } else {
                 out.add(m);
             }
@@ -93,10 +93,9 @@ public final class MirrorHpaStatus extends HorizontalPodAutoscalerStatus {
         return out;
     }
 
-    /** The object, when it names one (a kind and a name); else null. */
-    private static CrossVersionObjectReference describes(CrossVersionObjectReference object) {
-        return object == null || object.getKind() == null || object.getKind().isEmpty() || object.getName() == null || object.getName().isEmpty()
-                ? null : object;
+    /** Whether the reference names an object (a kind and a name). */
+    private static boolean namesOne(CrossVersionObjectReference object) {
+        return object != null && object.getKind() != null && !object.getKind().isEmpty() && object.getName() != null && !object.getName().isEmpty();
     }
 
     public String getReference() {
