@@ -98,7 +98,9 @@ class RunEndToEndTest {
             String out = finish(p);
 
             assertThat(p.exitValue()).isEqualTo(2);
-            assertThat(out).contains("error: --hpa-apis includes autoscaling.hpa-controller.io/v1 but the API server does not serve it: install its CRD")
+            assertThat(out).contains("error: the API server does not serve horizontalpodautoscalers.autoscaling.hpa-controller.io (--hpa-apis includes "
+                    + "autoscaling.hpa-controller.io/v1) nor horizontalpodautoscalerhistories.autoscaling.hpa-controller.io (--persist-history is on): "
+                    + "install the CRDs, all at once: kubectl apply --server-side -f charts/hpa-controller/crds/")
                     .doesNotContain("\tat ");
         }
     }

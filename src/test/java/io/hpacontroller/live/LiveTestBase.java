@@ -58,6 +58,9 @@ abstract class LiveTestBase {
         }
         cluster.close();
         Awaitility.reset();
+        if (controller != null) {
+            assertThat(controller.conflictingWriters()).as("another writer of the status, though the controller ran alone").isEmpty();
+        }
     }
 
     /**

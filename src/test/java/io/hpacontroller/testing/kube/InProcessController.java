@@ -65,9 +65,18 @@ public final class InProcessController implements AutoCloseable {
         return syncs.stream().filter(r -> key.equals(r.key()) && r.outcome() != null).toList();
     }
 
+    /**
+     * Stops the controller and closes the client. Fails when the controller reported another writer of an HPA's status
+     * (ConflictingController): in the tests that run it only this controller writes, so each of them also shows that it
+     * reports none falsely.
+     */
     @Override
     public void close() {
+        var conflicts = runtime.controller().conflictingWriters();
         runtime.close();
         client.close();
+        if (!conflicts.isEmpty()) {
+            throw new AssertionError("the controller reported another writer of the status of " + conflicts + " though it ran alone");
+        }
     }
 }
