@@ -12,6 +12,7 @@ import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.live.ControllerOptions;
 import io.hpacontroller.ops.ControllerRuntime;
 import io.hpacontroller.testing.MockCluster;
+import io.hpacontroller.testing.RecordedExit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -79,7 +80,7 @@ class ExplainCommandTest {
         ControllerOptions options = new ControllerOptions(ControllerConfig.defaults().withDownscaleStabilization(Duration.ofSeconds(30)),
                 Duration.ofMillis(250), 2, List.of(), Duration.ofSeconds(5));
         runtime = new ControllerRuntime(cluster.newClient(), new ControllerRuntime.Settings(options, null,
-                new InetSocketAddress("127.0.0.1", 0), null, Duration.ofSeconds(5)));
+                new InetSocketAddress("127.0.0.1", 0), null, Duration.ofSeconds(5)), new RecordedExit()); // no lease to lose
         runtime.start();
     }
 

@@ -10,6 +10,7 @@ import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.deploy.ChartReleases;
 import io.hpacontroller.live.ControllerOptions;
 import io.hpacontroller.ops.ControllerRuntime;
+import io.hpacontroller.testing.RecordedExit;
 import io.hpacontroller.testing.kube.KubeControlPlane;
 import io.hpacontroller.testing.kube.RealKube;
 import io.hpacontroller.testing.kube.TestNamespace;
@@ -102,7 +103,7 @@ class ExplainIT {
         ControllerOptions options = new ControllerOptions(ControllerConfig.defaults(), SYNC_PERIOD, 2, List.of(ns.name()), Duration.ofSeconds(5));
         KubernetesClient client = ChartReleases.shipped(kube).client(); // the controller as the chart's ServiceAccount
         ControllerRuntime controller = new ControllerRuntime(client, new ControllerRuntime.Settings(options, null,
-                new InetSocketAddress("127.0.0.1", 0), null, Duration.ofSeconds(5)));
+                new InetSocketAddress("127.0.0.1", 0), null, Duration.ofSeconds(5)), new RecordedExit()); // no lease to lose
         try {
             controller.start();
             // the controller's first sync writes what explain said
