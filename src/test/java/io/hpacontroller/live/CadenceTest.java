@@ -1,6 +1,7 @@
 package io.hpacontroller.live;
 
 import io.hpacontroller.core.reconcile.ReconcileOutcome;
+import io.hpacontroller.testing.Waits;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -29,7 +30,7 @@ class CadenceTest extends LiveTestBase {
         create(hpa(NS, "web", "apps/v1", "Deployment", "web", 1, 30,
                 externalAverage("queue_messages_ready", "10"), externalAverage("missing_metric", "10")));
         controllerAtProductionRatio();
-        await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 1);
+        await().atMost(Waits.STATE).until(() -> controller.queue().depth() == 1);
 
         long slot = firstSlotSecond("web");
         List<Sync> syncs = run((int) slot + 46);
@@ -48,17 +49,17 @@ class CadenceTest extends LiveTestBase {
         cluster.metrics().setExternalMetric(NS, "queue_messages_ready", "30"); // 3 replicas at 10 each: steady
         create(hpa(NS, "web", "apps/v1", "Deployment", "web", 1, 30, externalAverage("queue_messages_ready", "10")));
         controllerAtProductionRatio();
-        await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 1);
+        await().atMost(Waits.STATE).until(() -> controller.queue().depth() == 1);
         long slot = firstSlotSecond("web");
         assertThat(run(1)).extracting(Sync::second).containsExactly(0L);
 
         // our own status write came back through the watch: not a reason to sync
-        await().atMost(Duration.ofSeconds(10)).until(() -> controller.hpaCount() == 1 && readHpa("web").getStatus() != null);
+        await().atMost(Waits.STATE).until(() -> controller.hpaCount() == 1 && readHpa("web").getStatus() != null);
         var h = readHpa("web");
         h.getSpec().setMinReplicas(5);
         h.getMetadata().setGeneration(2L);
         client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).resource(h).update();
-        await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 1);
+        await().atMost(Waits.STATE).until(() -> controller.queue().depth() == 1);
         List<Sync> afterEdit = run((int) slot + 15);
         assertThat(afterEdit).extracting(Sync::second).as("at once after the edit, then at its slots: nothing else syncs early")
                 .containsExactly(1L, slot, slot + 15);
@@ -100,7 +101,7 @@ class CadenceTest extends LiveTestBase {
         create(annotated(hpa(NS, "bad", "apps/v1", "Deployment", "web", 1, 30, externalAverage("queue_messages_ready", "10")),
                 ControlAnnotations.SYNC_PERIOD, "0"));
         controllerAtProductionRatio();
-        await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 4);
+        await().atMost(Waits.STATE).until(() -> controller.queue().depth() == 4);
 
         List<Sync> syncs = run(61);
 
@@ -121,25 +122,25 @@ class CadenceTest extends LiveTestBase {
         cluster.metrics().setExternalMetric(NS, "queue_messages_ready", "30");
         create(hpa(NS, "web", "apps/v1", "Deployment", "web", 1, 30, externalAverage("queue_messages_ready", "10")));
         controllerAtProductionRatio();
-        await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 1);
+        await().atMost(Waits.STATE).until(() -> controller.queue().depth() == 1);
         assertThat(run(1)).extracting(Sync::second).containsExactly(0L);
-        await().atMost(Duration.ofSeconds(10)).until(() -> readHpa("web").getStatus() != null);
+        await().atMost(Waits.STATE).until(() -> readHpa("web").getStatus() != null);
         Duration four = Duration.ofSeconds(4);
 
         // kubectl annotate: metadata only, the generation stays
         HorizontalPodAutoscaler h = readHpa("web");
         h.getMetadata().setAnnotations(Map.of(ControlAnnotations.SYNC_PERIOD, "4s"));
         client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).resource(h).update();
-        await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 1);
+        await().atMost(Waits.STATE).until(() -> controller.queue().depth() == 1);
         assertThat(run(12)).extracting(Sync::second).as("at once, then every 4 s at its slots").containsExactlyElementsOf(expected(1, "web", four, 1, 12));
 
         h = readHpa("web");
         h.getMetadata().setAnnotations(Map.of(ControlAnnotations.SYNC_PERIOD, "4s", ControlAnnotations.MODE, "Suspended"));
         client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).resource(h).update();
-        await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 1);
+        await().atMost(Waits.STATE).until(() -> controller.queue().depth() == 1);
         List<Sync> suspended = run(1);
         assertThat(suspended).singleElement().satisfies(s -> assertThat(s.outcome().trace().controls().suspended()).isTrue());
-        await().atMost(Duration.ofSeconds(10)).until(() -> "False/Suspended".equals(condition(readHpa("web"), "ScalingActive")));
+        await().atMost(Waits.STATE).until(() -> "False/Suspended".equals(condition(readHpa("web"), "ScalingActive")));
         assertThat(run(8)).extracting(Sync::second).as("its own status write did not requeue it: every 4 s")
                 .hasSize(2).containsExactlyElementsOf(expected(-1, "web", four, 13, 21));
     }
