@@ -13,6 +13,8 @@ import io.hpacontroller.live.ControllerOptions;
 import io.hpacontroller.ops.ControllerRuntime;
 import io.hpacontroller.ops.MetricsServing;
 import io.hpacontroller.testing.MockCluster;
+import io.hpacontroller.testing.RecordedExit;
+import io.hpacontroller.testing.Waits;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -80,7 +82,7 @@ class ExplainCommandTest {
         ControllerOptions options = new ControllerOptions(ControllerConfig.defaults().withDownscaleStabilization(Duration.ofSeconds(30)),
                 Duration.ofMillis(250), 2, List.of(), Duration.ofSeconds(5));
         runtime = new ControllerRuntime(cluster.newClient(), new ControllerRuntime.Settings(options, null,
-                new InetSocketAddress("127.0.0.1", 0), MetricsServing.PLAIN, null, Duration.ofSeconds(5)));
+                new InetSocketAddress("127.0.0.1", 0), MetricsServing.PLAIN, null, Duration.ofSeconds(5)), new RecordedExit()); // no lease to lose
         runtime.start();
     }
 
@@ -111,10 +113,10 @@ class ExplainCommandTest {
     void withTheControllersHistoryExplainAnswersAsTheControllerDecides() throws Exception {
         startController();
         cluster.workloads().setCpuPerPod(NS, "web", "100m");
-        await().atMost(Duration.ofSeconds(15)).until(() -> replicas() == 8);
+        await().atMost(Waits.STATE).until(() -> replicas() == 8);
         cluster.workloads().setCpuPerPod(NS, "web", "10m");
         // the controller now holds 8 in its 30 s scale-down window
-        await().atMost(Duration.ofSeconds(10)).until(() -> lastDecision().path("normalization").path("stabilization").isObject());
+        await().atMost(Waits.STATE).until(() -> lastDecision().path("normalization").path("stabilization").isObject());
 
         String url = "http://127.0.0.1:" + runtime.metricsPort();
         CommandRun text = explain("--controller-url=" + url);
@@ -138,7 +140,7 @@ class ExplainCommandTest {
         assertThat(e.path("wouldWrite").path("scale").isNull()).isTrue();
 
         // what the controller decides at its next sync is what explain said
-        await().atMost(Duration.ofSeconds(5)).until(() -> lastDecision().path("time").asLong() > explainedAt);
+        await().atMost(Waits.STATE).until(() -> lastDecision().path("time").asLong() > explainedAt);
         JsonNode next = lastDecision();
         assertThat(next.path("desiredReplicas").asInt()).isEqualTo(8);
         assertThat(next.path("action").asText()).isEqualTo("NONE");
@@ -174,7 +176,7 @@ class ExplainCommandTest {
     void withoutTheControllerTheHistoryIsUnknownAndNothingIsWritten() throws Exception {
         cluster.workloads().setCpuPerPod(NS, "web", "100m");
         // the fake workload controller has made the pods and written the deployment's status: it writes nothing more
-        await().atMost(Duration.ofSeconds(10)).until(() -> client.pods().inNamespace(NS).list().getItems().size() == 2
+        await().atMost(Waits.STATE).until(() -> client.pods().inNamespace(NS).list().getItems().size() == 2
                 && client.apps().deployments().inNamespace(NS).withName("web").get().getStatus() != null
                 && Integer.valueOf(2).equals(client.apps().deployments().inNamespace(NS).withName("web").get().getStatus().getReplicas()));
         cluster.clearRequests();
@@ -282,8 +284,8 @@ class ExplainCommandTest {
     void theDecisionsEndpointServesTheLastTracesAndTheHistory() throws Exception {
         startController();
         cluster.workloads().setCpuPerPod(NS, "web", "100m");
-        await().atMost(Duration.ofSeconds(15)).until(() -> replicas() == 8);
-        await().atMost(Duration.ofSeconds(10)).until(() -> JSON.readTree(get(runtime.metricsPort(), "/decisions/demo/web").body())
+        await().atMost(Waits.STATE).until(() -> replicas() == 8);
+        await().atMost(Waits.STATE).until(() -> JSON.readTree(get(runtime.metricsPort(), "/decisions/demo/web").body())
                 .path("decisions").size() >= 3);
 
         HttpResponse<String> ok = get(runtime.metricsPort(), "/decisions/demo/web");

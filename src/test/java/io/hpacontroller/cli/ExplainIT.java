@@ -11,6 +11,8 @@ import io.hpacontroller.deploy.ChartReleases;
 import io.hpacontroller.live.ControllerOptions;
 import io.hpacontroller.ops.ControllerRuntime;
 import io.hpacontroller.ops.MetricsServing;
+import io.hpacontroller.testing.RecordedExit;
+import io.hpacontroller.testing.Waits;
 import io.hpacontroller.testing.kube.KubeControlPlane;
 import io.hpacontroller.testing.kube.RealKube;
 import io.hpacontroller.testing.kube.TestNamespace;
@@ -95,7 +97,7 @@ class ExplainIT {
                 .withName("packets-per-second").endMetric().withNewTarget().withType("AverageValue").withAverageValue(new Quantity("5"))
                 .endTarget().endPods().endMetric().endSpec()
                 .build());
-        await().atMost(Duration.ofSeconds(60)).until(() -> readyPods(ns) == 2);
+        await().atMost(Waits.STATE).until(() -> readyPods(ns) == 2);
 
         // no controller: the history is unknown, explain decides as a controller that has just started, and writes nothing
         Instant before = Instant.now();
@@ -111,16 +113,16 @@ class ExplainIT {
         ControllerOptions options = new ControllerOptions(ControllerConfig.defaults(), SYNC_PERIOD, 2, List.of(ns.name()), Duration.ofSeconds(5));
         KubernetesClient client = ChartReleases.shipped(kube).client(); // the controller as the chart's ServiceAccount
         ControllerRuntime controller = new ControllerRuntime(client, new ControllerRuntime.Settings(options, null,
-                new InetSocketAddress("127.0.0.1", 0), MetricsServing.PLAIN, null, Duration.ofSeconds(5)));
+                new InetSocketAddress("127.0.0.1", 0), MetricsServing.PLAIN, null, Duration.ofSeconds(5)), new RecordedExit()); // no lease to lose
         try {
             controller.start();
             // the controller's first sync writes what explain said
-            await().atMost(Duration.ofSeconds(60)).until(() -> replicas(ns) == 4);
+            await().atMost(Waits.STATE).until(() -> replicas(ns) == 4);
             // a sync is recorded when it ends, after its status write: the scale can be seen before
-            JsonNode first = await().atMost(Duration.ofSeconds(20)).until(() -> decisions(controller.metricsPort(), ns), d -> d.size() > 0);
+            JsonNode first = await().atMost(Waits.STATE).until(() -> decisions(controller.metricsPort(), ns), d -> d.size() > 0);
             assertThat(first.get(first.size() - 1).path("desiredReplicas").asInt())
                     .isEqualTo(alone.path("trace").path("desiredReplicas").asInt()).isEqualTo(4);
-            await().atMost(Duration.ofSeconds(60)).until(() -> readyPods(ns) == 4);
+            await().atMost(Waits.STATE).until(() -> readyPods(ns) == 4);
 
             // with the controller's history, between two of its syncs: explain answers its next decision
             JsonNode known = explainJson(kube, ns, "--controller-url=http://127.0.0.1:" + controller.metricsPort());
@@ -142,7 +144,7 @@ class ExplainIT {
             assertThat(next.path("desiredReplicas").asInt()).isEqualTo(known.path("trace").path("desiredReplicas").asInt()).isEqualTo(8);
             assertThat(next.path("action").asText()).isEqualTo(known.path("trace").path("action").asText()).isEqualTo("SCALE_UP");
             assertThat(next.path("rawDesiredReplicas").asInt()).isEqualTo(known.path("trace").path("rawDesiredReplicas").asInt());
-            await().atMost(Duration.ofSeconds(10)).until(() -> replicas(ns) == 8);
+            await().atMost(Waits.STATE).until(() -> replicas(ns) == 8);
         } finally {
             controller.close();
             client.close();
@@ -166,7 +168,7 @@ class ExplainIT {
         ControllerOptions options = new ControllerOptions(ControllerConfig.defaults(), Duration.ofSeconds(2), 2, List.of(ns.name()),
                 Duration.ofSeconds(5), java.util.Set.of(HpaApi.MIRROR), false);
         ControllerRuntime controller = new ControllerRuntime(defaults.client(), new ControllerRuntime.Settings(options, null,
-                new InetSocketAddress("127.0.0.1", 0), MetricsServing.PLAIN, null, Duration.ofSeconds(5)));
+                new InetSocketAddress("127.0.0.1", 0), MetricsServing.PLAIN, null, Duration.ofSeconds(5)), new RecordedExit()); // no lease to lose
         try {
             controller.start();
             await().atMost(Duration.ofSeconds(60)).until(() -> replicas(ns) == 3); // at its maximum: every sync now decides the same

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerCondition;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hpacontroller.testing.RecordedExit;
 import io.hpacontroller.ops.MetricsServing;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.core.reconcile.Reconciler;
@@ -94,7 +95,7 @@ class ConflictingControllerIT {
         ns.create(hpa(ns.name(), "web", "apps/v1", "Deployment", "web", 1, 4, cpuUtilization(50)));
         KubernetesClient client = ChartReleases.shipped(upstream).client();
         ControllerRuntime ours = new ControllerRuntime(client, new ControllerRuntime.Settings(options(ns, 0.2), null,
-                new InetSocketAddress("127.0.0.1", 0), MetricsServing.PLAIN, null, Duration.ofSeconds(5)));
+                new InetSocketAddress("127.0.0.1", 0), MetricsServing.PLAIN, null, Duration.ofSeconds(5)), new RecordedExit()); // no lease to lose
         String key = ns.name() + "/web";
         try {
             ours.start();

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerCondition;
 import io.hpacontroller.deploy.ChartReleases;
+import io.hpacontroller.testing.Waits;
 import io.hpacontroller.testing.kube.AuditEvent;
 import io.hpacontroller.testing.kube.ChartRelease;
 import io.hpacontroller.testing.kube.InProcessController;
@@ -34,8 +35,6 @@ import static org.awaitility.Awaitility.await;
 @RealKube
 class MirrorTwinIT {
 
-    private static final Duration SETTLED = Duration.ofSeconds(90);
-
     private static final String HPA = """
             apiVersion: %s
             kind: HorizontalPodAutoscaler
@@ -61,18 +60,18 @@ class MirrorTwinIT {
             ns.create(Workloads.deployment("web", 2));
             ns.metrics().podUsage("app=web", "100m", "64Mi");
         }
-        await().atMost(SETTLED).until(() -> readySinceAWhile(builtin) && readySinceAWhile(mirror));
+        await().atMost(Waits.STATE).until(() -> readySinceAWhile(builtin) && readySinceAWhile(mirror));
         Instant start = Instant.now();
         create(builtin, HpaApi.BUILTIN);
         create(mirror, HpaApi.MIRROR);
         try (InProcessController a = InProcessController.start(replacement.client(), LiveFixtures.reconciling(builtin, HpaApi.BUILTIN), null);
              InProcessController b = InProcessController.start(defaults.client(), LiveFixtures.reconciling(mirror, HpaApi.MIRROR), null)) {
-            await().atMost(SETTLED).until(() -> limitedAtMax(builtin, HpaApi.BUILTIN) && limitedAtMax(mirror, HpaApi.MIRROR));
+            await().atMost(Waits.STATE).until(() -> limitedAtMax(builtin, HpaApi.BUILTIN) && limitedAtMax(mirror, HpaApi.MIRROR));
             assertThat(table(mirror, "xhpa")).isEqualTo(table(builtin, "hpa"));
             for (TestNamespace ns : List.of(builtin, mirror)) {
                 ns.metrics().podUsage("app=web", "1m", "64Mi");
             }
-            await().atMost(SETTLED).until(() -> settledAtMin(builtin, HpaApi.BUILTIN) && settledAtMin(mirror, HpaApi.MIRROR));
+            await().atMost(Waits.STATE).until(() -> settledAtMin(builtin, HpaApi.BUILTIN) && settledAtMin(mirror, HpaApi.MIRROR));
 
             assertThat(rescales(mirror)).as("replica timeline").isEqualTo(rescales(builtin)).containsExactly("New size: 4", "New size: 1");
             assertThat(conditions(mirror, HpaApi.MIRROR)).isEqualTo(conditions(builtin, HpaApi.BUILTIN));
