@@ -187,16 +187,9 @@ final class ClusterAccess {
         } catch (RuntimeException e) {
             return refused("this is not a Kubernetes API server: GET /version returned no version (" + ParseProblem.of(e) + ")");
         }
-        for (HpaApi api : apis) {
-            String missingApi = served(api);
-            if (missingApi != null) {
-                return new Verdict(State.MISSING_API, missingApi, List.of());
-            }
-        }
-        if (persistHistory && !apis.isEmpty() && !serves(StoredHistory.API_VERSION, StoredHistory.PLURAL)) {
-            String crd = StoredHistory.PLURAL + "." + StoredHistory.GROUP;
-            return new Verdict(State.MISSING_API, "--persist-history is on but the API server does not serve " + crd + ": "
-                    + installItsCrd(crd, "set --persist-history=false"), List.of());
+        String missingApis = missingApis();
+        if (missingApis != null) {
+            return new Verdict(State.MISSING_API, missingApis, List.of());
         }
         Map<String, List<String>> missing = new LinkedHashMap<>();
         Map<String, List<String>> lacking = new LinkedHashMap<>();
@@ -238,21 +231,37 @@ final class ClusterAccess {
                 && resources.getResources().stream().anyMatch(r -> plural.equals(r.getName()));
     }
 
-    /** Null when the API serves its HPAs, else what to do about it. */
-    private String served(HpaApi api) {
-        if (serves(api.apiVersion(), api.plural())) {
+    /** Where a checkout of this repository has every CRD of ours, and the one command that installs them. */
+    static final String INSTALL_CRDS = "kubectl apply --server-side -f charts/hpa-controller/crds/";
+
+    /**
+     * Null when the API server serves every API the settings need, else which it does not, why they are needed, and
+     * what to do: our CRDs are named all together (a workstation that applied one must not meet the next at the next
+     * start), with the one command that installs them all.
+     */
+    private String missingApis() {
+        List<String> crds = new ArrayList<>();
+        List<String> orElse = new ArrayList<>();
+        for (HpaApi api : apis) {
+            if (serves(api.apiVersion(), api.plural())) {
+                continue;
+            }
+            if (api != HpaApi.MIRROR) {
+                return "--hpa-apis includes " + api.apiVersion() + " but the API server does not serve it";
+            }
+            crds.add(api.plural() + "." + api.group() + " (--hpa-apis includes " + api.apiVersion() + ")");
+            orElse.add("leave " + api.apiVersion() + " out of --hpa-apis");
+        }
+        if (persistHistory && !apis.isEmpty() && !serves(StoredHistory.API_VERSION, StoredHistory.PLURAL)) {
+            crds.add(StoredHistory.PLURAL + "." + StoredHistory.GROUP + " (--persist-history is on)");
+            orElse.add("set --persist-history=false");
+        }
+        if (crds.isEmpty()) {
             return null;
         }
-        if (api == HpaApi.MIRROR) {
-            return "--hpa-apis includes " + api.apiVersion() + " but the API server does not serve it: "
-                    + installItsCrd(api.plural() + "." + api.group(), "leave it out of --hpa-apis");
-        }
-        return "--hpa-apis includes " + api.apiVersion() + " but the API server does not serve it";
-    }
-
-    /** What to do about a CRD of ours the API server does not serve: install it, or do without. */
-    private static String installItsCrd(String crd, String orElse) {
-        return "install its CRD (kubectl apply -f deploy/" + crd + ".yaml; Helm installs it from the chart's crds/) or " + orElse;
+        return "the API server does not serve " + String.join(" nor ", crds) + ": install the CRDs, all at once: " + INSTALL_CRDS
+                + " (from a checkout of hpa-controller; helm install and kubectl apply -k deploy/ install them too), or "
+                + String.join(" and ", orElse);
     }
 
     private static Verdict refused(String message) {

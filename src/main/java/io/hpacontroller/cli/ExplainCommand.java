@@ -2,10 +2,12 @@ package io.hpacontroller.cli;
 
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.hpacontroller.core.reconcile.ApiException;
 import io.hpacontroller.explain.ControllerLink;
 import io.hpacontroller.explain.Explainer;
 import io.hpacontroller.explain.ExplanationText;
+import io.hpacontroller.explain.HpaLookup;
+import io.hpacontroller.live.KubeApi;
 import io.hpacontroller.ops.DecisionsJson;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -17,15 +19,17 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.concurrent.Callable;
-import java.util.regex.Pattern;
 
 /**
- * {@code explain NAMESPACE/NAME}: what the autoscaler decides for one HPA now, and why. Reads the HPA, its
- * scale, pods and metrics, runs the decision core read-only (nothing is written), prints the answer in one
- * sentence, then the decision trace.
+ * {@code explain NAMESPACE/NAME}: what the autoscaler decides for one HPA now, and why. Reads the HPA (autoscaling/v2 or
+ * the mirror API's, {@link HpaLookup}), its scale, pods and metrics with a handful of GETs, each retried once when it
+ * failed in a way that may pass, runs the decision core read-only (nothing is written), prints the answer in one
+ * sentence, then the decision trace. A failure is one line: exit 2 for a mistake of the command line (no such HPA
+ * included), 1 for a cluster that cannot be read.
  */
 @Command(name = "explain", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Explains what the autoscaler decides for one HorizontalPodAutoscaler now, and why.",
+                "NAMESPACE/NAME is the autoscaling/v2 HPA or the mirror HPA of that name; hpa/NAMESPACE/NAME or xhpa/NAMESPACE/NAME says which.",
                 "Reads the HPA, its scale, pods and metrics, and runs the decision core read-only: nothing is written.",
                 "The stabilization windows and policies depend on what the controller remembers: explain asks the running",
                 "controller for it (--controller-url and --controller-token; or its leader, named by its Lease, through the API",
@@ -33,10 +37,8 @@ import java.util.regex.Pattern;
                 "When it cannot, it says so and what that changes."})
 public final class ExplainCommand implements Callable<Integer> {
 
-    /** A DNS-1123 namespace and a DNS-1123 subdomain name, as the API server accepts them. */
-    private static final Pattern KEY = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?/[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
-
-    @Parameters(index = "0", paramLabel = "NAMESPACE/NAME", description = "the HorizontalPodAutoscaler")
+    @Parameters(index = "0", paramLabel = "NAMESPACE/NAME",
+            description = "the HorizontalPodAutoscaler (either API), or hpa/NAMESPACE/NAME (autoscaling/v2), xhpa/NAMESPACE/NAME (the mirror API)")
     String target;
 
     @Option(names = "--kubeconfig", paramLabel = "PATH",
@@ -78,8 +80,10 @@ public final class ExplainCommand implements Callable<Integer> {
         if (!output.equals("text") && !output.equals("json")) {
             throw new CommandLine.ParameterException(cl, "-o must be text or json, got " + output);
         }
-        if (!KEY.matcher(target).matches()) {
-            throw new CommandLine.ParameterException(cl, "expected NAMESPACE/NAME of a HorizontalPodAutoscaler, got '" + target + "'");
+        HpaLookup.Target named = HpaLookup.Target.parse(target);
+        if (named == null) {
+            throw new CommandLine.ParameterException(cl, "expected NAMESPACE/NAME of a HorizontalPodAutoscaler (or hpa/NAMESPACE/NAME, "
+                    + "xhpa/NAMESPACE/NAME), got '" + target + "'");
         }
         if (controllerUrl != null && (controllerUrl.getScheme() == null || !controllerUrl.getScheme().matches("https?") || controllerUrl.getHost() == null)) {
             throw new CommandLine.ParameterException(cl, "--controller-url must be http://HOST:PORT or https://HOST:PORT, got " + controllerUrl);
@@ -87,8 +91,6 @@ public final class ExplainCommand implements Callable<Integer> {
         if (controllerToken != null && (controllerUrl == null || !"https".equals(controllerUrl.getScheme()))) {
             throw new CommandLine.ParameterException(cl, "--controller-token is sent only to an https --controller-url");
         }
-        String namespace = target.substring(0, target.indexOf('/'));
-        String name = target.substring(target.indexOf('/') + 1);
         KubeConnection connection;
         try {
             connection = KubeConnection.resolve(kubeconfig, context);
@@ -97,19 +99,19 @@ public final class ExplainCommand implements Callable<Integer> {
         }
         KubernetesClient client = connection.connect(Explainer.API_TIMEOUT, 4);
         try (client) {
+            KubeApi api = new KubeApi(client, Explainer.API_TIMEOUT).retryingReadsOnce();
             HorizontalPodAutoscaler hpa;
             try {
-                hpa = client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(namespace).withName(name).get();
-            } catch (KubernetesClientException e) {
-                cl.getErr().println("error: cannot read horizontalpodautoscaler " + target + ": " + e.getMessage());
+                hpa = HpaLookup.find(api, named);
+            } catch (HpaLookup.Unknown e) {
+                throw new CommandLine.ParameterException(cl, e.getMessage());
+            } catch (ApiException e) {
+                cl.getErr().println("error: cannot read horizontalpodautoscaler " + named + ": " + e.getMessage());
                 cl.getErr().flush();
                 return 1;
             }
-            if (hpa == null) {
-                throw new CommandLine.ParameterException(cl, "horizontalpodautoscaler " + target + " not found");
-            }
             Clock clock = Clock.systemUTC();
-            Explainer.Explanation e = Explainer.explain(client, hpa, new ControllerLink.Target(controllerUrl, controllerNamespace, controllerLease, controllerToken), clock);
+            Explainer.Explanation e = Explainer.explain(client, api, hpa, new ControllerLink.Target(controllerUrl, controllerNamespace, controllerLease, controllerToken), clock);
             PrintWriter out = cl.getOut();
             out.print(output.equals("json") ? DecisionsJson.writePretty(e) + "\n" : ExplanationText.render(e, clock.millis()));
             out.flush();

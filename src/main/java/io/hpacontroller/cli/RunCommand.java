@@ -31,6 +31,7 @@ import java.util.EnumSet;
 import java.util.Set;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -317,7 +318,8 @@ public final class RunCommand implements Callable<Integer> {
         }
         LogFormat.apply(logFormat);
         KubernetesClient client = connection.connect(settings.options().apiTimeout(), 2 * workers);
-        ControllerRuntime runtime = new ControllerRuntime(client, settings);
+        CompletableFuture<Integer> lostLease = new CompletableFuture<>();
+        ControllerRuntime runtime = new ControllerRuntime(client, settings, lostLease::complete);
         CountDownLatch stopping = new CountDownLatch(1);
         Thread shutdown = new Thread(() -> {
             stopping.countDown();
@@ -325,6 +327,9 @@ public final class RunCommand implements Callable<Integer> {
             client.close();
         }, "shutdown");
         Runtime.getRuntime().addShutdownHook(shutdown);
+        // a lost lease stops everything, then run ends with its status (Main exits the process with it); not on the
+        // election thread, which stopping waits for
+        lostLease.thenRunAsync(() -> stopNow(shutdown), stop -> new Thread(stop, "lost-lease").start());
         LOG.info("hpa-controller connecting to {} ({}; namespaces: {}; reconciling the HPAs of: {}{})", connection.server(), connection.source(),
                 settings.options().namespaces().isEmpty() ? "all" : settings.options().namespaces(),
                 settings.options().apis().isEmpty() ? "no API" : settings.options().apis().stream().map(HpaApi::apiVersion).sorted().toList(),
@@ -366,7 +371,7 @@ public final class RunCommand implements Callable<Integer> {
             return 1;
         }
         runtime.awaitStopped();
-        return 0;
+        return lostLease.getNow(0);
     }
 
     /** Stops what was started, unless the shutdown hook is already doing it. */

@@ -16,6 +16,7 @@ import io.hpacontroller.core.model.ReadyStatus;
 import io.hpacontroller.core.model.ResourceAmounts;
 import io.hpacontroller.core.model.ScaleTarget;
 import io.hpacontroller.core.reconcile.ApiException;
+import io.hpacontroller.core.reconcile.DecisionTrace;
 import io.hpacontroller.core.reconcile.EventRecorder;
 import io.hpacontroller.core.reconcile.MetricsSource;
 import io.hpacontroller.core.reconcile.PodSource;
@@ -49,6 +50,8 @@ final class CaseWorld implements ScaleClient, PodSource, MetricsSource, StatusWr
 
     final List<Integer> scaleWrites = new ArrayList<>();
     final List<HorizontalPodAutoscalerStatus> statusWrites = new ArrayList<>();
+    /** The decision each status write came with, in the order of {@link #statusWrites}. */
+    final List<DecisionTrace> statusDecisions = new ArrayList<>();
     private final List<Event> events = new ArrayList<>();
 
     /** An event the core recorded. */
@@ -204,6 +207,12 @@ final class CaseWorld implements ScaleClient, PodSource, MetricsSource, StatusWr
     @Override
     public void write(HorizontalPodAutoscaler hpa, HorizontalPodAutoscalerStatus status) {
         statusWrites.add(status);
+    }
+
+    @Override
+    public void write(HorizontalPodAutoscaler hpa, HorizontalPodAutoscalerStatus status, DecisionTrace decided) {
+        write(hpa, status);
+        statusDecisions.add(decided);
     }
 
     @Override

@@ -248,7 +248,14 @@ public final class ConformanceRunner {
 
     // ---- reconcile ----
 
-    private String runReconcile(JsonNode c) {
+    /**
+     * A reconcile case's sync: its world (what the core read and wrote), the HPA it synced and what it returned.
+     */
+    record CaseSync(CaseWorld world, HorizontalPodAutoscaler hpa, ReconcileOutcome outcome) {
+    }
+
+    /** Syncs the HPA of a reconcile case in the case's world. */
+    CaseSync sync(JsonNode c) {
         ControllerConfig cfg = config(c);
         long now = NOW.toEpochMilli();
         CaseWorld world = new CaseWorld(c, now);
@@ -257,7 +264,13 @@ public final class ConformanceRunner {
         seedHistory(histories.of(Reconciler.keyOf(hpa)), c.path("history"), now);
         Reconciler reconciler = new Reconciler(cfg, world, world, world, world, world, histories, SelectorOwnership.NONE,
                 Clock.fixed(NOW, ZoneOffset.UTC));
-        ReconcileOutcome outcome = reconciler.reconcile(hpa);
+        return new CaseSync(world, hpa, reconciler.reconcile(hpa));
+    }
+
+    private String runReconcile(JsonNode c) {
+        CaseSync sync = sync(c);
+        CaseWorld world = sync.world();
+        ReconcileOutcome outcome = sync.outcome();
 
         JsonNode expect = c.path("expect");
         List<String> diffs = new ArrayList<>();

@@ -5,7 +5,9 @@ import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.hpacontroller.core.reconcile.ApiException;
+import io.hpacontroller.live.KubeApi;
+import io.hpacontroller.live.TransportFailure;
 import io.hpacontroller.ops.DecisionsJson;
 import io.hpacontroller.ops.HpaDecisions;
 
@@ -25,8 +27,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * How {@code explain} reaches the running controller's {@code /decisions/NAMESPACE/NAME}: at a URL the user
@@ -70,16 +74,23 @@ public final class ControllerLink {
     private ControllerLink() {
     }
 
-    static Answer fetch(KubernetesClient client, Target target, String namespace, String name) {
-        String path = "/decisions/" + encode(namespace) + "/" + encode(name);
+    /**
+     * @param api the API the Lease and the leader's pod are read through
+     * @param key the HPA's key ({@code NAMESPACE/NAME}, a mirror HPA's {@code autoscaling.hpa-controller.io/NAMESPACE/NAME}),
+     *            the path of its decisions
+     */
+    static Answer fetch(KubernetesClient client, KubeApi api, Target target, String key) {
+        String path = "/decisions/" + Arrays.stream(key.split("/")).map(ControllerLink::encode).collect(Collectors.joining("/"));
         if (target.url() != null) {
             String base = target.url().toString().replaceAll("/+$", "");
-            return answer(direct(base + path, target.token()), "the controller at " + base, namespace + "/" + name);
+            return answer(direct(base + path, target.token()), "the controller at " + base, key);
         }
         Lease lease;
         try {
-            lease = client.leases().inNamespace(target.namespace()).withName(target.lease()).get();
-        } catch (KubernetesClientException e) {
+            lease = api.get("/apis/coordination.k8s.io/v1/namespaces/" + encode(target.namespace()) + "/leases/" + encode(target.lease()), Lease.class);
+        } catch (ApiException.NotFound e) {
+            lease = null;
+        } catch (ApiException e) {
             return unknown("cannot read the Lease " + target.namespace() + "/" + target.lease() + ": " + e.getMessage());
         }
         if (lease == null || lease.getSpec() == null) {
@@ -92,8 +103,10 @@ public final class ControllerLink {
         }
         Pod pod;
         try {
-            pod = client.pods().inNamespace(target.namespace()).withName(holder).get();
-        } catch (KubernetesClientException e) {
+            pod = api.get("/api/v1/namespaces/" + encode(target.namespace()) + "/pods/" + encode(holder), Pod.class);
+        } catch (ApiException.NotFound e) {
+            pod = null;
+        } catch (ApiException e) {
             return unknown("cannot read the leader's pod " + target.namespace() + "/" + holder + ": " + e.getMessage());
         }
         if (pod == null) {
@@ -109,7 +122,7 @@ public final class ControllerLink {
         }
         String proxy = "/api/v1/namespaces/" + target.namespace() + "/pods/" + holder + ":" + port + "/proxy" + path;
         return answer(throughApiServer(client, proxy), "the leader " + holder + " (Lease " + target.namespace() + "/" + target.lease()
-                + "), through the API server's pod proxy", namespace + "/" + name);
+                + "), through the API server's pod proxy", key);
     }
 
     /** The container port named "metrics", else the chart's default. */
@@ -170,7 +183,7 @@ public final class ControllerLink {
             HttpResponse<String> r = client.build().send(request.build(), HttpResponse.BodyHandlers.ofString());
             return new Reply(r.statusCode(), r.body(), null);
         } catch (IOException | IllegalArgumentException | GeneralSecurityException e) {
-            return new Reply(0, null, "GET " + url + ": " + e.getMessage());
+            return new Reply(0, null, "GET " + url + ": " + TransportFailure.describe(e, URI.create(url)));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new Reply(0, null, "GET " + url + ": interrupted");
@@ -188,9 +201,10 @@ public final class ControllerLink {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new Reply(0, null, "GET " + path + ": interrupted");
+        } catch (java.util.concurrent.TimeoutException e) {
+            return new Reply(0, null, "GET " + path + ": no answer within " + TIMEOUT.toSeconds() + "s");
         } catch (Exception e) {
-            Throwable cause = e.getCause() == null ? e : e.getCause();
-            return new Reply(0, null, "GET " + path + ": " + cause.getMessage());
+            return new Reply(0, null, "GET " + path + ": " + TransportFailure.describe(e, URI.create(base)));
         }
     }
 

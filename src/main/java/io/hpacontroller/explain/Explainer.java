@@ -58,9 +58,14 @@ public final class Explainer {
 
     public static final Duration API_TIMEOUT = Duration.ofSeconds(10);
 
-    public static Explanation explain(KubernetesClient client, HorizontalPodAutoscaler hpa, ControllerLink.Target target, Clock clock) {
+    /**
+     * @param client the client {@code api} was made from (the controller's history comes through its HTTP stack)
+     * @param api    how the HPA's scale, pods and metrics are read
+     * @param hpa    the HPA, as the core takes it (a mirror one with the mirror's apiVersion)
+     */
+    public static Explanation explain(KubernetesClient client, KubeApi api, HorizontalPodAutoscaler hpa, ControllerLink.Target target, Clock clock) {
         String key = Reconciler.keyOf(hpa);
-        ControllerLink.Answer answer = ControllerLink.fetch(client, target, hpa.getMetadata().getNamespace(), hpa.getMetadata().getName());
+        ControllerLink.Answer answer = ControllerLink.fetch(client, api, target, key);
         HpaDecisions decisions = answer.decisions();
         HpaDecisions.Flags flags = decisions != null ? decisions.flags() : HpaDecisions.Flags.of(ControllerConfig.defaults(), Duration.ofSeconds(15));
         ControllerConfig config = flags.config();
@@ -68,7 +73,6 @@ public final class Explainer {
         if (answer.known()) {
             histories.restore(key, decisions.history());
         }
-        KubeApi api = new KubeApi(client, API_TIMEOUT);
         ApiDiscovery discovery = new ApiDiscovery(api, clock);
         WouldWrite writes = new WouldWrite(new ScaleSubresource(api, discovery, WriteGate.alwaysOpen()));
         Reconciler reconciler = new Reconciler(config, writes, new PodLister(api), new RestMetrics(api, discovery), writes, writes,

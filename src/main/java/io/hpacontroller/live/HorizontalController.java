@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
@@ -138,7 +139,7 @@ public final class HorizontalController implements AutoCloseable {
         ScaleSubresource scales = new ScaleSubresource(api, writes, discovery, gate, workloads);
         RestMetrics metrics = new RestMetrics(api, discovery, options.metricsLimits());
         this.kept = options.persistHistory() ? new HistoryObjects(api, writes, gate, histories, events, options.syncPeriod()) : null;
-        this.statuses = new HpaStatusUpdater(writes, gate);
+        this.statuses = new HpaStatusUpdater(writes, gate, clock);
         this.reconciler = new Reconciler(options.decisions(), scales, pods, metrics, statuses, events, histories,
                 kept == null ? HistoryWriter.NONE : kept, selectors, clock);
         this.builtinSelectors = options.apis().contains(HpaApi.BUILTIN) ? null : new BuiltinHpaSelectors(scales, selectors);
@@ -628,6 +629,16 @@ public final class HorizontalController implements AutoCloseable {
 
     public long eventsDropped() {
         return events.dropped();
+    }
+
+    /** Status writes that failed, of HPAs of this API. */
+    public long statusWriteFailures(HpaApi api) {
+        return statuses.failures(api);
+    }
+
+    /** The HPAs (keys) whose status another controller wrote lately: the ConflictingController condition. */
+    public Set<String> conflictingWriters() {
+        return statuses.conflicting();
     }
 
     /** Events not written because their HPA had used up its event rate (client-go's spam filter). */

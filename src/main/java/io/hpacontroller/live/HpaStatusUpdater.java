@@ -1,15 +1,21 @@
 package io.hpacontroller.live;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus;
 import io.hpacontroller.core.reconcile.ApiException;
 import io.hpacontroller.core.reconcile.DecisionTrace;
+import io.hpacontroller.core.reconcile.OtherStatusWriter;
 import io.hpacontroller.core.reconcile.Reconciler;
 import io.hpacontroller.core.reconcile.StatusWriter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import java.time.Clock;
+import java.util.EnumMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Writes an HPA's status through the status subresource of its API (PUT, guarded by the resourceVersion of
@@ -21,8 +27,14 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Until the informer holds the HPA as this updater last wrote it, a sync decides from the API's HPA, not the
  * cache's ({@link #current}): a sync that comes soon after a status write (an HPA's first slot right after its
  * immediate sync) would otherwise compare against, and write over, the status before it.
+ *
+ * <p>A write that fails is never silent: besides the core's Warning event {@code FailedUpdateStatus}, a WARN line with the
+ * API server's message and a count per API ({@link #failures}). What was written is also what tells another writer of
+ * the same status apart ({@link OtherStatusWriters}, field manager {@value OtherStatusWriters#FIELD_MANAGER}).
  */
 public final class HpaStatusUpdater implements StatusWriter {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HpaStatusUpdater.class);
 
     /** Marks a write whose answer could not be read: the next sync reads the HPA from the API. */
     private static final String UNKNOWN = "";
@@ -31,10 +43,20 @@ public final class HpaStatusUpdater implements StatusWriter {
     private final WriteGate gate;
     /** HPAs (by sync key) whose cached object may be older than our last status write: the resourceVersion it made. */
     private final Map<String, String> behind = new ConcurrentHashMap<>();
+    private final OtherStatusWriters others;
+    private final Map<HpaApi, LongAdder> failures = new EnumMap<>(HpaApi.class);
 
     public HpaStatusUpdater(KubeApi api, WriteGate gate) {
+        this(api, gate, Clock.systemUTC());
+    }
+
+    public HpaStatusUpdater(KubeApi api, WriteGate gate, Clock clock) {
         this.api = api;
         this.gate = gate;
+        this.others = new OtherStatusWriters(api, clock);
+        for (HpaApi kind : HpaApi.values()) {
+            failures.put(kind, new LongAdder());
+        }
     }
 
     @Override
@@ -45,17 +67,66 @@ public final class HpaStatusUpdater implements StatusWriter {
     @Override
     public void write(HorizontalPodAutoscaler hpa, HorizontalPodAutoscalerStatus status, DecisionTrace decided) throws ApiException {
         HpaApi kind = HpaApi.of(hpa);
+        String key = Reconciler.keyOf(hpa);
         String path = kind.path(hpa.getMetadata().getNamespace(), hpa.getMetadata().getName());
         gate.check();
         String answer;
         try {
-            answer = api.put(path + "/status", withStatus(kind, hpa, status, decided));
-        } catch (ApiException.Conflict e) {
-            HorizontalPodAutoscaler latest = read(kind, path);
-            gate.check();
-            answer = api.put(path + "/status", withStatus(kind, latest, status, decided));
+            try {
+                answer = api.put(statusPath(path), withStatus(kind, hpa, status, decided));
+            } catch (ApiException.Conflict e) {
+                HorizontalPodAutoscaler latest = read(kind, path);
+                gate.check();
+                answer = api.put(statusPath(path), withStatus(kind, latest, status, decided));
+            }
+        } catch (ApiException e) {
+            others.failed(key);
+            if (gate.isOpen()) { // not a write this instance stopped itself (shutdown, lost lease)
+                failures.get(kind).increment();
+                LOG.atWarn().addKeyValue("hpa", key).log("status of {} not written: {}", key, e.getMessage());
+            }
+            throw e;
         }
-        behind.put(Reconciler.keyOf(hpa), versionIn(answer));
+        HorizontalPodAutoscaler stored = stored(kind, answer);
+        behind.put(key, stored == null || stored.getMetadata().getResourceVersion() == null ? UNKNOWN : stored.getMetadata().getResourceVersion());
+        others.wrote(key, stored);
+    }
+
+    private static String statusPath(String path) {
+        return path + "/status?fieldManager=" + OtherStatusWriters.FIELD_MANAGER;
+    }
+
+    /** Status writes that failed (the API server refused them, or did not answer), of HPAs of this API. */
+    public long failures(HpaApi kind) {
+        return failures.get(kind).sum();
+    }
+
+    @Override
+    public OtherStatusWriter otherWriter(HorizontalPodAutoscaler hpa) {
+        try {
+            return others.seen(hpa, holdsLastWrite(hpa));
+        } catch (RuntimeException e) {
+            LOG.debug("other writers of {} not checked", Reconciler.keyOf(hpa), e);
+            return OtherStatusWriter.UNKNOWN;
+        }
+    }
+
+    @Override
+    public void unchanged(HorizontalPodAutoscaler hpa) {
+        if (holdsLastWrite(hpa)) {
+            others.unchanged(hpa);
+        }
+    }
+
+    /** Whether the HPA (as {@link #current} gave it) holds this updater's last status write, or a later version. */
+    private boolean holdsLastWrite(HorizontalPodAutoscaler hpa) {
+        String latest = behind.get(Reconciler.keyOf(hpa));
+        return latest == null || latest.equals(hpa.getMetadata().getResourceVersion());
+    }
+
+    /** The HPAs whose status another writer wrote lately (keys). */
+    public Set<String> conflicting() {
+        return others.conflicting();
     }
 
     /**
@@ -86,6 +157,7 @@ public final class HpaStatusUpdater implements StatusWriter {
     /** The HPA of this key is gone: nothing to catch up with. */
     public void forget(String key) {
         behind.remove(key);
+        others.forget(key);
     }
 
     /** HPAs whose cached status is known to be behind. */
@@ -97,13 +169,14 @@ public final class HpaStatusUpdater implements StatusWriter {
         return kind == HpaApi.MIRROR ? api.get(path, MirrorHpa.class).toCore() : api.get(path, HorizontalPodAutoscaler.class);
     }
 
-    /** The resourceVersion of the HPA the API answered a status write with, {@link #UNKNOWN} when it cannot be read. */
-    private String versionIn(String response) {
+    /** The HPA the API answered a status write with (as the core sees it), null when it cannot be read. */
+    private HorizontalPodAutoscaler stored(HpaApi kind, String response) {
         try {
-            String version = api.serialization().unmarshal(response, JsonNode.class).path("metadata").path("resourceVersion").asText("");
-            return version.isEmpty() ? UNKNOWN : version;
+            HorizontalPodAutoscaler hpa = kind == HpaApi.MIRROR ? api.serialization().unmarshal(response, MirrorHpa.class).toCore()
+                    : api.serialization().unmarshal(response, HorizontalPodAutoscaler.class);
+            return hpa == null || hpa.getMetadata() == null ? null : hpa;
         } catch (RuntimeException e) {
-            return UNKNOWN;
+            return null;
         }
     }
 

@@ -30,6 +30,10 @@ import java.util.concurrent.TimeoutException;
  * {@link ApiException.Conflict}; the message reads as client-go's ({@link ApiErrorText}): the API server's own
  * when it sent one, else client-go's text for the code and the resource.
  * Every call is counted and timed in {@link ApiCallStats} for the calling thread.
+ *
+ * <p>The controller never retries a call (a failing sync waits for the next one, as upstream's); a one-off command
+ * ({@code explain}) asks for {@link #retryingReadsOnce}: a read that failed in a way that may pass (no answer, a
+ * timeout, 429 or 5xx) is sent once more.
  */
 public final class KubeApi {
 
@@ -48,13 +52,23 @@ public final class KubeApi {
     private final String base;
     private final KubernetesSerialization serialization;
     private final Duration timeout;
+    private final boolean retryReads;
 
     public KubeApi(KubernetesClient client, Duration timeout) {
-        this.http = client.getHttpClient();
-        String url = client.getMasterUrl().toString();
+        this(client.getHttpClient(), client.getMasterUrl().toString(), client.getKubernetesSerialization(), timeout, false);
+    }
+
+    private KubeApi(HttpClient http, String url, KubernetesSerialization serialization, Duration timeout, boolean retryReads) {
+        this.http = http;
         this.base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
-        this.serialization = client.getKubernetesSerialization();
+        this.serialization = serialization;
         this.timeout = timeout;
+        this.retryReads = retryReads;
+    }
+
+    /** The same API, with each GET that failed in a way that may pass (no answer, a timeout, 429, 5xx) sent once more. */
+    public KubeApi retryingReadsOnce() {
+        return new KubeApi(http, base, serialization, timeout, true);
     }
 
     public KubernetesSerialization serialization() {
@@ -74,7 +88,14 @@ public final class KubeApi {
     }
 
     public String get(String path) throws ApiException {
-        return send(http.newHttpRequestBuilder().uri(base + path), path, "GET");
+        try {
+            return send(http.newHttpRequestBuilder().uri(base + path), path, "GET");
+        } catch (Transient e) {
+            if (!retryReads) {
+                throw e;
+            }
+            return send(http.newHttpRequestBuilder().uri(base + path), path, "GET");
+        }
     }
 
     public String put(String path, Object body) throws ApiException {
@@ -163,15 +184,15 @@ public final class KubeApi {
         if (code == 409) {
             return new ApiException.Conflict(message);
         }
-        return new ApiException(message);
+        return code == 429 || code >= 500 && code != 501 ? new Transient(message, null) : new ApiException(message);
     }
 
     private static ApiException sendFailure(ExecutionException e, String verb, String url) {
         Throwable cause = e.getCause() == null ? e : e.getCause();
         if (cause instanceof java.net.http.HttpTimeoutException || cause instanceof TimeoutException) {
-            return new ApiException(ApiErrorText.timeout(verb, url), cause);
+            return new Transient(ApiErrorText.timeout(verb, url), cause);
         }
-        return new ApiException(ApiErrorText.transport(verb, url, cause), cause);
+        return new Transient(ApiErrorText.transport(verb, url, cause), cause);
     }
 
     private String send(HttpRequest.Builder builder, String path, String verb) throws ApiException {
@@ -191,9 +212,16 @@ public final class KubeApi {
         } catch (ExecutionException e) {
             throw sendFailure(e, verb, base + path);
         } catch (TimeoutException e) {
-            throw new ApiException(ApiErrorText.timeout(verb, base + path));
+            throw new Transient(ApiErrorText.timeout(verb, base + path), e);
         } finally {
             ApiCallStats.record(System.nanoTime() - start);
+        }
+    }
+
+    /** A failure that may pass if the call is made again: no answer, a timeout, 429 or a server error. */
+    private static final class Transient extends ApiException {
+        Transient(String message, Throwable cause) {
+            super(message, cause);
         }
     }
 }

@@ -75,6 +75,22 @@ public final class ControllerMetrics implements HorizontalController.SyncListene
                     cb.call(controller.eventsRateLimited(), "rate_limited");
                     cb.call(controller.eventsDropped(), "dropped");
                 }).register(registry);
+        CounterWithCallback.builder().name("hpa_controller_status_update_failures")
+                .help("HPA status writes that failed (the API server refused them or did not answer), by the HPA's API group; each is also a "
+                        + "FailedUpdateStatus event and a log line with the server's message")
+                .labelNames("api_group").callback(cb -> {
+                    for (HpaApi api : HpaApi.values()) {
+                        cb.call(controller.statusWriteFailures(api), api.group());
+                    }
+                }).register(registry);
+        GaugeWithCallback.builder().name("hpa_controller_conflicting_writers")
+                .help("1 for each HPA whose status another controller wrote lately (in the last 10 minutes), besides this one: "
+                        + "the ConflictingController condition")
+                .labelNames("namespace", "hpa_name", "api_group").callback(cb -> {
+                    for (String key : controller.conflictingWriters()) {
+                        cb.call(1, labels(key));
+                    }
+                }).register(registry);
         GaugeWithCallback.builder().name("leader_election_master_status")
                 .help("Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. 'name' is the string used to identify the lease.")
                 .labelNames("name").callback(cb -> cb.call(leading.getAsBoolean() ? 1 : 0, leaseName)).register(registry);

@@ -30,8 +30,8 @@ import java.util.function.IntConsumer;
  * <p>With leader election, the workers start only while this instance holds a fresh lease (checked
  * together with starting them, so a lease lost meanwhile cannot start workers on a standby), and every
  * write is fenced on the lease's last renewal (see {@link LeaderElection#holdsFreshLease}). When the
- * lease is lost, the workers stop and the process exits non-zero, as kube-controller-manager does; the
- * pod restarts as a standby.
+ * lease is lost, the workers stop and the runtime's exit gets status 1: {@code run} ends the process with
+ * it, as kube-controller-manager does, and the pod restarts as a standby.
  *
  * <p>Shutdown (SIGTERM) stops taking work, lets in-flight reconciles finish, posts the pending events,
  * closes the writes, releases the lease so a standby takes over at once, then stops the informers and
@@ -78,15 +78,15 @@ public final class ControllerRuntime implements AutoCloseable {
     private HealthServer healthServer;
     private boolean serving;
 
-    /** The controller of {@code run}: losing the lease ends the process. */
-    public ControllerRuntime(KubernetesClient client, Settings settings) {
-        this(client, settings, ControllerRuntime::exitProcess, Clock.systemUTC(), Ticker.SYSTEM);
+    /**
+     * @param exit what to do with the exit status when the lease is lost, called once on the election thread:
+     *             {@code run} ends with it; a test records it (a test never ends its JVM)
+     */
+    public ControllerRuntime(KubernetesClient client, Settings settings, IntConsumer exit) {
+        this(client, settings, exit, Clock.systemUTC(), Ticker.SYSTEM);
     }
 
-    /**
-     * @param exit   what to do with the exit status when the lease is lost (tests record it)
-     * @param ticker monotonic time for the lease
-     */
+    /** @param ticker monotonic time for the lease */
     ControllerRuntime(KubernetesClient client, Settings settings, IntConsumer exit, Clock clock, Ticker ticker) {
         this.settings = settings;
         this.client = client;
@@ -204,7 +204,7 @@ public final class ControllerRuntime implements AutoCloseable {
         }
     }
 
-    /** The lease is gone: no worker may start or keep running, and the process ends (the pod restarts as a standby). */
+    /** The lease is gone: no worker may start or keep running, and the controller ends (the pod restarts as a standby). */
     private void lostLease() {
         synchronized (workers) {
             lost = true;
@@ -212,12 +212,6 @@ public final class ControllerRuntime implements AutoCloseable {
         controller.stopWorkers(settings.shutdownTimeout());
         LOG.error("exiting with status {}: the lease was lost", LOST_LEASE);
         exit.accept(LOST_LEASE);
-    }
-
-    private static void exitProcess(int status) {
-        // not on the election thread: System.exit waits for the shutdown hooks, which wait for that thread
-        Thread t = new Thread(() -> System.exit(status), "exit");
-        t.start();
     }
 
     /** The outcome of the latest attempt to start the workers (true when they started). */

@@ -172,22 +172,32 @@ class ClusterAccessTest {
         Verdict v = new ClusterAccess(client, ClusterAccess.needed(mirror, List.of(), null, null), mirror).check();
 
         assertThat(v.state()).isEqualTo(State.MISSING_API);
-        assertThat(v.message()).isEqualTo("--hpa-apis includes autoscaling.hpa-controller.io/v1 but the API server does not serve it: install its CRD"
-                + " (kubectl apply -f deploy/horizontalpodautoscalers.autoscaling.hpa-controller.io.yaml; Helm installs it from the chart's crds/)"
-                + " or leave it out of --hpa-apis");
-        assertThat(Path.of("deploy/horizontalpodautoscalers.autoscaling.hpa-controller.io.yaml")).as("the file the message names").exists();
+        assertThat(v.message()).isEqualTo("the API server does not serve horizontalpodautoscalers.autoscaling.hpa-controller.io (--hpa-apis includes"
+                + " autoscaling.hpa-controller.io/v1): install the CRDs, all at once: kubectl apply --server-side -f charts/hpa-controller/crds/"
+                + " (from a checkout of hpa-controller; helm install and kubectl apply -k deploy/ install them too), or leave"
+                + " autoscaling.hpa-controller.io/v1 out of --hpa-apis");
+        assertThat(Path.of("charts/hpa-controller/crds/horizontalpodautoscalers.autoscaling.hpa-controller.io.yaml")).as("in the directory the message names")
+                .exists();
     }
 
     @Test
     void keptHistoriesNeedTheirCrdAndTheirPermissions() {
         Set<HpaApi> mirror = Set.of(HpaApi.MIRROR);
-        cluster.fail("GET", "^/apis/autoscaling\\.hpa-controller\\.io/v1$", 404, 1); // neither CRD installed
-        Verdict v = new ClusterAccess(client, ClusterAccess.needed(FULL_REPLACEMENT, List.of(), null, null, true), FULL_REPLACEMENT, true).check();
+        cluster.fail("GET", "^/apis/autoscaling\\.hpa-controller\\.io/v1$", 404, 2); // neither CRD installed
+        Verdict v = new ClusterAccess(client, ClusterAccess.needed(mirror, List.of(), null, null, true), mirror, true).check();
         assertThat(v.state()).isEqualTo(State.MISSING_API);
-        assertThat(v.message()).isEqualTo("--persist-history is on but the API server does not serve horizontalpodautoscalerhistories.autoscaling.hpa-controller.io:"
-                + " install its CRD (kubectl apply -f deploy/horizontalpodautoscalerhistories.autoscaling.hpa-controller.io.yaml; Helm installs it from"
-                + " the chart's crds/) or set --persist-history=false");
-        assertThat(Path.of("deploy/horizontalpodautoscalerhistories.autoscaling.hpa-controller.io.yaml")).as("the file the message names").exists();
+        assertThat(v.message()).as("both named at once").isEqualTo("the API server does not serve horizontalpodautoscalers.autoscaling.hpa-controller.io (--hpa-apis includes"
+                + " autoscaling.hpa-controller.io/v1) nor horizontalpodautoscalerhistories.autoscaling.hpa-controller.io (--persist-history is on):"
+                + " install the CRDs, all at once: kubectl apply --server-side -f charts/hpa-controller/crds/ (from a checkout of hpa-controller;"
+                + " helm install and kubectl apply -k deploy/ install them too), or leave autoscaling.hpa-controller.io/v1 out of --hpa-apis and set"
+                + " --persist-history=false");
+        assertThat(Path.of("charts/hpa-controller/crds/horizontalpodautoscalerhistories.autoscaling.hpa-controller.io.yaml"))
+                .as("in the directory the message names").exists();
+        cluster.fail("GET", "^/apis/autoscaling\\.hpa-controller\\.io/v1$", 404, 1);
+        assertThat(new ClusterAccess(client, ClusterAccess.needed(FULL_REPLACEMENT, List.of(), null, null, true), FULL_REPLACEMENT, true).check().message())
+                .isEqualTo("the API server does not serve horizontalpodautoscalerhistories.autoscaling.hpa-controller.io (--persist-history is on):"
+                        + " install the CRDs, all at once: kubectl apply --server-side -f charts/hpa-controller/crds/ (from a checkout of hpa-controller;"
+                        + " helm install and kubectl apply -k deploy/ install them too), or set --persist-history=false");
 
         cluster.forbid("create", "horizontalpodautoscalerhistories.autoscaling.hpa-controller.io");
         Verdict refused = new ClusterAccess(client, ClusterAccess.needed(mirror, List.of(), null, null, true), mirror, true).check();

@@ -13,6 +13,8 @@ import io.hpacontroller.live.ControllerOptions;
 import io.hpacontroller.ops.ControllerRuntime;
 import io.hpacontroller.ops.MetricsServing;
 import io.hpacontroller.testing.MockCluster;
+import io.hpacontroller.testing.RecordedExit;
+import io.hpacontroller.testing.Waits;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -80,7 +82,7 @@ class ExplainCommandTest {
         ControllerOptions options = new ControllerOptions(ControllerConfig.defaults().withDownscaleStabilization(Duration.ofSeconds(30)),
                 Duration.ofMillis(250), 2, List.of(), Duration.ofSeconds(5));
         runtime = new ControllerRuntime(cluster.newClient(), new ControllerRuntime.Settings(options, null,
-                new InetSocketAddress("127.0.0.1", 0), MetricsServing.PLAIN, null, Duration.ofSeconds(5)));
+                new InetSocketAddress("127.0.0.1", 0), MetricsServing.PLAIN, null, Duration.ofSeconds(5)), new RecordedExit()); // no lease to lose
         runtime.start();
     }
 
@@ -111,10 +113,10 @@ class ExplainCommandTest {
     void withTheControllersHistoryExplainAnswersAsTheControllerDecides() throws Exception {
         startController();
         cluster.workloads().setCpuPerPod(NS, "web", "100m");
-        await().atMost(Duration.ofSeconds(15)).until(() -> replicas() == 8);
+        await().atMost(Waits.STATE).until(() -> replicas() == 8);
         cluster.workloads().setCpuPerPod(NS, "web", "10m");
         // the controller now holds 8 in its 30 s scale-down window
-        await().atMost(Duration.ofSeconds(10)).until(() -> lastDecision().path("normalization").path("stabilization").isObject());
+        await().atMost(Waits.STATE).until(() -> lastDecision().path("normalization").path("stabilization").isObject());
 
         String url = "http://127.0.0.1:" + runtime.metricsPort();
         CommandRun text = explain("--controller-url=" + url);
@@ -138,7 +140,7 @@ class ExplainCommandTest {
         assertThat(e.path("wouldWrite").path("scale").isNull()).isTrue();
 
         // what the controller decides at its next sync is what explain said
-        await().atMost(Duration.ofSeconds(5)).until(() -> lastDecision().path("time").asLong() > explainedAt);
+        await().atMost(Waits.STATE).until(() -> lastDecision().path("time").asLong() > explainedAt);
         JsonNode next = lastDecision();
         assertThat(next.path("desiredReplicas").asInt()).isEqualTo(8);
         assertThat(next.path("action").asText()).isEqualTo("NONE");
@@ -174,7 +176,7 @@ class ExplainCommandTest {
     void withoutTheControllerTheHistoryIsUnknownAndNothingIsWritten() throws Exception {
         cluster.workloads().setCpuPerPod(NS, "web", "100m");
         // the fake workload controller has made the pods and written the deployment's status: it writes nothing more
-        await().atMost(Duration.ofSeconds(10)).until(() -> client.pods().inNamespace(NS).list().getItems().size() == 2
+        await().atMost(Waits.STATE).until(() -> client.pods().inNamespace(NS).list().getItems().size() == 2
                 && client.apps().deployments().inNamespace(NS).withName("web").get().getStatus() != null
                 && Integer.valueOf(2).equals(client.apps().deployments().inNamespace(NS).withName("web").get().getStatus().getReplicas()));
         cluster.clearRequests();
@@ -198,11 +200,16 @@ class ExplainCommandTest {
     void usageErrorsExitTwoWithOneLineNamingTheProblem() {
         CommandRun unknown = CommandRun.of("explain", "demo/nope", "--kubeconfig=" + kubeconfig);
         assertThat(unknown.exit()).isEqualTo(2);
-        assertThat(unknown.err()).startsWith("error: horizontalpodautoscaler demo/nope not found\n");
+        assertThat(unknown.err()).startsWith("error: horizontalpodautoscaler demo/nope not found (neither autoscaling/v2 nor "
+                + "autoscaling.hpa-controller.io/v1 has it)\n");
+        CommandRun unknownMirror = CommandRun.of("explain", "xhpa/demo/web", "--kubeconfig=" + kubeconfig);
+        assertThat(unknownMirror.exit()).isEqualTo(2);
+        assertThat(unknownMirror.err()).startsWith("error: horizontalpodautoscaler xhpa/demo/web not found\n");
 
         CommandRun malformed = CommandRun.of("explain", "web", "--kubeconfig=" + kubeconfig);
         assertThat(malformed.exit()).isEqualTo(2);
-        assertThat(malformed.err()).startsWith("error: expected NAMESPACE/NAME of a HorizontalPodAutoscaler, got 'web'\n");
+        assertThat(malformed.err()).startsWith("error: expected NAMESPACE/NAME of a HorizontalPodAutoscaler (or hpa/NAMESPACE/NAME, "
+                + "xhpa/NAMESPACE/NAME), got 'web'\n");
 
         CommandRun format = CommandRun.of("explain", "demo/web", "-o", "yaml", "--kubeconfig=" + kubeconfig);
         assertThat(format.exit()).isEqualTo(2);
@@ -211,18 +218,74 @@ class ExplainCommandTest {
         CommandRun noKubeconfig = CommandRun.of("explain", "demo/web", "--kubeconfig=" + dir.resolve("missing"));
         assertThat(noKubeconfig.exit()).isEqualTo(2);
         assertThat(noKubeconfig.err()).startsWith("error: --kubeconfig " + dir.resolve("missing") + ": no such file");
-        for (CommandRun r : List.of(unknown, malformed, format, noKubeconfig)) {
+        for (CommandRun r : List.of(unknown, unknownMirror, malformed, format, noKubeconfig)) {
             assertThat(r.err().lines().filter(l -> l.startsWith("error:")).count()).isEqualTo(1);
             assertThat(r.err()).doesNotContain("Exception");
         }
+    }
+
+    /** The mirror twin of demo/web, in namespace demo: the same spec under the mirror API. */
+    private void mirrorTwin(String name) {
+        io.hpacontroller.live.MirrorHpa m = new io.hpacontroller.live.MirrorHpa();
+        m.getMetadata().setName(name);
+        m.getMetadata().setNamespace(NS);
+        m.setSpec(client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).withName("web").get().getSpec());
+        client.resources(io.hpacontroller.live.MirrorHpa.class).inNamespace(NS).resource(m).create();
+    }
+
+    @Test
+    void aMirrorHpaIsExplainedByItsNameOrAsXhpaAndANameOfBothApisMustSayWhich() throws Exception {
+        cluster.workloads().setCpuPerPod(NS, "web", "100m");
+        await().atMost(Duration.ofSeconds(10)).until(() -> client.pods().inNamespace(NS).list().getItems().size() == 2);
+        cluster.fail("GET", "/apis/autoscaling\\.hpa-controller\\.io/v1/namespaces/demo/horizontalpodautoscalers/web$", 403, 1);
+        CommandRun mirrorForbidden = explain();
+        assertThat(mirrorForbidden.exit()).as("a user who may read autoscaling/v2 HPAs only: " + mirrorForbidden.err()).isZero();
+        mirrorTwin("api");
+
+        CommandRun byName = CommandRun.of("explain", "demo/api", "--kubeconfig=" + kubeconfig, "--controller-url=http://127.0.0.1:1");
+        assertThat(byName.exit()).as(byName.err()).isZero();
+        assertThat(byName.out()).startsWith("autoscaling.hpa-controller.io/demo/api: scaling up from 2 to 4: ")
+                .contains("GET http://127.0.0.1:1/decisions/autoscaling.hpa-controller.io/demo/api: ");
+        CommandRun asXhpa = CommandRun.of("explain", "xhpa/demo/api", "--kubeconfig=" + kubeconfig, "-o", "json");
+        assertThat(asXhpa.exit()).as(asXhpa.err()).isZero();
+        assertThat(JSON.readTree(asXhpa.out()).path("trace").path("hpa").asText()).isEqualTo("autoscaling.hpa-controller.io/demo/api");
+
+        mirrorTwin("web");
+        CommandRun both = explain();
+        assertThat(both.exit()).isEqualTo(2);
+        assertThat(both.err()).startsWith("error: demo/web is both an autoscaling/v2 HPA and a mirror HPA (autoscaling.hpa-controller.io/v1): "
+                + "name one, hpa/demo/web or xhpa/demo/web\n");
+        CommandRun builtin = CommandRun.of("explain", "hpa/demo/web", "--kubeconfig=" + kubeconfig);
+        assertThat(builtin.exit()).as(builtin.err()).isZero();
+        assertThat(builtin.out()).startsWith("demo/web: ");
+    }
+
+    @Test
+    void aTransientFailureIsTriedOnceMoreAndAFailureIsOneLineNamingItsCause() throws Exception {
+        cluster.fail("GET", "/horizontalpodautoscalers/web$", 503, 1);
+        CommandRun once = explain();
+        assertThat(once.exit()).as(once.err()).isZero();
+
+        cluster.fail("GET", "/apis/autoscaling/v2/namespaces/demo/horizontalpodautoscalers/web$", 503, 2);
+        CommandRun twice = explain();
+        assertThat(twice.exit()).isEqualTo(1);
+        assertThat(twice.err()).isEqualTo("error: cannot read horizontalpodautoscaler demo/web: injected fault\n");
+
+        Path nowhere = dir.resolve("nowhere");
+        java.nio.file.Files.writeString(nowhere, java.nio.file.Files.readString(kubeconfig).replace(cluster.url().replaceAll("/+$", ""),
+                "https://127.0.0.1:1"));
+        CommandRun unreachable = CommandRun.of("explain", "demo/web", "--kubeconfig=" + nowhere);
+        assertThat(unreachable.exit()).isEqualTo(1);
+        assertThat(unreachable.err()).isEqualTo("error: cannot read horizontalpodautoscaler demo/web: Get "
+                + "\"https://127.0.0.1:1/apis/autoscaling/v2/namespaces/demo/horizontalpodautoscalers/web\": dial tcp 127.0.0.1:1: connect: connection refused\n");
     }
 
     @Test
     void theDecisionsEndpointServesTheLastTracesAndTheHistory() throws Exception {
         startController();
         cluster.workloads().setCpuPerPod(NS, "web", "100m");
-        await().atMost(Duration.ofSeconds(15)).until(() -> replicas() == 8);
-        await().atMost(Duration.ofSeconds(10)).until(() -> JSON.readTree(get(runtime.metricsPort(), "/decisions/demo/web").body())
+        await().atMost(Waits.STATE).until(() -> replicas() == 8);
+        await().atMost(Waits.STATE).until(() -> JSON.readTree(get(runtime.metricsPort(), "/decisions/demo/web").body())
                 .path("decisions").size() >= 3);
 
         HttpResponse<String> ok = get(runtime.metricsPort(), "/decisions/demo/web");

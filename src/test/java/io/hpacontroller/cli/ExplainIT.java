@@ -11,13 +11,22 @@ import io.hpacontroller.deploy.ChartReleases;
 import io.hpacontroller.live.ControllerOptions;
 import io.hpacontroller.ops.ControllerRuntime;
 import io.hpacontroller.ops.MetricsServing;
+import io.hpacontroller.testing.RecordedExit;
+import io.hpacontroller.testing.Waits;
 import io.hpacontroller.testing.kube.KubeControlPlane;
 import io.hpacontroller.testing.kube.RealKube;
 import io.hpacontroller.testing.kube.TestNamespace;
 import io.hpacontroller.testing.kube.Workloads;
 import org.junit.jupiter.api.Test;
 
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerSpecBuilder;
+import io.hpacontroller.live.HpaApi;
+import io.hpacontroller.live.MirrorHpa;
+import io.hpacontroller.testing.kube.ChartRelease;
+
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -32,7 +41,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * {@code explain} on a real API server agrees with what the controller then writes: without the controller
  * (history unknown) it answers what a controller that has just started decides, and writes nothing; with the
- * controller's history it answers what the controller decides at its next sync.
+ * controller's history it answers what the controller decides at its next sync. It reads mirror HPAs (by name, or as
+ * {@code xhpa/NAMESPACE/NAME}) with their controller's history, and each failure is one line naming its cause.
  */
 @RealKube
 class ExplainIT {
@@ -87,7 +97,7 @@ class ExplainIT {
                 .withName("packets-per-second").endMetric().withNewTarget().withType("AverageValue").withAverageValue(new Quantity("5"))
                 .endTarget().endPods().endMetric().endSpec()
                 .build());
-        await().atMost(Duration.ofSeconds(60)).until(() -> readyPods(ns) == 2);
+        await().atMost(Waits.STATE).until(() -> readyPods(ns) == 2);
 
         // no controller: the history is unknown, explain decides as a controller that has just started, and writes nothing
         Instant before = Instant.now();
@@ -103,16 +113,16 @@ class ExplainIT {
         ControllerOptions options = new ControllerOptions(ControllerConfig.defaults(), SYNC_PERIOD, 2, List.of(ns.name()), Duration.ofSeconds(5));
         KubernetesClient client = ChartReleases.shipped(kube).client(); // the controller as the chart's ServiceAccount
         ControllerRuntime controller = new ControllerRuntime(client, new ControllerRuntime.Settings(options, null,
-                new InetSocketAddress("127.0.0.1", 0), MetricsServing.PLAIN, null, Duration.ofSeconds(5)));
+                new InetSocketAddress("127.0.0.1", 0), MetricsServing.PLAIN, null, Duration.ofSeconds(5)), new RecordedExit()); // no lease to lose
         try {
             controller.start();
             // the controller's first sync writes what explain said
-            await().atMost(Duration.ofSeconds(60)).until(() -> replicas(ns) == 4);
+            await().atMost(Waits.STATE).until(() -> replicas(ns) == 4);
             // a sync is recorded when it ends, after its status write: the scale can be seen before
-            JsonNode first = await().atMost(Duration.ofSeconds(20)).until(() -> decisions(controller.metricsPort(), ns), d -> d.size() > 0);
+            JsonNode first = await().atMost(Waits.STATE).until(() -> decisions(controller.metricsPort(), ns), d -> d.size() > 0);
             assertThat(first.get(first.size() - 1).path("desiredReplicas").asInt())
                     .isEqualTo(alone.path("trace").path("desiredReplicas").asInt()).isEqualTo(4);
-            await().atMost(Duration.ofSeconds(60)).until(() -> readyPods(ns) == 4);
+            await().atMost(Waits.STATE).until(() -> readyPods(ns) == 4);
 
             // with the controller's history, between two of its syncs: explain answers its next decision
             JsonNode known = explainJson(kube, ns, "--controller-url=http://127.0.0.1:" + controller.metricsPort());
@@ -134,10 +144,62 @@ class ExplainIT {
             assertThat(next.path("desiredReplicas").asInt()).isEqualTo(known.path("trace").path("desiredReplicas").asInt()).isEqualTo(8);
             assertThat(next.path("action").asText()).isEqualTo(known.path("trace").path("action").asText()).isEqualTo("SCALE_UP");
             assertThat(next.path("rawDesiredReplicas").asInt()).isEqualTo(known.path("trace").path("rawDesiredReplicas").asInt());
-            await().atMost(Duration.ofSeconds(10)).until(() -> replicas(ns) == 8);
+            await().atMost(Waits.STATE).until(() -> replicas(ns) == 8);
         } finally {
             controller.close();
             client.close();
         }
+    }
+
+    @Test
+    void explainReadsAMirrorHpaWithItsControllersHistoryAndSaysWhatFailsInOneLine(KubeControlPlane kube, TestNamespace ns) throws Exception {
+        ChartRelease defaults = ChartReleases.mirror(kube); // the chart's default install: the mirror API
+        ns.create(Workloads.deployment("web", 2));
+        ns.metrics().podsMetric("packets-per-second", "10");
+        MirrorHpa mirror = new MirrorHpa();
+        mirror.getMetadata().setName("web");
+        mirror.getMetadata().setNamespace(ns.name());
+        mirror.setSpec(new HorizontalPodAutoscalerSpecBuilder().withNewScaleTargetRef().withApiVersion("apps/v1").withKind("Deployment")
+                .withName("web").endScaleTargetRef().withMinReplicas(1).withMaxReplicas(3).addNewMetric().withType("Pods").withNewPods()
+                .withNewMetric().withName("packets-per-second").endMetric().withNewTarget().withType("AverageValue")
+                .withAverageValue(new Quantity("5")).endTarget().endPods().endMetric().build());
+        ns.admin().resources(MirrorHpa.class).inNamespace(ns.name()).resource(mirror).create();
+        await().atMost(Duration.ofSeconds(60)).until(() -> readyPods(ns) == 2);
+        ControllerOptions options = new ControllerOptions(ControllerConfig.defaults(), Duration.ofSeconds(2), 2, List.of(ns.name()),
+                Duration.ofSeconds(5), java.util.Set.of(HpaApi.MIRROR), false);
+        ControllerRuntime controller = new ControllerRuntime(defaults.client(), new ControllerRuntime.Settings(options, null,
+                new InetSocketAddress("127.0.0.1", 0), MetricsServing.PLAIN, null, Duration.ofSeconds(5)), new RecordedExit()); // no lease to lose
+        try {
+            controller.start();
+            await().atMost(Duration.ofSeconds(60)).until(() -> replicas(ns) == 3); // at its maximum: every sync now decides the same
+            String url = "--controller-url=http://127.0.0.1:" + controller.metricsPort();
+            for (String target : List.of(ns.name() + "/web", "xhpa/" + ns.name() + "/web")) {
+                CommandRun run = CommandRun.of("explain", target, "--kubeconfig=" + kube.adminKubeconfig(), url);
+                assertThat(run.exit()).as(run.err()).isZero();
+                assertThat(run.out()).startsWith(HpaApi.MIRROR.key(ns.name(), "web") + ": ")
+                        .contains("history:  from the controller at http://127.0.0.1:" + controller.metricsPort() + "\n")
+                        .contains("the controller's last decision (");
+            }
+        } finally {
+            controller.close();
+        }
+
+        CommandRun builtin = CommandRun.of("explain", "hpa/" + ns.name() + "/web", "--kubeconfig=" + kube.adminKubeconfig());
+        assertThat(builtin.exit()).isEqualTo(2);
+        assertThat(builtin.err()).startsWith("error: horizontalpodautoscaler hpa/" + ns.name() + "/web not found\n");
+
+        Path unreachable = Files.createTempFile("unreachable", ".kubeconfig");
+        Files.writeString(unreachable, Files.readString(kube.adminKubeconfig()).replace(kube.url(), "https://127.0.0.1:1"));
+        CommandRun down = CommandRun.of("explain", ns.name() + "/web", "--kubeconfig=" + unreachable);
+        assertThat(down.exit()).isEqualTo(1);
+        assertThat(down.err()).isEqualTo("error: cannot read horizontalpodautoscaler " + ns.name() + "/web: Get \"https://127.0.0.1:1/apis/"
+                + "autoscaling/v2/namespaces/" + ns.name() + "/horizontalpodautoscalers/web\": dial tcp 127.0.0.1:1: connect: connection refused\n");
+
+        CommandRun forbidden = CommandRun.of("explain", ns.name() + "/web", "--kubeconfig="
+                + kube.kubeconfigForServiceAccount(ns.name(), "default", null));
+        assertThat(forbidden.exit()).isEqualTo(1);
+        assertThat(forbidden.err()).startsWith("error: cannot read horizontalpodautoscaler " + ns.name() + "/web: horizontalpodautoscalers.autoscaling "
+                + "\"web\" is forbidden: User \"system:serviceaccount:" + ns.name() + ":default\" cannot get resource").doesNotContain("\tat ")
+                .hasLineCount(1);
     }
 }

@@ -4,6 +4,8 @@ import io.hpacontroller.live.HpaApi;
 import io.hpacontroller.live.RestMetrics;
 import io.hpacontroller.ops.ControllerRuntime;
 import io.hpacontroller.ops.MetricsServing;
+import io.hpacontroller.testing.MockCluster;
+import io.hpacontroller.testing.Waits;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -17,9 +19,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 class RunCommandTest {
 
@@ -215,6 +219,25 @@ class RunCommandTest {
         }
     }
 
+    /**
+     * A lost lease ends {@code run} with status 1, which {@link Main} makes the process's (as kube-controller-manager
+     * exits; the pod restarts as a standby). Run in this JVM, it returns the status and the JVM lives on.
+     */
+    @Test
+    void aLostLeaseEndsRunWithStatus1WithoutEndingTheJvm(@TempDir Path dir) throws Exception {
+        try (MockCluster cluster = MockCluster.start()) {
+            Path kubeconfig = cluster.writeKubeconfig(dir.resolve("config"), "shop");
+            CompletableFuture<Result> run = CompletableFuture.supplyAsync(() -> execute("--kubeconfig", kubeconfig.toString(),
+                    "--hpa-apis=autoscaling/v2", "--leader-elect-resource-namespace=shop", "--leader-elect-lease-duration=4s",
+                    "--leader-elect-renew-deadline=2s", "--leader-elect-retry-period=300ms", "--metrics-bind-address=0", "--health-probe-bind-address=0"));
+            await().atMost(Waits.STATE).until(() -> cluster.client().leases().inNamespace("shop").withName("hpa-controller").get() != null);
+
+            cluster.fail("PUT", "^/apis/coordination\\.k8s\\.io/v1/namespaces/shop/leases/hpa-controller$", 500, Integer.MAX_VALUE); // no renewal
+
+            assertThat(run.get(Waits.STATE.toSeconds(), TimeUnit.SECONDS)).satisfies(r -> assertThat(r.exit()).as(r.err()).isEqualTo(1));
+        }
+    }
+
     @Test
     void everyFlagCanComeFromTheEnvironment() throws Exception {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -228,7 +251,7 @@ class RunCommandTest {
                 "HPA_CONTROLLER_LOG_FORMAT", "json"));
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.waitFor(Waits.STATE.toSeconds(), TimeUnit.SECONDS)).isTrue();
         assertThat(out.replaceAll("\\s+", " "))
                 .contains("(default: 42s)").contains("(default: 0.07)").contains("(default: 9)")
                 .contains("Name of the Lease (default: my-lease)").contains("(default: json)");

@@ -1,6 +1,7 @@
 package io.hpacontroller.cli;
 
 import io.hpacontroller.testing.MockCluster;
+import io.hpacontroller.testing.Waits;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -12,7 +13,6 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -53,14 +53,14 @@ class RunEndToEndTest {
                     "--metrics-bind-address=127.0.0.1:0", "--health-probe-bind-address=127.0.0.1:0", "--log-format=json"))
                     .redirectErrorStream(true).redirectOutput(log.toFile()).start();
             try {
-                // a JVM's start, the caches and two syncs: a minute on a loaded 2-core machine
-                await().atMost(Duration.ofSeconds(60)).until(() ->
+                // a JVM's start, the caches and two syncs
+                await().atMost(Waits.STATE).until(() ->
                         client.apps().deployments().inNamespace("shop").withName("web").get().getSpec().getReplicas() == 4);
-                await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(Files.readString(log)).contains("{\"newReplicas\":\"4\"}"));
+                await().atMost(Waits.STATE).untilAsserted(() -> assertThat(Files.readString(log)).contains("{\"newReplicas\":\"4\"}"));
             } finally {
                 p.destroy(); // SIGTERM
             }
-            assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("stops on SIGTERM").isTrue();
+            assertThat(p.waitFor(Waits.STATE.toSeconds(), TimeUnit.SECONDS)).as("stops on SIGTERM").isTrue();
             String out = Files.readString(log, StandardCharsets.UTF_8);
             assertThat(out).contains("\"formattedMessage\":\"scaled shop\\/web from 2 to 4 replicas").contains("shutting down")
                     .contains("\"level\":\"INFO\"").doesNotContain("\"message\":\"scaled {}");
@@ -82,7 +82,7 @@ class RunEndToEndTest {
 
     private static String finish(Process p) throws Exception {
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.waitFor(Waits.STATE.toSeconds(), TimeUnit.SECONDS)).isTrue();
         return out;
     }
 
@@ -98,7 +98,9 @@ class RunEndToEndTest {
             String out = finish(p);
 
             assertThat(p.exitValue()).isEqualTo(2);
-            assertThat(out).contains("error: --hpa-apis includes autoscaling.hpa-controller.io/v1 but the API server does not serve it: install its CRD")
+            assertThat(out).contains("error: the API server does not serve horizontalpodautoscalers.autoscaling.hpa-controller.io (--hpa-apis includes "
+                    + "autoscaling.hpa-controller.io/v1) nor horizontalpodautoscalerhistories.autoscaling.hpa-controller.io (--persist-history is on): "
+                    + "install the CRDs, all at once: kubectl apply --server-side -f charts/hpa-controller/crds/")
                     .doesNotContain("\tat ");
         }
     }
@@ -149,14 +151,14 @@ class RunEndToEndTest {
         Process p = run(dir, "--kubeconfig", kubeconfig.toString(), "--metrics-bind-address=0",
                 "--health-probe-bind-address=127.0.0.1:" + healthPort).redirectOutput(log.toFile()).start();
         try {
-            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(Files.readString(log)).contains("; attempt 3, next in 4s"));
+            await().atMost(Waits.STATE).untilAsserted(() -> assertThat(Files.readString(log)).contains("; attempt 3, next in 4s"));
             assertThat(p.isAlive()).isTrue();
             assertThat(probe(healthPort, "/healthz")).isEqualTo(200);
             assertThat(probe(healthPort, "/readyz")).isEqualTo(503);
         } finally {
             p.destroy(); // SIGTERM
         }
-        assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("stops on SIGTERM while waiting").isTrue();
+        assertThat(p.waitFor(Waits.STATE.toSeconds(), TimeUnit.SECONDS)).as("stops on SIGTERM while waiting").isTrue();
         String out = Files.readString(log);
         assertThat(out.lines().filter(l -> l.contains("cannot reach the API server at https://127.0.0.1:" + apiPort + ": dial tcp 127.0.0.1:" + apiPort + ": connect: connection refused")))
                 .as(out).hasSizeGreaterThanOrEqualTo(3)
@@ -184,6 +186,29 @@ class RunEndToEndTest {
                             + "cannot list horizontalpodautoscalers.autoscaling at the cluster scope");
             assertThat(out).doesNotContain("\tat ").doesNotContain("Exception");
             assertThat(cluster.count("GET", path -> path.contains("horizontalpodautoscalers"))).as("no informer started").isZero();
+        }
+    }
+
+    /** A lost lease ends the process with status 1, as kube-controller-manager does: the pod restarts as a standby. */
+    @Test
+    void aLostLeaseEndsTheProcessWithStatus1(@TempDir Path dir) throws Exception {
+        try (MockCluster cluster = MockCluster.start()) {
+            Path kubeconfig = cluster.writeKubeconfig(dir.resolve("kubeconfig"), "shop");
+            Path log = dir.resolve("controller.log");
+            Process p = run(dir, "--kubeconfig", kubeconfig.toString(), "--hpa-apis=autoscaling/v2", "--leader-elect-resource-namespace=shop",
+                    "--leader-elect-lease-duration=4s", "--leader-elect-renew-deadline=2s", "--leader-elect-retry-period=300ms",
+                    "--metrics-bind-address=0", "--health-probe-bind-address=0").redirectOutput(log.toFile()).start();
+            try {
+                await().atMost(Waits.STATE).until(() -> cluster.client().leases().inNamespace("shop").withName("hpa-controller").get() != null);
+                cluster.fail("PUT", "^/apis/coordination\\.k8s\\.io/v1/namespaces/shop/leases/hpa-controller$", 500, Integer.MAX_VALUE); // no renewal
+                assertThat(p.waitFor(Waits.STATE.toSeconds(), TimeUnit.SECONDS)).as("ends once the lease is lost").isTrue();
+            } finally {
+                p.destroy();
+            }
+            String out = Files.readString(log);
+            assertThat(p.exitValue()).as(out).isEqualTo(1);
+            assertThat(out).contains("lost the lease shop/hpa-controller (not renewed within PT2S): stopping")
+                    .contains("exiting with status 1: the lease was lost").contains("stopped");
         }
     }
 

@@ -11,6 +11,8 @@ import io.hpacontroller.ops.ControllerRuntime;
 import io.hpacontroller.ops.MetricsServing;
 import io.hpacontroller.ops.LeaderElection;
 import io.hpacontroller.testing.MockCluster;
+import io.hpacontroller.testing.RecordedExit;
+import io.hpacontroller.testing.Waits;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -70,13 +72,14 @@ class DashboardAndAlertsTest {
                     .build()).create();
             ControllerOptions options = new ControllerOptions(ControllerConfig.defaults(), Duration.ofMillis(250), 2, List.of(),
                     Duration.ofSeconds(5));
-            LeaderElection.Settings election = new LeaderElection.Settings("hpa-controller", "hpa-controller", "test",
-                    Duration.ofSeconds(4), Duration.ofSeconds(2), Duration.ofMillis(300));
+            LeaderElection.Settings election = Waits.steadyLease("hpa-controller", "hpa-controller", "test");
+            RecordedExit exit = new RecordedExit();
             try (KubernetesClient controllerClient = cluster.newClient();
                  ControllerRuntime runtime = new ControllerRuntime(controllerClient, new ControllerRuntime.Settings(options, election,
-                         new InetSocketAddress("127.0.0.1", 0), MetricsServing.PLAIN, null, Duration.ofSeconds(5)))) {
+                         new InetSocketAddress("127.0.0.1", 0), MetricsServing.PLAIN, null, Duration.ofSeconds(5)), exit)) {
                 runtime.start();
-                await().atMost(Duration.ofSeconds(30)).until(() -> metrics(runtime.metricsPort())
+                await().atMost(Waits.STATE).failFast("the controller lost its lease", () -> !exit.statuses().isEmpty())
+                        .until(() -> metrics(runtime.metricsPort())
                         .contains("horizontal_pod_autoscaler_controller_desired_replicas{api_group=\"autoscaling\",hpa_name=\"web\",namespace=\"shop\"} 4.0"));
                 scraped = metrics(runtime.metricsPort());
             }

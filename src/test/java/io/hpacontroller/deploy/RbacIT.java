@@ -18,6 +18,7 @@ import io.hpacontroller.ops.LeaderElection;
 import io.hpacontroller.ops.MetricsServing;
 import io.hpacontroller.ops.ServingCertificate;
 import io.hpacontroller.testing.TrustingHttps;
+import io.hpacontroller.testing.Waits;
 import io.hpacontroller.testing.kube.AuditEvent;
 import io.hpacontroller.testing.kube.ChartRelease;
 import io.hpacontroller.testing.kube.InProcessController;
@@ -51,8 +52,6 @@ import static org.awaitility.Awaitility.await;
  */
 @RealKube
 class RbacIT {
-
-    private static final Duration SCALED = Duration.ofSeconds(90);
 
     private static ControllerOptions options(TestNamespace ns) {
         return new ControllerOptions(ControllerConfig.defaults().withDownscaleStabilization(Duration.ZERO), Duration.ofSeconds(1), 2,
@@ -104,8 +103,7 @@ class RbacIT {
                 .withMinReplicas(1).withMaxReplicas(4).addToMetrics(new MetricSpecBuilder().withType("External").withNewExternal()
                         .withNewMetric().withName("queue_messages_ready").endMetric().withNewTarget().withType("AverageValue").withNewAverageValue("10")
                         .endTarget().endExternal().build()).endSpec().build());
-        LeaderElection.Settings election = new LeaderElection.Settings(release.namespace(), "hpa-controller", "rbac-it",
-                Duration.ofSeconds(5), Duration.ofSeconds(3), Duration.ofMillis(500));
+        LeaderElection.Settings election = Waits.steadyLease(release.namespace(), "hpa-controller", "rbac-it");
         // a scraper of the metrics port, which has the API server review its token and its access
         String scraper = ChartReleases.serviceAccountToken(admin, ns.name(), "scraper", true);
         MetricsServing https;
@@ -119,7 +117,7 @@ class RbacIT {
             HttpRequest metrics = HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + controller.runtime().metricsPort() + "/metrics"))
                     .header("Authorization", "Bearer " + scraper).build();
             assertThat(scrape.send(metrics, HttpResponse.BodyHandlers.ofString()).statusCode()).as("a scrape by a metrics reader").isEqualTo(200);
-            await().atMost(SCALED).untilAsserted(() -> {
+            await().atMost(Waits.STATE).untilAsserted(() -> {
                 assertThat(replicas(ns, "web")).isEqualTo(4);
                 assertThat(widgetReplicas(ns, "worker")).isEqualTo(4);
                 HorizontalPodAutoscaler web = admin.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns.name()).withName("web").get();
@@ -128,7 +126,7 @@ class RbacIT {
                 assertThat(web.getStatus().getCurrentMetrics()).extracting(m -> m.getType()).containsExactlyInAnyOrder("Resource", "Pods", "Object");
             });
             load(ns, 0.2);
-            await().atMost(SCALED).untilAsserted(() -> {
+            await().atMost(Waits.STATE).untilAsserted(() -> {
                 assertThat(replicas(ns, "web")).isEqualTo(1);
                 assertThat(widgetReplicas(ns, "worker")).isEqualTo(1);
                 assertThat(admin.v1().events().inNamespace(ns.name()).withField("reason", "SuccessfulRescale").list().getItems()).hasSize(4);
@@ -198,7 +196,7 @@ class RbacIT {
                 .withMinReplicas(1).withMaxReplicas(4).addNewMetric().withType("Resource").withNewResource().withName("cpu").withNewTarget()
                 .withType("Utilization").withAverageUtilization(50).endTarget().endResource().endMetric().endSpec().build());
         try (InProcessController controller = InProcessController.start(crippled.client(), options(ns), null)) {
-            await().atMost(SCALED).until(() -> kube.audit().count(ns.audit().user(crippled.user()).verb(verb).resource(auditedResource)
+            await().atMost(Waits.STATE).until(() -> kube.audit().count(ns.audit().user(crippled.user()).verb(verb).resource(auditedResource)
                     .apiGroup(group).code(403)) > 0);
         }
     }

@@ -1,5 +1,6 @@
 package io.hpacontroller.live;
 
+import io.hpacontroller.testing.Waits;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -26,7 +27,7 @@ class ApiFaultsTest extends LiveTestBase {
         cluster.workloads().setCpuPerPod(NS, "web", cpuPerPod);
         create(hpa(NS, "web", "apps/v1", "Deployment", "web", 1, 10, cpuUtilization(50)));
         // the fake workload controller makes the pods asynchronously: a first sync before them would fail on its own
-        await().atMost(Duration.ofSeconds(15)).until(() -> client.pods().inNamespace(NS).list().getItems().size() == replicas);
+        await().atMost(Waits.STATE).until(() -> client.pods().inNamespace(NS).list().getItems().size() == replicas);
     }
 
     @Test
@@ -35,7 +36,7 @@ class ApiFaultsTest extends LiveTestBase {
         cluster.fail("GET", METRICS, 503, Integer.MAX_VALUE);
         startController(LiveFixtures.fastOptions());
 
-        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+        await().atMost(Waits.STATE).untilAsserted(() -> {
             assertThat(condition(readHpa("web"), "ScalingActive")).isEqualTo("False/FailedGetResourceMetric");
             assertThat(events("FailedGetResourceMetric")).isNotEmpty();
             assertThat(events("FailedGetResourceMetric").get(0).getMessage()).contains("unable to fetch metrics from resource metrics API");
@@ -46,7 +47,7 @@ class ApiFaultsTest extends LiveTestBase {
         // (how often a failing HPA is synced: CadenceTest, at the production sync period)
 
         cluster.clearFaults();
-        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+        await().atMost(Waits.STATE).untilAsserted(() -> {
             assertThat(replicas("web")).isGreaterThan(2);
             assertThat(condition(readHpa("web"), "ScalingActive")).isEqualTo("True/ValidMetricFound");
         });
@@ -59,25 +60,25 @@ class ApiFaultsTest extends LiveTestBase {
         ControllerOptions options = LiveFixtures.fastOptions();
         startController(new ControllerOptions(options.decisions(), options.syncPeriod(), options.workers(), List.of(), Duration.ofMillis(500)));
 
-        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+        await().atMost(Waits.STATE).untilAsserted(() -> {
             assertThat(events("FailedGetResourceMetric")).isNotEmpty();
             assertThat(events("FailedGetResourceMetric").get(0).getMessage()).contains("context deadline exceeded (Client.Timeout exceeded while awaiting headers)");
         });
         // once the API answers in time again, it scales
-        await().atMost(Duration.ofSeconds(15)).until(() -> replicas("web") > 2);
+        await().atMost(Waits.STATE).until(() -> replicas("web") > 2);
     }
 
     @Test
     void partialMetricsDoNotScaleBeyondWhatUpstreamWould() throws Exception {
         webAt(4, "100m"); // 200 % of the target on every pod that reports
-        await().atMost(Duration.ofSeconds(15)).until(() -> client.pods().inNamespace(NS).list().getItems().size() == 4);
+        await().atMost(Waits.STATE).until(() -> client.pods().inNamespace(NS).list().getItems().size() == 4);
         // two of the four pods report nothing: counted at 0 % on a scale-up, the ratio falls back to 1.0
         List<String> pods = client.pods().inNamespace(NS).list().getItems().stream().map(p -> p.getMetadata().getName()).sorted().toList();
         cluster.metrics().silence(NS, pods.get(0));
         cluster.metrics().silence(NS, pods.get(1));
         startController(LiveFixtures.fastOptions());
 
-        await().atMost(Duration.ofSeconds(15)).until(() -> condition(readHpa("web"), "ScalingActive") != null);
+        await().atMost(Waits.STATE).until(() -> condition(readHpa("web"), "ScalingActive") != null);
         awaitMoreSyncs("web", 6);
         assertThat(replicas("web")).isEqualTo(4);
         assertThat(syncs).noneMatch(r -> r.outcome().rescaled());
@@ -93,13 +94,13 @@ class ApiFaultsTest extends LiveTestBase {
         cluster.fail("PUT", "/deployments/web/scale$", 500, 2);
         startController(LiveFixtures.fastOptions());
 
-        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+        await().atMost(Waits.STATE).untilAsserted(() -> {
             assertThat(events("FailedGetScale")).isNotEmpty();
             assertThat(events("FailedRescale")).isNotEmpty();
             assertThat(events("FailedRescale").get(0).getMessage()).startsWith("New size: 4; reason: cpu resource utilization");
         });
-        await().atMost(Duration.ofSeconds(15)).until(() -> replicas("web") >= 4);
-        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(condition(readHpa("web"), "AbleToScale")).startsWith("True/"));
+        await().atMost(Waits.STATE).until(() -> replicas("web") >= 4);
+        await().atMost(Waits.STATE).untilAsserted(() -> assertThat(condition(readHpa("web"), "AbleToScale")).startsWith("True/"));
     }
 
     @Test
@@ -108,14 +109,14 @@ class ApiFaultsTest extends LiveTestBase {
         client.apps().deployments().inNamespace(NS).resource(deployment(NS, "gone", 2)).create();
         create(hpa(NS, "gone", "apps/v1", "Deployment", "gone", 1, 10, cpuUtilization(50)));
         startController(LiveFixtures.fastOptions());
-        await().atMost(Duration.ofSeconds(15)).until(() -> readHpa("gone").getStatus() != null);
+        await().atMost(Waits.STATE).until(() -> readHpa("gone").getStatus() != null);
 
         client.apps().deployments().inNamespace(NS).withName("gone").delete();
-        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+        await().atMost(Waits.STATE).untilAsserted(() -> {
             assertThat(condition(readHpa("gone"), "AbleToScale")).isEqualTo("False/FailedGetScale");
             assertThat(events("FailedGetScale")).isNotEmpty();
         });
-        await().atMost(Duration.ofSeconds(15)).until(() -> replicas("web") == 10);
+        await().atMost(Waits.STATE).until(() -> replicas("web") == 10);
         assertThat(controller.queue().isTracked("demo/gone")).as("the queue keeps the HPA whose target is gone").isTrue();
     }
 
@@ -124,12 +125,12 @@ class ApiFaultsTest extends LiveTestBase {
         webAt(2, "100m");
         cluster.fail("PUT", "/horizontalpodautoscalers/web/status$", 409, 1);
         startController(LiveFixtures.fastOptions());
-        await().atMost(Duration.ofSeconds(15)).until(() -> readHpa("web").getStatus() != null && readHpa("web").getStatus().getDesiredReplicas() != null);
+        await().atMost(Waits.STATE).until(() -> readHpa("web").getStatus() != null && readHpa("web").getStatus().getDesiredReplicas() != null);
         assertThat(cluster.count("GET", p -> p.endsWith("/horizontalpodautoscalers/web"))).as("re-read after the conflict").isPositive();
-        await().atMost(Duration.ofSeconds(15)).until(() -> !syncs.isEmpty());
+        await().atMost(Waits.STATE).until(() -> !syncs.isEmpty());
         assertThat(syncs.get(0).outcome().statusWritten()).as("the sync that met the conflict wrote its status").isTrue();
         assertThat(syncs.get(0).outcome().error()).isEqualTo(io.hpacontroller.core.reconcile.ReconcileOutcome.ErrorKind.NONE);
-        controller.flushEvents(Duration.ofSeconds(10));
+        controller.flushEvents(Waits.STATE);
         assertThat(events("FailedUpdateStatus")).isEmpty();
     }
 
@@ -143,12 +144,12 @@ class ApiFaultsTest extends LiveTestBase {
                 HorizontalController c = new HorizontalController(kube, LiveFixtures.fastOptions(), java.time.Clock.systemUTC(), WriteGate.alwaysOpen());
                 List<SyncReport> reports = new CopyOnWriteArrayList<>();
                 c.addListener(reports::add);
-                c.start(Duration.ofSeconds(10));
-                await().atMost(Duration.ofSeconds(15)).until(() -> reports.size() >= 2); // it ran, failures included
-                c.stop(Duration.ofSeconds(5));
+                c.start(Waits.STATE);
+                await().atMost(Waits.STATE).until(() -> reports.size() >= 2); // it ran, failures included
+                c.stop(Waits.STATE);
             }
         }
-        await().atMost(Duration.ofSeconds(15)).untilAsserted(() ->
+        await().atMost(Waits.STATE).untilAsserted(() ->
                 assertThat(liveThreads()).filteredOn(n -> n.startsWith("hpa-") || n.startsWith("event-publisher")).isEmpty());
         assertThat(liveThreads().size()).isLessThanOrEqualTo(before + 4);
     }

@@ -3,9 +3,9 @@ package io.hpacontroller.live;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpecBuilder;
+import io.hpacontroller.testing.Waits;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
 import java.util.Map;
 
 import static io.hpacontroller.live.LiveFixtures.cpuUtilization;
@@ -53,7 +53,7 @@ class BadSpecsLiveTest extends LiveTestBase {
 
         startController(LiveFixtures.fastOptions());
 
-        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+        await().atMost(Waits.STATE).untilAsserted(() -> {
             assertThat(condition(readHpa("bounds"), "ScalingActive")).isEqualTo("False/InvalidReplicaBounds");
             assertThat(condition(readHpa("cheese"), "ScalingActive")).isEqualTo("False/InvalidMetricSourceType");
             assertThat(condition(readHpa("zero-target"), "ScalingActive")).isEqualTo("False/FailedGetResourceMetric");
@@ -65,7 +65,7 @@ class BadSpecsLiveTest extends LiveTestBase {
             assertThat(events("InvalidBehavior")).isNotEmpty();
             assertThat(events("FailedGetScale")).isNotEmpty();
         });
-        await().atMost(Duration.ofSeconds(15)).until(() -> replicas("web") == 10);
+        await().atMost(Waits.STATE).until(() -> replicas("web") == 10);
 
         assertThat(readHpa("daemons").getStatus().getConditions().get(0).getMessage()).contains("has no scale subresource");
         assertThat(readHpa("zero-target").getStatus().getConditions()).anySatisfy(c -> assertThat(c.getMessage()).contains("averageUtilization"));

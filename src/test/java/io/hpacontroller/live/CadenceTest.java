@@ -1,6 +1,7 @@
 package io.hpacontroller.live;
 
 import io.hpacontroller.core.reconcile.ReconcileOutcome;
+import io.hpacontroller.testing.Waits;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -29,7 +30,7 @@ class CadenceTest extends LiveTestBase {
         create(hpa(NS, "web", "apps/v1", "Deployment", "web", 1, 30,
                 externalAverage("queue_messages_ready", "10"), externalAverage("missing_metric", "10")));
         controllerAtProductionRatio();
-        await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 1);
+        await().atMost(Waits.STATE).until(() -> controller.queue().depth() == 1);
 
         long slot = firstSlotSecond("web");
         List<Sync> syncs = run((int) slot + 61);
@@ -48,17 +49,17 @@ class CadenceTest extends LiveTestBase {
         cluster.metrics().setExternalMetric(NS, "queue_messages_ready", "30"); // 3 replicas at 10 each: steady
         create(hpa(NS, "web", "apps/v1", "Deployment", "web", 1, 30, externalAverage("queue_messages_ready", "10")));
         controllerAtProductionRatio();
-        await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 1);
+        await().atMost(Waits.STATE).until(() -> controller.queue().depth() == 1);
         long slot = firstSlotSecond("web");
         assertThat(run(1)).extracting(Sync::second).containsExactly(0L);
 
         // our own status write came back through the watch: not a reason to sync
-        await().atMost(Duration.ofSeconds(10)).until(() -> controller.hpaCount() == 1 && readHpa("web").getStatus() != null);
+        await().atMost(Waits.STATE).until(() -> controller.hpaCount() == 1 && readHpa("web").getStatus() != null);
         var h = readHpa("web");
         h.getSpec().setMinReplicas(5);
         h.getMetadata().setGeneration(2L);
         client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).resource(h).update();
-        await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().dueAt(NS + "/web").orElseThrow() == PRODUCTION_PERIOD.toNanos());
+        await().atMost(Waits.STATE).until(() -> controller.queue().dueAt(NS + "/web").orElseThrow() == PRODUCTION_PERIOD.toNanos());
         List<Sync> afterEdit = run((int) slot + 30);
         assertThat(afterEdit).extracting(Sync::second).as("a period after the last sync (before its slot), then at its slots a period on: nothing else syncs early")
                 .containsExactly(15L, slot + 30);
@@ -103,7 +104,7 @@ class CadenceTest extends LiveTestBase {
         create(annotated(hpa(NS, "bad", "apps/v1", "Deployment", "web", 1, 30, externalAverage("queue_messages_ready", "10")),
                 ControlAnnotations.SYNC_PERIOD, "0"));
         controllerAtProductionRatio();
-        await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 4);
+        await().atMost(Waits.STATE).until(() -> controller.queue().depth() == 4);
 
         List<Sync> syncs = run(121);
 
@@ -126,16 +127,16 @@ class CadenceTest extends LiveTestBase {
         cluster.metrics().setExternalMetric(NS, "queue_messages_ready", "30");
         create(hpa(NS, "web", "apps/v1", "Deployment", "web", 1, 30, externalAverage("queue_messages_ready", "10")));
         controllerAtProductionRatio();
-        await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 1);
+        await().atMost(Waits.STATE).until(() -> controller.queue().depth() == 1);
         assertThat(run(1)).extracting(Sync::second).containsExactly(0L);
-        await().atMost(Duration.ofSeconds(10)).until(() -> readHpa("web").getStatus() != null);
+        await().atMost(Waits.STATE).until(() -> readHpa("web").getStatus() != null);
         Duration four = Duration.ofSeconds(4);
 
         // kubectl annotate: metadata only, the generation stays; the new period counts from the last sync
         HorizontalPodAutoscaler h = readHpa("web");
         h.getMetadata().setAnnotations(Map.of(ControlAnnotations.SYNC_PERIOD, "4s"));
         client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).resource(h).update();
-        await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().dueAt(NS + "/web").orElseThrow() == four.toNanos());
+        await().atMost(Waits.STATE).until(() -> controller.queue().dueAt(NS + "/web").orElseThrow() == four.toNanos());
         assertThat(run(12)).extracting(Sync::second).as("4 s after the last sync, then every 4 s at its slots from 4 s on")
                 .containsExactlyElementsOf(expected(4, "web", four, Duration.ofSeconds(8), 12));
 
@@ -143,14 +144,14 @@ class CadenceTest extends LiveTestBase {
         h = readHpa("web");
         h.getMetadata().setAnnotations(Map.of(ControlAnnotations.SYNC_PERIOD, "4s", ControlAnnotations.MODE, "Suspended"));
         client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).resource(h).update();
-        await().atMost(Duration.ofSeconds(10)).until(() -> controller.cached(NS + "/web").getMetadata().getAnnotations().containsKey(ControlAnnotations.MODE));
+        await().atMost(Waits.STATE).until(() -> controller.cached(NS + "/web").getMetadata().getAnnotations().containsKey(ControlAnnotations.MODE));
         List<Long> slots = expected(-1, "web", four, Duration.ofSeconds(12).plusNanos(1), 40); // those not synced yet
         List<Sync> suspended = run((int) (slots.get(0) - 13 + 1));
         assertThat(suspended).singleElement().satisfies(s -> {
             assertThat(s.second()).isEqualTo(slots.get(0));
             assertThat(s.outcome().trace().controls().suspended()).isTrue();
         });
-        await().atMost(Duration.ofSeconds(10)).until(() -> "False/Suspended".equals(condition(controller.cached(NS + "/web"), "ScalingActive")));
+        await().atMost(Waits.STATE).until(() -> "False/Suspended".equals(condition(controller.cached(NS + "/web"), "ScalingActive")));
         assertThat(run(8)).extracting(Sync::second).as("its own status write did not requeue it: every 4 s")
                 .hasSize(2).containsExactlyElementsOf(slots.subList(1, 3));
     }

@@ -2,6 +2,7 @@ package io.hpacontroller.live;
 
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.hpacontroller.testing.MockCluster;
+import io.hpacontroller.testing.Waits;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -25,7 +26,7 @@ class ControllerLifecycleTest extends LiveTestBase {
         create(hpa(NS, "web", "apps/v1", "Deployment", "web", 1, 4, cpuUtilization(50)));
         startController(LiveFixtures.fastOptions());
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> replicas("web") == 4);
+        await().atMost(Waits.STATE).until(() -> replicas("web") == 4);
         long puts = cluster.count("PUT", p -> p.endsWith("/deployments/web/scale"));
         assertThat(puts).as("the conflict, then the write of a later sync").isEqualTo(2);
         assertThat(events("FailedRescale")).as("the conflict is not retried within the sync").isNotEmpty();
@@ -41,14 +42,14 @@ class ControllerLifecycleTest extends LiveTestBase {
         startController(LiveFixtures.fastOptions());
 
         // a later sync succeeds
-        await().atMost(Duration.ofSeconds(15)).until(() -> replicas("web") == 4);
+        await().atMost(Waits.STATE).until(() -> replicas("web") == 4);
         // the failed one said so in the status it wrote (the next sync replaced it a sync period later) and in an event
         assertThat(syncs).anySatisfy(r -> {
             assertThat(r.outcome().rescaled()).isFalse();
             assertThat(r.outcome().status().getConditions()).anySatisfy(c -> assertThat(c.getType() + "=" + c.getStatus() + "/" + c.getReason())
                     .isEqualTo("AbleToScale=False/FailedUpdateScale"));
         });
-        await().atMost(Duration.ofSeconds(15)).until(() -> !events("FailedRescale").isEmpty());
+        await().atMost(Waits.STATE).until(() -> !events("FailedRescale").isEmpty());
     }
 
     @Test
@@ -58,10 +59,10 @@ class ControllerLifecycleTest extends LiveTestBase {
             create(hpa(NS, name, "apps/v1", "Deployment", name, 1, 4, cpuUtilization(50)));
         }
         HorizontalController c = startController(LiveFixtures.fastOptions());
-        await().atMost(Duration.ofSeconds(15)).until(() -> c.histories().keys().contains("demo/web"));
+        await().atMost(Waits.STATE).until(() -> c.histories().keys().contains("demo/web"));
 
         client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).withName("web").delete();
-        await().atMost(Duration.ofSeconds(15)).until(() -> !c.histories().keys().contains("demo/web") && !c.queue().isTracked("demo/web"));
+        await().atMost(Waits.STATE).until(() -> !c.histories().keys().contains("demo/web") && !c.queue().isTracked("demo/web"));
         long syncsOfWeb = syncsOf("web");
         awaitMoreSyncs("other", 4); // the controller keeps running
         assertThat(syncsOf("web")).as("no sync of the deleted HPA").isEqualTo(syncsOfWeb);
@@ -80,7 +81,7 @@ class ControllerLifecycleTest extends LiveTestBase {
         cluster.delay("GET", "^/apis/metrics\\.k8s\\.io/", slow, 2);
         startController(LiveFixtures.fastOptions().withWorkers(4));
 
-        await().atMost(Duration.ofSeconds(30)).until(() -> replicas("a") == 6 && replicas("b") == 6);
+        await().atMost(Waits.STATE).until(() -> replicas("a") == 6 && replicas("b") == 6);
         long firstA = firstMetricsQuery("a");
         long firstB = firstMetricsQuery("b");
         assertThat(Math.abs(firstA - firstB)).as("b's metrics were asked for before a's slow answer came: two workers at once")
@@ -100,10 +101,10 @@ class ControllerLifecycleTest extends LiveTestBase {
         startController(LiveFixtures.fastOptions());
         assertThat(controller.hpaCount()).isZero();
 
-        await().atMost(Duration.ofSeconds(15)).until(() -> cluster.dropWatches() > 0);
+        await().atMost(Waits.STATE).until(() -> cluster.dropWatches() > 0);
         // created while the watches were down: the informer must relist or re-watch to see it
         create(hpa(NS, "web", "apps/v1", "Deployment", "web", 1, 4, cpuUtilization(50)));
-        await().atMost(Duration.ofSeconds(20)).until(() -> replicas("web") == 4);
+        await().atMost(Waits.STATE).until(() -> replicas("web") == 4);
         assertThat(controller.hpaCount()).isEqualTo(1);
         assertThat(controller.podCount()).isGreaterThanOrEqualTo(2);
     }
@@ -116,7 +117,7 @@ class ControllerLifecycleTest extends LiveTestBase {
         startController(LiveFixtures.fastOptions());
         List<SyncReport> reports = syncs;
 
-        await().atMost(Duration.ofSeconds(15)).until(() -> reports.size() >= 8);
+        await().atMost(Waits.STATE).until(() -> reports.size() >= 8);
         long written = reports.stream().filter(r -> r.outcome() != null && r.outcome().statusWritten()).count();
         assertThat(written).as("the first sync writes the status; steady syncs write nothing").isLessThanOrEqualTo(2);
         assertThat(reports).allSatisfy(r -> assertThat(r.outcome().rescaled()).isFalse());
@@ -136,7 +137,7 @@ class ControllerLifecycleTest extends LiveTestBase {
         create(hpa(NS, "web-2", "apps/v1", "Deployment", "web", 1, 8, cpuUtilization(50)));
         startController(LiveFixtures.fastOptions());
 
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+        await().atMost(Waits.STATE).untilAsserted(() -> {
             HorizontalPodAutoscaler h1 = readHpa("web-1");
             HorizontalPodAutoscaler h2 = readHpa("web-2");
             assertThat(condition(h1, "ScalingActive")).isEqualTo("False/AmbiguousSelector");
@@ -151,7 +152,7 @@ class ControllerLifecycleTest extends LiveTestBase {
 
         // removing one HPA lets the other scale again
         client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).withName("web-2").delete();
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+        await().atMost(Waits.STATE).untilAsserted(() -> {
             assertThat(condition(readHpa("web-1"), "ScalingActive")).isEqualTo("True/ValidMetricFound");
             assertThat(replicas("web")).isGreaterThan(replicasWhileAmbiguous);
         });

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hpacontroller.core.controls.ControlAnnotations;
 import io.hpacontroller.deploy.ChartReleases;
+import io.hpacontroller.testing.Waits;
 import io.hpacontroller.testing.kube.ChartRelease;
 import io.hpacontroller.testing.kube.FakeMetricsServer;
 import io.hpacontroller.testing.kube.InProcessController;
@@ -13,7 +14,6 @@ import io.hpacontroller.testing.kube.TestNamespace;
 import io.hpacontroller.testing.kube.Workloads;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -51,7 +51,7 @@ class ControlsIT {
         ns.create(annotated(hpa(ns.name(), "api", "apps/v1", "Deployment", "api", 1, 10, externalAverage("api_queue", "10")), "Suspended"));
 
         try (InProcessController controller = ScaleTargetsIT.controllerAsServiceAccount(kube, ns)) {
-            await().atMost(ScaleTargetsIT.SCALED).untilAsserted(() -> {
+            await().atMost(Waits.STATE).untilAsserted(() -> {
                 HorizontalPodAutoscaler web = read(ns, "web");
                 assertThat(web.getStatus()).isNotNull();
                 assertThat(web.getStatus().getDesiredReplicas()).as("what it would do").isEqualTo(4);
@@ -60,7 +60,7 @@ class ControlsIT {
             });
             long web = controller.syncsOf(ns.name() + "/web");
             long api = controller.syncsOf(ns.name() + "/api");
-            await().atMost(Duration.ofSeconds(30)).until(() -> controller.syncsOf(ns.name() + "/web") >= web + 5
+            await().atMost(Waits.STATE).until(() -> controller.syncsOf(ns.name() + "/web") >= web + 5
                     && controller.syncsOf(ns.name() + "/api") >= api + 5);
             kube.audit().sync();
 

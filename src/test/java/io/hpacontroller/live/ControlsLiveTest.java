@@ -3,9 +3,9 @@ package io.hpacontroller.live;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.hpacontroller.core.controls.ControlAnnotations;
+import io.hpacontroller.testing.Waits;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,7 +47,8 @@ class ControlsLiveTest extends LiveTestBase {
     }
 
     private long statusWrites(String hpa) {
-        return cluster.requests().stream().filter(r -> !r.method().equals("GET") && r.path().endsWith("/horizontalpodautoscalers/" + hpa + "/status")).count();
+        return cluster.requests().stream().filter(r -> !r.method().equals("GET")
+                && r.path().matches(".*/horizontalpodautoscalers/" + hpa + "/status(\\?.*)?")).count();
     }
 
     private static long syncsOf(List<Sync> syncs, String hpa) {
@@ -63,7 +64,7 @@ class ControlsLiveTest extends LiveTestBase {
         h.getMetadata().setAnnotations(new HashMap<>(annotations));
         client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).resource(h).update();
         // the informer saw the change (it is picked up at the next allowed time, a period after the last sync)
-        await().atMost(Duration.ofSeconds(10)).until(() -> annotations.equals(controller.cached(NS + "/" + hpa).getMetadata().getAnnotations()));
+        await().atMost(Waits.STATE).until(() -> annotations.equals(controller.cached(NS + "/" + hpa).getMetadata().getAnnotations()));
     }
 
     /** Runs the controller until the HPA's next sync (a period at most). */
@@ -81,7 +82,7 @@ class ControlsLiveTest extends LiveTestBase {
         annotatedHpa("preview", 6, Map.of(ControlAnnotations.MODE, "Preview"));
         annotatedHpa("auto", 6, Map.of());
         controllerAtProductionRatio();
-        await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 2);
+        await().atMost(Waits.STATE).until(() -> controller.queue().depth() == 2);
 
         List<Sync> syncs = run(46); // at once, then at its first two slots a period on or more
 
@@ -90,7 +91,7 @@ class ControlsLiveTest extends LiveTestBase {
         assertThat(replicas("preview")).isEqualTo(3);
         assertThat(scaleWrites("preview")).as("no scale write in the request log").isZero();
         assertThat(scaleWrites("auto")).as("the log shows scale writes (one, or more after a conflict)").isPositive();
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+        await().atMost(Waits.STATE).untilAsserted(() -> {
             HorizontalPodAutoscaler h = readHpa("preview");
             assertThat(h.getStatus().getDesiredReplicas()).as("what it would do").isEqualTo(6);
             assertThat(h.getStatus().getCurrentReplicas()).isEqualTo(3);
@@ -119,7 +120,7 @@ class ControlsLiveTest extends LiveTestBase {
         annotatedHpa("suspended", 6, Map.of(ControlAnnotations.MODE, "Suspended"));
         annotatedHpa("auto", 6, Map.of());
         controllerAtProductionRatio();
-        await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 2);
+        await().atMost(Waits.STATE).until(() -> controller.queue().depth() == 2);
 
         List<Sync> syncs = run(61); // at once, then at its first three slots a period on or more
 
@@ -142,14 +143,14 @@ class ControlsLiveTest extends LiveTestBase {
         annotatedHpa("unknown", 6, Map.of(ControlAnnotations.PREFIX + "sync-perod", "3s"));
         annotatedHpa("good", 6, Map.of(ControlAnnotations.SYNC_PERIOD, "5s"));
         controllerAtProductionRatio();
-        await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 5);
+        await().atMost(Waits.STATE).until(() -> controller.queue().depth() == 5);
 
         List<Sync> syncs = run(31); // at once, then at its slots from a period on
 
         assertThat(syncsOf(syncs, "typo")).isEqualTo(2);
         assertThat(syncsOf(syncs, "good")).as("the others are unaffected: its own period of 5 s").isEqualTo(6);
         assertThat(replicas("good")).isEqualTo(6);
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+        await().atMost(Waits.STATE).untilAsserted(() -> {
             for (String bad : List.of("typo", "negative", "zero", "unknown")) {
                 assertThat(condition(readHpa(bad), "ScalingActive")).as(bad).isEqualTo("False/InvalidAnnotation");
                 assertThat(replicas(bad)).as(bad).isEqualTo(3);
@@ -175,7 +176,7 @@ class ControlsLiveTest extends LiveTestBase {
         annotatedHpa("fallback", 3, Map.of(ControlAnnotations.FALLBACK_REPLICAS, "6", ControlAnnotations.FALLBACK_AFTER, "1m"));
         annotatedHpa("plain", 3, Map.of());
         controllerAtProductionRatio();
-        await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 2);
+        await().atMost(Waits.STATE).until(() -> controller.queue().depth() == 2);
         assertThat(run(16)).as("at once; its first slot, at 15 s, is less than a period later").hasSize(2);
         assertThat(replicas("fallback")).isEqualTo(3);
 
@@ -185,13 +186,13 @@ class ControlsLiveTest extends LiveTestBase {
         assertThat(syncsOf(failing, "fallback")).isEqualTo(4);
         assertThat(replicas("fallback")).as("not yet: it has failed for 45 s").isEqualTo(3);
         assertThat(replicas("plain")).isEqualTo(3);
-        await().atMost(Duration.ofSeconds(10)).until(() -> "False/FailedGetExternalMetric".equals(condition(readHpa("fallback"), "ScalingActive")));
+        await().atMost(Waits.STATE).until(() -> "False/FailedGetExternalMetric".equals(condition(readHpa("fallback"), "ScalingActive")));
 
         List<Sync> due = run(15); // 75 s: a minute of failure
         assertThat(syncsOf(due, "fallback")).isEqualTo(1);
         assertThat(replicas("fallback")).as("the fallback replicas").isEqualTo(6);
         assertThat(replicas("plain")).as("without the control a failed metric blocks, as upstream").isEqualTo(3);
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+        await().atMost(Waits.STATE).untilAsserted(() -> {
             assertThat(condition(readHpa("fallback"), "ScalingActive")).isEqualTo("True/FallbackActive");
             assertThat(events("FallbackActive")).singleElement().satisfies(e -> {
                 assertThat(e.getType()).isEqualTo("Warning");
@@ -207,7 +208,7 @@ class ControlsLiveTest extends LiveTestBase {
         assertThat(syncsOf(recovered, "fallback")).isEqualTo(1);
         assertThat(replicas("fallback")).as("the metric asks for 3 again; the downscale stabilization window holds 6")
                 .isEqualTo(6);
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+        await().atMost(Waits.STATE).untilAsserted(() -> {
             assertThat(condition(readHpa("fallback"), "ScalingActive")).isEqualTo("True/ValidMetricFound");
             assertThat(events("FallbackEnded")).singleElement().satisfies(e -> {
                 assertThat(e.getType()).isEqualTo("Normal");
@@ -232,7 +233,7 @@ class ControlsLiveTest extends LiveTestBase {
 
         startController(LiveFixtures.fastOptions().withApis(java.util.Set.of(HpaApi.MIRROR), false));
 
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+        await().atMost(Waits.STATE).untilAsserted(() -> {
             HorizontalPodAutoscaler web = client.resources(MirrorHpa.class).inNamespace(NS).withName("web").get().toCore();
             assertThat(condition(web, "AbleToScale")).isEqualTo("False/Preview");
             assertThat(web.getStatus().getDesiredReplicas()).isEqualTo(6);
@@ -243,7 +244,7 @@ class ControlsLiveTest extends LiveTestBase {
             assertThat(events("InvalidSpec")).extracting(Event::getType).containsOnly("Warning").isNotEmpty();
         });
         long before = syncs.size();
-        await().atMost(Duration.ofSeconds(10)).until(() -> syncs.size() >= before + 4);
+        await().atMost(Waits.STATE).until(() -> syncs.size() >= before + 4);
         assertThat(replicas("web")).isEqualTo(3);
         assertThat(replicas("api")).isEqualTo(3);
         assertThat(scaleWrites("web")).isZero();

@@ -1,8 +1,8 @@
 package io.hpacontroller.live;
 
+import io.hpacontroller.testing.Waits;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
 import java.util.List;
 
 import static io.hpacontroller.live.LiveFixtures.cpuUtilization;
@@ -20,11 +20,11 @@ class EventRateTest extends LiveTestBase {
         create(hpa(NS, "web", "apps/v1", "Deployment", "web", 1, 10, cpuUtilization(50)));
         cluster.fail("GET", "^/apis/metrics\\.k8s\\.io/", 503, Integer.MAX_VALUE);
         controllerAtProductionRatio();
-        await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 1);
+        await().atMost(Waits.STATE).until(() -> controller.queue().depth() == 1);
 
         // created: at once, then at 19 of its slots from a period on
         List<Sync> syncs = run((int) firstSlotSecond("web") + 19 * 15 + 1);
-        controller.flushEvents(Duration.ofSeconds(10));
+        controller.flushEvents(Waits.STATE);
 
         assertThat(syncs).hasSize(20);
         long writes = cluster.count("POST", p -> p.contains("/events")) + cluster.count("PATCH", p -> p.contains("/events/"));

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.hpacontroller.core.controls.ControlAnnotations;
 import io.hpacontroller.core.forecast.PredictAnnotation;
+import io.hpacontroller.testing.Waits;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -33,8 +34,8 @@ class HorizontalControllerTest extends LiveTestBase {
         startController(LiveFixtures.fastOptions());
 
         // 2 pods at twice the target: 4 (the legacy cap also allows 4), then 8, then the max of 10
-        await().atMost(Duration.ofSeconds(20)).until(() -> replicas("web") == 10);
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+        await().atMost(Waits.STATE).until(() -> replicas("web") == 10);
+        await().atMost(Waits.STATE).untilAsserted(() -> {
             HorizontalPodAutoscaler h = readHpa("web");
             assertThat(h.getStatus().getDesiredReplicas()).isEqualTo(10);
             assertThat(h.getStatus().getCurrentReplicas()).isEqualTo(10);
@@ -44,15 +45,15 @@ class HorizontalControllerTest extends LiveTestBase {
             assertThat(h.getStatus().getCurrentMetrics().get(0).getResource().getCurrent().getAverageUtilization()).isEqualTo(100);
             assertThat(h.getStatus().getLastScaleTime()).isNotNull();
         });
-        await().atMost(Duration.ofSeconds(15)).untilAsserted(() ->
+        await().atMost(Waits.STATE).untilAsserted(() ->
                 assertThat(events("SuccessfulRescale")).extracting(Event::getMessage)
                         .anyMatch(m -> m.startsWith("New size: 4; reason: cpu resource utilization (percentage of request) above target"))
                         .anyMatch(m -> m.startsWith("New size: 10;")));
 
         // load drops to 10% of the request: 10 pods * 0.2 = 2
         cluster.workloads().setCpuPerPod(NS, "web", "10m");
-        await().atMost(Duration.ofSeconds(20)).until(() -> replicas("web") == 2);
-        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+        await().atMost(Waits.STATE).until(() -> replicas("web") == 2);
+        await().atMost(Waits.STATE).untilAsserted(() -> {
             assertThat(events("SuccessfulRescale")).extracting(Event::getMessage)
                     .anyMatch(m -> m.equals("New size: 2; reason: All metrics below target"));
             assertThat(condition(readHpa("web"), "AbleToScale")).startsWith("True/");

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpec;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpecBuilder;
+import io.hpacontroller.testing.Waits;
 import io.hpacontroller.core.controls.ControlAnnotations;
 import io.hpacontroller.core.forecast.PredictAnnotation;
 import io.hpacontroller.testing.kube.FakeMetricsServer;
@@ -95,7 +96,7 @@ class HostileInputIT {
         assertThat(read(ns, "absurd").getSpec().getMetrics().get(0).getPods().getTarget().getAverageValue().toString())
                 .as("what the API server stored").isEqualTo("10e9999999");
         try (InProcessController controller = ScaleTargetsIT.controllerAsServiceAccount(kube, ns)) {
-            await().atMost(ScaleTargetsIT.SCALED.multipliedBy(2)).untilAsserted(() -> {
+            await().atMost(Waits.STATE).untilAsserted(() -> {
                 assertThat(replicas(ns, "web")).isEqualTo(4);
                 assertThat(scalingActive(ns, "absurd")).isEqualTo("False/FailedGetPodsMetric: the HPA was unable to compute the replica count: "
                         + "invalid metric target: spec.metrics[0].pods.target.averageValue: malformed quantity \"10e9999999\": "

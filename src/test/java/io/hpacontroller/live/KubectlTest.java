@@ -2,6 +2,7 @@ package io.hpacontroller.live;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.hpacontroller.testing.Waits;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -9,7 +10,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -49,7 +49,7 @@ class KubectlTest extends LiveTestBase {
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.waitFor(Waits.STATE.toSeconds(), TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).as("kubectl %s: %s", args, out).isZero();
         return out;
     }
@@ -64,14 +64,14 @@ class KubectlTest extends LiveTestBase {
         Files.writeString(file, HPA_YAML);
         kubectl(dir, "create", "--validate=false", "-f", file.toString());
 
-        await().atMost(Duration.ofSeconds(15)).until(() -> replicas("web") == 4);
+        await().atMost(Waits.STATE).until(() -> replicas("web") == 4);
         KubernetesSerialization json = new KubernetesSerialization();
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+        await().atMost(Waits.STATE).untilAsserted(() -> {
             JsonNode hpa = json.unmarshal(kubectl(dir, "get", "hpa", "web", "-n", "demo", "-o", "json"), JsonNode.class);
             assertThat(hpa.path("status").path("desiredReplicas").asInt()).isEqualTo(4);
             assertThat(hpa.path("status").path("currentMetrics").path(0).path("resource").path("current").path("averageUtilization").asInt()).isEqualTo(100);
         });
-        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+        await().atMost(Waits.STATE).untilAsserted(() -> {
             String described = kubectl(dir, "describe", "hpa", "web", "-n", "demo");
             // (kubectl finds events with a field selector the mock server does not evaluate, so it lists none here)
             assertThat(described).contains("Reference:").contains("Deployment/web")

@@ -1,5 +1,7 @@
 package io.hpacontroller.live;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
@@ -7,7 +9,12 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpec;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpecBuilder;
+import io.fabric8.kubernetes.client.dsl.MixedOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.hpacontroller.core.reconcile.ControllerConfig;
+import io.hpacontroller.testing.kube.TestNamespace;
 
 import java.time.Duration;
 import java.util.List;
@@ -17,6 +24,35 @@ import java.util.Map;
 final class LiveFixtures {
 
     private LiveFixtures() {
+    }
+
+    /** Options for a controller that reconciles the HPAs of one API in the test namespace: 1 s syncs, no scale-down window. */
+    static ControllerOptions reconciling(TestNamespace ns, HpaApi api) {
+        return new ControllerOptions(ControllerConfig.defaults().withDownscaleStabilization(Duration.ZERO), Duration.ofSeconds(1), 2,
+                List.of(ns.name()), Duration.ofSeconds(5), java.util.Set.of(api), false);
+    }
+
+    /** The HPAs of this API in the test namespace, as objects of no model class (a manifest of either API). */
+    static MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>> hpas(TestNamespace ns,
+                                                                                                                              HpaApi api) {
+        return api == HpaApi.MIRROR
+                ? ns.admin().genericKubernetesResources(new ResourceDefinitionContext.Builder().withGroup(api.group()).withVersion(api.version())
+                .withKind("HorizontalPodAutoscaler").withPlural(api.plural()).withNamespaced(true).build())
+                : ns.admin().genericKubernetesResources(api.apiVersion(), "HorizontalPodAutoscaler");
+    }
+
+    /** Creates the HPA of a manifest (YAML) in the test namespace, in the API its apiVersion names. */
+    static void apply(TestNamespace ns, HpaApi api, String manifest) {
+        hpas(ns, api).inNamespace(ns.name()).resource(Serialization.unmarshal(manifest, GenericKubernetesResource.class)).create();
+    }
+
+    /** An HPA of either API as the core sees it, null when there is none. */
+    static HorizontalPodAutoscaler read(TestNamespace ns, HpaApi api, String name) {
+        if (api == HpaApi.MIRROR) {
+            MirrorHpa m = ns.admin().resources(MirrorHpa.class).inNamespace(ns.name()).withName(name).get();
+            return m == null ? null : m.toCore();
+        }
+        return ns.admin().autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns.name()).withName(name).get();
     }
 
     static Deployment deployment(String ns, String name, int replicas) {

@@ -8,6 +8,7 @@ import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.core.reconcile.ReconcileOutcome;
 import io.hpacontroller.testing.ManualTime;
 import io.hpacontroller.testing.MockCluster;
+import io.hpacontroller.testing.Waits;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -58,6 +59,9 @@ abstract class LiveTestBase {
         }
         cluster.close();
         Awaitility.reset();
+        if (controller != null) {
+            assertThat(controller.conflictingWriters()).as("another writer of the status, though the controller ran alone").isEmpty();
+        }
     }
 
     /**
@@ -68,7 +72,7 @@ abstract class LiveTestBase {
         awaitWorkloadsSettled();
         controller = new HorizontalController(cluster.newClient(), options, Clock.systemUTC(), WriteGate.alwaysOpen());
         controller.addListener(syncs::add);
-        controller.start(Duration.ofSeconds(10));
+        controller.start(Waits.STATE);
         return controller;
     }
 
@@ -78,7 +82,7 @@ abstract class LiveTestBase {
      */
     void awaitMoreSyncs(String hpa, int count) {
         long from = syncsOf(hpa);
-        await().atMost(Duration.ofSeconds(30)).until(() -> syncsOf(hpa) >= from + count);
+        await().atMost(Waits.STATE).until(() -> syncsOf(hpa) >= from + count);
     }
 
     long syncsOf(String hpa) {
@@ -94,7 +98,7 @@ abstract class LiveTestBase {
         ControllerOptions options = new ControllerOptions(ControllerConfig.defaults(), PRODUCTION_PERIOD, 2, List.of(), Duration.ofSeconds(5));
         controller = new HorizontalController(cluster.newClient(), options, time, time, WriteGate.alwaysOpen());
         controller.startInformers();
-        assertThat(controller.awaitSynced(Duration.ofSeconds(10))).isTrue();
+        assertThat(controller.awaitSynced(Waits.STATE)).isTrue();
         return controller;
     }
 
@@ -135,7 +139,7 @@ abstract class LiveTestBase {
     }
 
     private void awaitWorkloadsSettled() {
-        await().atMost(Duration.ofSeconds(10)).until(() -> client.apps().deployments().inNamespace(NS).list()
+        await().atMost(Waits.STATE).until(() -> client.apps().deployments().inNamespace(NS).list()
                 .getItems().stream().allMatch(d -> d.getStatus() != null && Objects.equals(d.getStatus().getReplicas(), d.getSpec().getReplicas())));
     }
 

@@ -5,9 +5,9 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpecBuilder;
 import io.hpacontroller.testing.MockCluster;
+import io.hpacontroller.testing.Waits;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
 import java.util.Map;
 
 import static io.hpacontroller.live.LiveFixtures.deployment;
@@ -28,8 +28,8 @@ class MetricSourcesTest extends LiveTestBase {
         startController(LiveFixtures.fastOptions());
 
         // every pod keeps reporting 30 against 10 per pod: 4 (legacy cap), 8, then the max of 10
-        await().atMost(Duration.ofSeconds(15)).until(() -> replicas("api") == 10);
-        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+        await().atMost(Waits.STATE).until(() -> replicas("api") == 10);
+        await().atMost(Waits.STATE).untilAsserted(() -> {
             HorizontalPodAutoscaler h = readHpa("api");
             assertThat(h.getStatus().getCurrentMetrics().get(0).getPods().getCurrent().getAverageValue()).isEqualTo(new Quantity("30"));
             assertThat(condition(h, "ScalingActive")).isEqualTo("True/ValidMetricFound");
@@ -57,8 +57,8 @@ class MetricSourcesTest extends LiveTestBase {
                 .withNewTarget().withType("AverageValue").withAverageValue(new Quantity("5")).endTarget().endExternal().build()));
         startController(LiveFixtures.fastOptions());
 
-        await().atMost(Duration.ofSeconds(15)).until(() -> replicas("front") == 10 && replicas("worker") == 5);
-        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+        await().atMost(Waits.STATE).until(() -> replicas("front") == 10 && replicas("worker") == 5);
+        await().atMost(Waits.STATE).untilAsserted(() -> {
             assertThat(readHpa("front").getStatus().getCurrentMetrics().get(0).getObject().getCurrent().getValue()).isEqualTo(new Quantity("600"));
             assertThat(readHpa("worker").getStatus().getCurrentMetrics().get(0).getExternal().getCurrent().getAverageValue()).isEqualTo(new Quantity("5"));
         });
@@ -74,14 +74,14 @@ class MetricSourcesTest extends LiveTestBase {
                 .withNewTarget().withType("Value").withValue(new Quantity("1")).endTarget().endExternal().build()));
         startController(LiveFixtures.fastOptions());
 
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+        await().atMost(Waits.STATE).untilAsserted(() -> {
             assertThat(condition(readHpa("api"), "ScalingActive")).isEqualTo("False/FailedGetExternalMetric");
             assertThat(events("FailedGetExternalMetric")).isNotEmpty();
             assertThat(events("FailedComputeMetricsReplicas")).isNotEmpty();
         });
         assertThat(replicas("api")).isEqualTo(3);
         // repeated failures bump the count of one event instead of flooding
-        await().atMost(Duration.ofSeconds(10)).until(() -> events("FailedGetExternalMetric").stream().anyMatch(e -> e.getCount() >= 3));
+        await().atMost(Waits.STATE).until(() -> events("FailedGetExternalMetric").stream().anyMatch(e -> e.getCount() >= 3));
         assertThat(events("FailedGetExternalMetric")).hasSize(1);
     }
 
@@ -95,7 +95,7 @@ class MetricSourcesTest extends LiveTestBase {
         startController(LiveFixtures.fastOptions());
 
         // 150% of request against 50%: 2 * 3 = 6, legacy cap 4, then max 5
-        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+        await().atMost(Waits.STATE).untilAsserted(() -> {
             Object spec = client.genericKubernetesResources(MockCluster.WIDGETS).inNamespace(NS).withName("w1").get()
                     .getAdditionalProperties().get("spec");
             assertThat(((Map<?, ?>) spec).get("replicas")).isEqualTo(5);
@@ -109,7 +109,7 @@ class MetricSourcesTest extends LiveTestBase {
         create(hpa(NS, "nope", "example.com/v1", "Nonexistent", "x", 1, 5, LiveFixtures.cpuUtilization(50)));
         startController(LiveFixtures.fastOptions());
 
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+        await().atMost(Waits.STATE).untilAsserted(() -> {
             HorizontalPodAutoscaler g = readHpa("g");
             assertThat(condition(g, "AbleToScale")).isEqualTo("False/FailedGetScale");
             assertThat(g.getStatus().getConditions().get(0).getMessage()).contains("has no scale subresource");

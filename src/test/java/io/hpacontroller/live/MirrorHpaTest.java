@@ -6,9 +6,9 @@ import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.hpacontroller.core.reconcile.Reconciler;
+import io.hpacontroller.testing.Waits;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
@@ -51,8 +51,8 @@ class MirrorHpaTest extends LiveTestBase {
 
         startController(LiveFixtures.fastOptions().withApis(Set.of(HpaApi.MIRROR), false));
 
-        await().atMost(Duration.ofSeconds(20)).until(() -> replicas("web") == 4);
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+        await().atMost(Waits.STATE).until(() -> replicas("web") == 4);
+        await().atMost(Waits.STATE).untilAsserted(() -> {
             MirrorHpa m = readMirror("web");
             assertThat(m.getStatus()).as("written after the scale").isNotNull();
             assertThat(m.getStatus().getCurrentReplicas()).isEqualTo(4);
@@ -65,7 +65,7 @@ class MirrorHpaTest extends LiveTestBase {
             });
         });
         long before = mirrorSyncs();
-        await().atMost(Duration.ofSeconds(10)).until(() -> mirrorSyncs() >= before + 4);
+        await().atMost(Waits.STATE).until(() -> mirrorSyncs() >= before + 4);
         assertThat(replicas("api")).as("the built-in HPA of the same name is the built-in controller's").isEqualTo(2);
         assertThat(readHpa("web").getStatus()).as("its status is not written here").isNull();
         assertThat(syncs).allSatisfy(r -> assertThat(r.key()).isEqualTo(MIRROR_KEY));
@@ -91,8 +91,8 @@ class MirrorHpaTest extends LiveTestBase {
         })) {
             startController(LiveFixtures.fastOptions().withApis(Set.of(HpaApi.MIRROR), false));
 
-            await().atMost(Duration.ofSeconds(20)).until(() -> replicas("web") == 4);
-            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(written).anySatisfy(d -> {
+            await().atMost(Waits.STATE).until(() -> replicas("web") == 4);
+            await().atMost(Waits.STATE).untilAsserted(() -> assertThat(written).anySatisfy(d -> {
                 assertThat(d.action()).isEqualTo("ScaleUp");
                 assertThat(d.currentReplicas()).isEqualTo(2);
                 assertThat(d.desiredReplicas()).isEqualTo(4);
@@ -101,7 +101,7 @@ class MirrorHpaTest extends LiveTestBase {
             }));
         }
         // at 4 the next sync writes currentReplicas 4 and the decision that held there; then the status stays as it is
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+        await().atMost(Waits.STATE).untilAsserted(() -> {
             LastDecision d = readMirror("web").getStatus().getLastDecision();
             assertThat(d).isNotNull();
             assertThat(d.action()).isEqualTo("None");
@@ -119,18 +119,18 @@ class MirrorHpaTest extends LiveTestBase {
 
         startController(LiveFixtures.fastOptions().withApis(Set.of(HpaApi.MIRROR), false));
 
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+        await().atMost(Waits.STATE).untilAsserted(() -> {
             assertThat(condition(readMirror("web").toCore(), "ScalingActive")).isEqualTo("False/AmbiguousSelector");
             assertThat(events("AmbiguousSelector")).extracting(Event::getMessage).singleElement().asString()
                     .contains(NS + "/web-builtin").contains(MIRROR_KEY);
         });
         long before = mirrorSyncs();
-        await().atMost(Duration.ofSeconds(10)).until(() -> mirrorSyncs() >= before + 4);
+        await().atMost(Waits.STATE).until(() -> mirrorSyncs() >= before + 4);
         assertThat(replicas("web")).as("never scaled while the built-in HPA is there").isEqualTo(2);
         assertThat(readHpa("web-builtin").getStatus()).isNull();
 
         client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).withName("web-builtin").delete();
-        await().atMost(Duration.ofSeconds(20)).until(() -> replicas("web") == 4);
+        await().atMost(Waits.STATE).until(() -> replicas("web") == 4);
     }
 
     @Test
@@ -144,8 +144,8 @@ class MirrorHpaTest extends LiveTestBase {
 
         startController(LiveFixtures.fastOptions().withApis(Set.of(HpaApi.BUILTIN, HpaApi.MIRROR), false));
 
-        await().atMost(Duration.ofSeconds(20)).until(() -> replicas("web") == 4 && replicas("api") == 1);
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+        await().atMost(Waits.STATE).until(() -> replicas("web") == 4 && replicas("api") == 1);
+        await().atMost(Waits.STATE).untilAsserted(() -> {
             // each status is written after its scale
             assertThat(readMirror("web").getStatus()).isNotNull().extracting(s -> s.getDesiredReplicas()).isEqualTo(4);
             assertThat(readHpa("web").getStatus()).isNotNull().extracting(s -> s.getDesiredReplicas()).isEqualTo(1);

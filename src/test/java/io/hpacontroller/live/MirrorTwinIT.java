@@ -1,13 +1,11 @@
 package io.hpacontroller.live;
 
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerCondition;
-import io.fabric8.kubernetes.client.utils.Serialization;
-import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.deploy.ChartReleases;
+import io.hpacontroller.testing.Waits;
 import io.hpacontroller.testing.kube.AuditEvent;
 import io.hpacontroller.testing.kube.ChartRelease;
 import io.hpacontroller.testing.kube.InProcessController;
@@ -37,8 +35,6 @@ import static org.awaitility.Awaitility.await;
 @RealKube
 class MirrorTwinIT {
 
-    private static final Duration SETTLED = Duration.ofSeconds(90);
-
     private static final String HPA = """
             apiVersion: %s
             kind: HorizontalPodAutoscaler
@@ -54,11 +50,6 @@ class MirrorTwinIT {
                 resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}
             """;
 
-    private static ControllerOptions options(TestNamespace ns, HpaApi api) {
-        return new ControllerOptions(ControllerConfig.defaults().withDownscaleStabilization(Duration.ZERO), Duration.ofSeconds(1), 2,
-                List.of(ns.name()), Duration.ofSeconds(5), Set.of(api), false);
-    }
-
     @Test
     void anHpaAndItsMirrorTwinScaleAlikeAndReadAlike(KubeControlPlane kube) {
         TestNamespace builtin = kube.newNamespace("twin-builtin");
@@ -69,18 +60,18 @@ class MirrorTwinIT {
             ns.create(Workloads.deployment("web", 2));
             ns.metrics().podUsage("app=web", "100m", "64Mi");
         }
-        await().atMost(SETTLED).until(() -> readySinceAWhile(builtin) && readySinceAWhile(mirror));
+        await().atMost(Waits.STATE).until(() -> readySinceAWhile(builtin) && readySinceAWhile(mirror));
         Instant start = Instant.now();
         create(builtin, HpaApi.BUILTIN);
         create(mirror, HpaApi.MIRROR);
-        try (InProcessController a = InProcessController.start(replacement.client(), options(builtin, HpaApi.BUILTIN), null);
-             InProcessController b = InProcessController.start(defaults.client(), options(mirror, HpaApi.MIRROR), null)) {
-            await().atMost(SETTLED).until(() -> limitedAtMax(builtin, HpaApi.BUILTIN) && limitedAtMax(mirror, HpaApi.MIRROR));
+        try (InProcessController a = InProcessController.start(replacement.client(), LiveFixtures.reconciling(builtin, HpaApi.BUILTIN), null);
+             InProcessController b = InProcessController.start(defaults.client(), LiveFixtures.reconciling(mirror, HpaApi.MIRROR), null)) {
+            await().atMost(Waits.STATE).until(() -> limitedAtMax(builtin, HpaApi.BUILTIN) && limitedAtMax(mirror, HpaApi.MIRROR));
             assertThat(table(mirror, "xhpa")).isEqualTo(table(builtin, "hpa"));
             for (TestNamespace ns : List.of(builtin, mirror)) {
                 ns.metrics().podUsage("app=web", "1m", "64Mi");
             }
-            await().atMost(SETTLED).until(() -> settledAtMin(builtin, HpaApi.BUILTIN) && settledAtMin(mirror, HpaApi.MIRROR));
+            await().atMost(Waits.STATE).until(() -> settledAtMin(builtin, HpaApi.BUILTIN) && settledAtMin(mirror, HpaApi.MIRROR));
 
             assertThat(rescales(mirror)).as("replica timeline").isEqualTo(rescales(builtin)).containsExactly("New size: 4", "New size: 1");
             assertThat(conditions(mirror, HpaApi.MIRROR)).isEqualTo(conditions(builtin, HpaApi.BUILTIN));
@@ -94,12 +85,7 @@ class MirrorTwinIT {
     }
 
     private static void create(TestNamespace ns, HpaApi api) {
-        GenericKubernetesResource hpa = Serialization.unmarshal(HPA.formatted(api.apiVersion(), ns.name()), GenericKubernetesResource.class);
-        var resources = api == HpaApi.MIRROR
-                ? ns.admin().genericKubernetesResources(new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext.Builder()
-                .withGroup(api.group()).withVersion(api.version()).withKind("HorizontalPodAutoscaler").withPlural(api.plural()).withNamespaced(true).build())
-                : ns.admin().genericKubernetesResources(api.apiVersion(), "HorizontalPodAutoscaler");
-        resources.inNamespace(ns.name()).resource(hpa).create();
+        LiveFixtures.apply(ns, api, HPA.formatted(api.apiVersion(), ns.name()));
     }
 
     /** Running, Ready, and Ready for longer than the fake metrics window, so no first sync sees an unready pod. */
@@ -110,11 +96,7 @@ class MirrorTwinIT {
     }
 
     private static HorizontalPodAutoscaler read(TestNamespace ns, HpaApi api) {
-        if (api == HpaApi.MIRROR) {
-            MirrorHpa m = ns.admin().resources(MirrorHpa.class).inNamespace(ns.name()).withName("web").get();
-            return m == null ? null : m.toCore();
-        }
-        return ns.admin().autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns.name()).withName("web").get();
+        return LiveFixtures.read(ns, api, "web");
     }
 
     private static String condition(HorizontalPodAutoscaler h, String type) {

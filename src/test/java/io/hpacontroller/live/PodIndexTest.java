@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.hpacontroller.core.labels.Selector;
 import io.hpacontroller.core.model.PodInfo;
+import io.hpacontroller.testing.Waits;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashSet;
@@ -62,7 +63,7 @@ class PodIndexTest {
             }
         }, "pod-updater");
         updater.start();
-        assertThat(updating.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(updating.await(Waits.STATE.toSeconds(), TimeUnit.SECONDS)).isTrue();
 
         AtomicInteger missing = new AtomicInteger();
         AtomicInteger duplicated = new AtomicInteger();

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBeh
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hpacontroller.core.model.ScaleTarget;
 import io.hpacontroller.core.reconcile.ApiException;
+import io.hpacontroller.testing.Waits;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -42,7 +43,7 @@ class ScaleSubresourceTest extends LiveTestBase {
         workloads = new WorkloadScales(kube, List.of());
         scales = new ScaleSubresource(api, api, new ApiDiscovery(api, Clock.systemUTC()), WriteGate.alwaysOpen(), workloads);
         // the fake workload controller has started the pods and written status.replicas; the cache holds that version
-        await().atMost(Duration.ofSeconds(10)).until(() -> workloads.get(NS, "apps/v1", "Deployment", "web") != null);
+        await().atMost(Waits.STATE).until(() -> workloads.get(NS, "apps/v1", "Deployment", "web") != null);
         awaitCacheSettled(3);
     }
 
@@ -87,7 +88,7 @@ class ScaleSubresourceTest extends LiveTestBase {
 
     /** Waits until the fake workload controller has the pods and the cache holds the Deployment's latest version. */
     private void awaitCacheSettled(int replicas) {
-        await().atMost(Duration.ofSeconds(10)).until(() -> {
+        await().atMost(Waits.STATE).until(() -> {
             ScaleTarget cached = workloads.get(NS, "apps/v1", "Deployment", "web");
             return cached.statusReplicas() == replicas && cached.resourceVersion().equals(deploymentVersion());
         });
@@ -120,7 +121,7 @@ class ScaleSubresourceTest extends LiveTestBase {
                 .addNewPolicy().withType("Pods").withValue(2).withPeriodSeconds(60).endPolicy().endScaleDown().build());
         create(hpa);
         controllerAtProductionRatio();
-        await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 1);
+        await().atMost(Waits.STATE).until(() -> controller.queue().depth() == 1);
         cluster.scaleBeforeNextScaleUpdate(12);
 
         long slot = firstSlotSecond("web") + 15; // its first slot a period or more after its creation
@@ -133,7 +134,7 @@ class ScaleSubresourceTest extends LiveTestBase {
         assertThat(syncs.get(1).outcome().desiredReplicas()).as("12 - 2 pods per minute, not 6").isEqualTo(10);
         assertThat(cluster.count("PUT", p -> p.endsWith("/deployments/web/scale"))).isEqualTo(2);
         assertThat(replicas("web")).isEqualTo(10);
-        controller.flushEvents(Duration.ofSeconds(5));
+        controller.flushEvents(Waits.STATE);
         assertThat(events("SuccessfulRescale")).extracting(e -> e.getMessage()).noneMatch(m -> m.startsWith("New size: 6;"));
     }
 

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpecBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hpacontroller.deploy.ChartReleases;
+import io.hpacontroller.testing.Waits;
 import io.hpacontroller.testing.kube.InProcessController;
 import io.hpacontroller.testing.kube.KubeControlPlane;
 import io.hpacontroller.testing.kube.RealKube;
@@ -28,8 +29,6 @@ import static org.awaitility.Awaitility.await;
  */
 @RealKube
 class ScaleTargetsIT {
-
-    static final Duration SCALED = Duration.ofSeconds(60);
 
     static ControllerOptions options(TestNamespace ns) {
         return LiveFixtures.fastOptions().withSyncPeriod(Duration.ofSeconds(1)).withNamespaces(List.of(ns.name()));
@@ -58,14 +57,14 @@ class ScaleTargetsIT {
         ns.metrics().podUsage("app=web", "100m", "64Mi"); // 100 % of the request against a 50 % target
         ns.create(hpa(ns.name(), "web", "apps/v1", "Deployment", "web", 1, 4, cpuUtilization(50)));
         try (InProcessController controller = controllerAsServiceAccount(kube, ns)) {
-            await().atMost(SCALED).untilAsserted(() -> {
+            await().atMost(Waits.STATE).untilAsserted(() -> {
                 assertThat(admin.apps().deployments().inNamespace(ns.name()).withName("web").get().getSpec().getReplicas()).isEqualTo(4);
                 List<Pod> pods = readyPods(ns, "web");
                 assertThat(pods).hasSize(4).allSatisfy(p -> assertThat(p.getMetadata().getOwnerReferences())
                         .singleElement().satisfies(o -> assertThat(o.getKind()).isEqualTo("ReplicaSet")));
             });
             ns.metrics().podUsage("app=web", "10m", "64Mi"); // 10 %: one pod is enough
-            await().atMost(SCALED).untilAsserted(() -> {
+            await().atMost(Waits.STATE).untilAsserted(() -> {
                 assertThat(admin.apps().deployments().inNamespace(ns.name()).withName("web").get().getSpec().getReplicas()).isEqualTo(1);
                 assertThat(admin.pods().inNamespace(ns.name()).withLabel("app", "web").list().getItems()).hasSize(1);
             });
@@ -79,7 +78,7 @@ class ScaleTargetsIT {
         ns.metrics().podUsage("app=db", "100m", "64Mi");
         ns.create(hpa(ns.name(), "db", "apps/v1", "StatefulSet", "db", 1, 4, cpuUtilization(50)));
         try (InProcessController controller = controllerAsServiceAccount(kube, ns)) {
-            await().atMost(SCALED).untilAsserted(() -> assertThat(readyPods(ns, "db")).extracting(p -> p.getMetadata().getName())
+            await().atMost(Waits.STATE).untilAsserted(() -> assertThat(readyPods(ns, "db")).extracting(p -> p.getMetadata().getName())
                     .containsExactlyInAnyOrder("db-0", "db-1", "db-2", "db-3"));
         }
         assertThat(scaleWrites(kube, ns, "statefulsets", "db")).isEqualTo(1);
@@ -91,7 +90,7 @@ class ScaleTargetsIT {
         ns.metrics().podUsage("app=rs", "100m", "64Mi");
         ns.create(hpa(ns.name(), "rs", "apps/v1", "ReplicaSet", "rs", 1, 4, cpuUtilization(50)));
         try (InProcessController controller = controllerAsServiceAccount(kube, ns)) {
-            await().atMost(SCALED).untilAsserted(() -> assertThat(readyPods(ns, "rs")).hasSize(4));
+            await().atMost(Waits.STATE).untilAsserted(() -> assertThat(readyPods(ns, "rs")).hasSize(4));
         }
         assertThat(scaleWrites(kube, ns, "replicasets", "rs")).isEqualTo(1);
     }
@@ -110,7 +109,7 @@ class ScaleTargetsIT {
                 new MetricSpecBuilder().withType("External").withNewExternal().withNewMetric().withName("queue_messages_ready").endMetric()
                         .withNewTarget().withType("AverageValue").withNewAverageValue("10").endTarget().endExternal().build()));
         try (InProcessController controller = controllerAsServiceAccount(kube, ns)) {
-            await().atMost(SCALED).untilAsserted(() -> assertThat(((Map<?, ?>) widgets.withName("queue-worker").get()
+            await().atMost(Waits.STATE).untilAsserted(() -> assertThat(((Map<?, ?>) widgets.withName("queue-worker").get()
                     .getAdditionalProperties().get("spec")).get("replicas")).as("40 messages, 10 per replica").isEqualTo(4));
         }
         assertThat(ns.count(ns.audit().user(ChartReleases.shipped(kube).user()).verb("get").resource("widgets").subresource("scale").code(200)))

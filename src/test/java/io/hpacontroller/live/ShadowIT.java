@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerSta
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.deploy.ChartReleases;
 import io.hpacontroller.ops.LeaderElection;
+import io.hpacontroller.testing.Waits;
 import io.hpacontroller.testing.kube.AuditEvent;
 import io.hpacontroller.testing.kube.ChartRelease;
 import io.hpacontroller.testing.kube.InProcessController;
@@ -39,7 +40,6 @@ import static org.awaitility.Awaitility.await;
 @RealKube
 class ShadowIT {
 
-    private static final Duration SCALED = Duration.ofSeconds(90);
     private static KubeControlPlane upstream;
 
     @BeforeAll
@@ -74,12 +74,11 @@ class ShadowIT {
         TestNamespace ns = upstream.newNamespace("shadow");
         ns.create(Workloads.deployment("web", 2));
         ns.metrics().podUsage("app=web", "100m", "64Mi"); // 100% of the request, twice the target
-        await().atMost(SCALED).until(() -> ScaleTargetsIT.readyPods(ns, "web").size() == 2);
+        await().atMost(Waits.STATE).until(() -> ScaleTargetsIT.readyPods(ns, "web").size() == 2);
 
         ControllerOptions options = new ControllerOptions(ControllerConfig.defaults().withDownscaleStabilization(Duration.ZERO),
                 Duration.ofSeconds(1), 2, List.of(ns.name()), Duration.ofSeconds(5), Set.of(HpaApi.MIRROR), true);
-        LeaderElection.Settings election = new LeaderElection.Settings(release.namespace(), "hpa-controller", "shadow-it",
-                Duration.ofSeconds(5), Duration.ofSeconds(3), Duration.ofMillis(500));
+        LeaderElection.Settings election = Waits.steadyLease(release.namespace(), "hpa-controller", "shadow-it");
         List<Shadow.Comparison> comparisons = new CopyOnWriteArrayList<>();
         Instant start = Instant.now();
         try (InProcessController controller = InProcessController.start(release.client(), options, election)) {
@@ -93,20 +92,20 @@ class ShadowIT {
                 public void onGone(String namespace, String name) {
                 }
             });
-            await().atMost(SCALED).until(() -> controller.runtime().isLeader() && controller.runtime().controller().isWorking());
+            await().atMost(Waits.STATE).until(() -> controller.runtime().isLeader() && controller.runtime().controller().isWorking());
             ns.create(web());
             // 2 -> 4 -> 6: two steps of 2 pods, the second one policy period after the first
-            await().atMost(SCALED).until(() -> replicas(ns) == 6 && desired(ns) == 6);
+            await().atMost(Waits.STATE).until(() -> replicas(ns) == 6 && desired(ns) == 6);
             // settled: the built-in controller's next syncs write nothing, so no status it writes from here on was
             // decided from the metrics before the change below (a comparison would straddle it)
-            await().atMost(SCALED).until(() -> settledAtMax(ns));
+            await().atMost(Waits.STATE).until(() -> settledAtMax(ns));
             // and the shadow has compared that last status: its sync reads the metrics when it runs, which on a
             // loaded machine can be after the change below
             HorizontalPodAutoscalerStatus settled = hpa(ns).getStatus();
-            await().atMost(SCALED).until(() -> comparisons.stream().anyMatch(c -> settled.equals(c.builtinStatus())));
+            await().atMost(Waits.STATE).until(() -> comparisons.stream().anyMatch(c -> settled.equals(c.builtinStatus())));
             ns.metrics().podUsage("app=web", "1m", "64Mi"); // 1% of the request: the minimum
-            await().atMost(SCALED).until(() -> replicas(ns) == 1 && desired(ns) == 1);
-            await().atMost(Duration.ofSeconds(10)).until(() -> comparisons.stream().anyMatch(c -> c.builtinDesired() == 1));
+            await().atMost(Waits.STATE).until(() -> replicas(ns) == 1 && desired(ns) == 1);
+            await().atMost(Waits.STATE).until(() -> comparisons.stream().anyMatch(c -> c.builtinDesired() == 1));
 
             assertThat(comparisons).as("one comparison per status the built-in controller wrote").hasSizeGreaterThanOrEqualTo(4)
                     .allSatisfy(c -> assertThat(c.shadowDesired()).as("from %d replicas: built-in %s; shadow %s", c.currentReplicas(),

@@ -3,9 +3,9 @@ package io.hpacontroller.live;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatusBuilder;
+import io.hpacontroller.testing.Waits;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -60,9 +60,9 @@ class ShadowTest extends LiveTestBase {
         cluster.clearRequests();
 
         builtinWrites("web", 2, 4, true);
-        await().atMost(Duration.ofSeconds(10)).until(() -> comparisons.size() == 1);
+        await().atMost(Waits.STATE).until(() -> comparisons.size() == 1);
         builtinWrites("web", 2, 3, true); // a built-in controller that decided otherwise
-        await().atMost(Duration.ofSeconds(10)).until(() -> comparisons.size() == 2);
+        await().atMost(Waits.STATE).until(() -> comparisons.size() == 2);
 
         assertThat(comparisons.get(0)).satisfies(c -> {
             assertThat(c.currentReplicas()).isEqualTo(2);
@@ -98,7 +98,7 @@ class ShadowTest extends LiveTestBase {
         startShadow();
 
         builtinWrites("web", 2, 4, true);
-        await().atMost(Duration.ofSeconds(10)).until(() -> comparisons.size() == 1);
+        await().atMost(Waits.STATE).until(() -> comparisons.size() == 1);
 
         assertThat(comparisons.get(0)).satisfies(c -> {
             assertThat(c.shadowDesired()).isEqualTo(4);
@@ -119,14 +119,14 @@ class ShadowTest extends LiveTestBase {
         create(new HorizontalPodAutoscalerBuilder(hpa(NS, "web", "apps/v1", "Deployment", "web", 1, 10, cpuUtilization(50)))
                 .editSpec().withNewBehavior().withNewScaleUp().addNewPolicy().withType("Pods").withValue(1).withPeriodSeconds(60).endPolicy()
                 .endScaleUp().endBehavior().endSpec().build());
-        await().atMost(Duration.ofSeconds(10)).until(() -> readHpa("web") != null);
+        await().atMost(Waits.STATE).until(() -> readHpa("web") != null);
 
         builtinWrites("web", 2, 3, true);
-        await().atMost(Duration.ofSeconds(10)).until(() -> comparisons.size() == 1);
+        await().atMost(Waits.STATE).until(() -> comparisons.size() == 1);
         client.apps().deployments().inNamespace(NS).withName("web").scale(3);
-        await().atMost(Duration.ofSeconds(10)).until(() -> client.pods().inNamespace(NS).list().getItems().size() == 3);
+        await().atMost(Waits.STATE).until(() -> client.pods().inNamespace(NS).list().getItems().size() == 3);
         builtinWrites("web", 3, 3, false); // held by the policy: it already added a pod this minute
-        await().atMost(Duration.ofSeconds(10)).until(() -> comparisons.size() == 2);
+        await().atMost(Waits.STATE).until(() -> comparisons.size() == 2);
 
         assertThat(comparisons).allSatisfy(c -> assertThat(c.shadowDesired()).as(c.reason()).isEqualTo(c.builtinDesired()));
         assertThat(comparisons.get(1).reason()).contains("ScalingLimited=True ScaleUpLimit");

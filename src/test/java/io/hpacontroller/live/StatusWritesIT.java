@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hpacontroller.core.model.ScaleTarget;
 import io.hpacontroller.core.reconcile.ApiException;
 import io.hpacontroller.deploy.ChartReleases;
+import io.hpacontroller.testing.Waits;
 import io.hpacontroller.testing.kube.AuditEvent;
 import io.hpacontroller.testing.kube.ChartRelease;
 import io.hpacontroller.testing.kube.InProcessController;
@@ -43,7 +44,7 @@ class StatusWritesIT {
         ns.create(hpa(ns.name(), "web", "apps/v1", "Deployment", "web", 1, 10, cpuUtilization(50)));
         String key = ns.name() + "/web";
         try (InProcessController controller = ScaleTargetsIT.controllerAsServiceAccount(kube, ns)) {
-            await().atMost(ScaleTargetsIT.SCALED).untilAsserted(() -> {
+            await().atMost(Waits.STATE).untilAsserted(() -> {
                 HorizontalPodAutoscaler h = ns.admin().autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns.name()).withName("web").get();
                 assertThat(h.getStatus()).isNotNull();
                 assertThat(h.getStatus().getCurrentMetrics()).singleElement().satisfies(m -> {
@@ -55,7 +56,7 @@ class StatusWritesIT {
             kube.audit().sync();
             Instant steady = Instant.now();
             long before = controller.syncsOf(key);
-            await().atMost(Duration.ofSeconds(30)).until(() -> controller.syncsOf(key) >= before + 5);
+            await().atMost(Waits.STATE).until(() -> controller.syncsOf(key) >= before + 5);
 
             AuditEvent.Filter byController = ns.audit().user(release.user()).resource("horizontalpodautoscalers").name("web");
             assertThat(ns.count(byController.since(steady).writes())).as("%d syncs with nothing new: no write", controller.syncsOf(key) - before)

@@ -3,6 +3,7 @@ package io.hpacontroller.ops;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hpacontroller.testing.RecordedExit;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.deploy.ChartReleases;
 import io.hpacontroller.live.ControllerOptions;
@@ -67,7 +68,7 @@ class DeletedHpasIT {
         ControllerOptions options = new ControllerOptions(ControllerConfig.defaults(), Duration.ofSeconds(1), 2, List.of(ns.name()), Duration.ofSeconds(5));
         KubernetesClient client = ChartReleases.shipped(kube).client();
         ControllerRuntime controller = new ControllerRuntime(client, new ControllerRuntime.Settings(options, null,
-                new InetSocketAddress("127.0.0.1", 0), MetricsServing.PLAIN, null, Duration.ofSeconds(5)));
+                new InetSocketAddress("127.0.0.1", 0), MetricsServing.PLAIN, null, Duration.ofSeconds(5)), new RecordedExit()); // no lease to lose
         try {
             controller.start();
             int port = controller.metricsPort();

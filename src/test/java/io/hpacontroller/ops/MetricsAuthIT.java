@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hpacontroller.testing.RecordedExit;
 import io.hpacontroller.cli.Main;
 import io.hpacontroller.deploy.ChartReleases;
 import io.hpacontroller.live.ControllerOptions;
@@ -72,7 +73,7 @@ class MetricsAuthIT {
         KubernetesClient client = chart.client();
         ControllerRuntime runtime = new ControllerRuntime(client, new ControllerRuntime.Settings(options, null,
                 new InetSocketAddress("127.0.0.1", 0), MetricsServing.secure(ServingCertificate.selfSigned(Instant.now())),
-                new InetSocketAddress("127.0.0.1", 0), Duration.ofSeconds(5)));
+                new InetSocketAddress("127.0.0.1", 0), Duration.ofSeconds(5)), new RecordedExit()); // no lease to lose
         try {
             runtime.start();
             HttpClient https = TrustingHttps.client(Duration.ofSeconds(30));

@@ -57,11 +57,12 @@ class MockClusterTest {
                     public void onClose(WatcherException cause) {
                     }
                 });
-                await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(1)).until(() -> events.get() >= 3);
+                await().atMost(Waits.STATE).pollInterval(Duration.ofMillis(1)).until(() -> events.get() >= 3);
                 watch.close();
                 long start = System.nanoTime();
                 client.configMaps().inNamespace("demo").withName("cm-1").get();
-                assertThat((System.nanoTime() - start) / 1_000_000).as("a GET right after watch %d closed, ms", i).isLessThan(5_000);
+                // a stall lasts until the write times out, 30 s; a loaded machine answers in well under 20
+                assertThat((System.nanoTime() - start) / 1_000_000).as("a GET right after watch %d closed, ms", i).isLessThan(20_000);
             }
         } finally {
             writing.set(false);

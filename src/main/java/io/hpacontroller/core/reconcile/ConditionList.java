@@ -16,6 +16,7 @@ final class ConditionList {
     static final String SCALING_ACTIVE = "ScalingActive";
     static final String SCALING_LIMITED = "ScalingLimited";
     static final String SCALED_TO_ZERO = "ScaledToZero";
+    static final String CONFLICTING_CONTROLLER = Reconciler.CONFLICTING_CONTROLLER;
 
     private final List<HorizontalPodAutoscalerCondition> conditions = new ArrayList<>();
     private final String now;

@@ -86,6 +86,12 @@ public final class Reconciler {
     public static final String PREVIEW_RESCALE = "PreviewRescale";
     /** Warning event (and AbleToScale=False reason, when a scale was not written for it) of a history that could not be kept. */
     public static final String FAILED_UPDATE_HISTORY = "FailedUpdateHistory";
+    /**
+     * Condition type and Warning event of an HPA whose status another controller writes too ({@link OtherStatusWriter}); the
+     * condition's reason is {@value #STATUS_WRITTEN_BY_ANOTHER}. The condition is absent otherwise.
+     */
+    public static final String CONFLICTING_CONTROLLER = "ConflictingController";
+    public static final String STATUS_WRITTEN_BY_ANOTHER = "StatusWrittenByAnother";
 
     public Reconciler(ControllerConfig config, ScaleClient scales, PodSource pods, MetricsSource metrics,
                       StatusWriter statusWriter, EventRecorder events, HistoryStore histories,
@@ -212,6 +218,7 @@ public final class Reconciler {
             HpaControls valid = controls instanceof Parsed.Valid<HpaControls> v ? v.value() : HpaControls.NONE;
             Sync s = new Sync(hpa, key, hpa.getMetadata().getNamespace(), now, original,
                     new ConditionList(original.getConditions(), formatTime(now)), valid, new Ahead());
+            noteOtherWriter(s);
             if (controls instanceof Parsed.Invalid<HpaControls> invalid) {
                 return failControls(s, invalid.message());
             }
@@ -222,6 +229,24 @@ public final class Reconciler {
         } catch (RuntimeException e) {
             String msg = "internal error while reconciling " + key + ": " + e;
             return new ReconcileOutcome(failure(key, now, -1, -1, -1, ErrorKind.INTERNAL, null, msg, ControlsTrace.NONE), original, false, List.of());
+        }
+    }
+
+    /**
+     * ConflictingController: set (True, reason {@value #STATUS_WRITTEN_BY_ANOTHER}) with a Warning event when the status
+     * port has seen another writer of the status and the condition is not set yet, so both come once per conflict, not
+     * at every sync; removed once the port knows nobody else wrote the status lately; left as it is while it cannot tell.
+     * It stands beside the other conditions on every path (a conflict stops nothing: the other writer is what must stop).
+     */
+    private void noteOtherWriter(Sync s) {
+        OtherStatusWriter other = statusWriter.otherWriter(s.hpa());
+        if (other.message() != null) {
+            if (!s.conditions().isTrue(ConditionList.CONFLICTING_CONTROLLER)) {
+                events.record(s.hpa(), EventRecorder.Type.Warning, CONFLICTING_CONTROLLER, other.message());
+                s.conditions().set(ConditionList.CONFLICTING_CONTROLLER, true, STATUS_WRITTEN_BY_ANOTHER, other.message());
+            }
+        } else if (other.known()) {
+            s.conditions().remove(ConditionList.CONFLICTING_CONTROLLER);
         }
     }
 
@@ -789,6 +814,7 @@ public final class Reconciler {
      */
     private StatusUpdate updateStatusIfNeeded(Sync s, HorizontalPodAutoscalerStatus next, DecisionTrace decided) {
         if (StatusEquality.same(s.original(), next)) {
+            statusWriter.unchanged(s.hpa());
             return new StatusUpdate(next, false, null);
         }
         try {

@@ -1,5 +1,6 @@
 package io.hpacontroller.core.reconcile;
 
+import io.fabric8.kubernetes.api.model.autoscaling.v2.CrossVersionObjectReference;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerCondition;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricStatus;
@@ -18,18 +19,19 @@ import java.util.function.BiPredicate;
  * server's serialization turns one into the other counts as equal: an absent list equals an empty one, an
  * absent {@code currentReplicas} equals 0 (the field is {@code omitempty}), and a metric entry without a
  * type equals one with type {@code ""} (a failed metric's entry is upstream's zero {@code MetricStatus},
- * which the API server stores and returns as {@code {"type":""}}).
+ * which the API server stores and returns as {@code {"type":""}}), and an Object entry that names no described object
+ * equals one that does ({@link #sameDescribedObject}).
  *
  * <p>Every sync compares, so the metric entries are compared field by field here rather than with the model's
  * {@code equals}, whose quantity comparison goes through BigDecimal each time: quantities with the same text are
  * equal at once, others compare by value as the model does.
  */
-final class StatusEquality {
+public final class StatusEquality {
 
     private StatusEquality() {
     }
 
-    static boolean same(HorizontalPodAutoscalerStatus a, HorizontalPodAutoscalerStatus b) {
+    public static boolean same(HorizontalPodAutoscalerStatus a, HorizontalPodAutoscalerStatus b) {
         return zeroIfAbsent(a.getCurrentReplicas()) == zeroIfAbsent(b.getCurrentReplicas())
                 && zeroIfAbsent(a.getDesiredReplicas()) == zeroIfAbsent(b.getDesiredReplicas())
                 && Objects.equals(a.getLastScaleTime(), b.getLastScaleTime())
@@ -84,10 +86,24 @@ final class StatusEquality {
                 && both(x.getPods(), y.getPods(), (m, n) -> Objects.equals(m.getMetric(), n.getMetric())
                         && sameValue(m.getCurrent(), n.getCurrent()) && Objects.equals(m.getAdditionalProperties(), n.getAdditionalProperties()))
                 && both(x.getObject(), y.getObject(), (m, n) -> Objects.equals(m.getMetric(), n.getMetric())
-                        && Objects.equals(m.getDescribedObject(), n.getDescribedObject()) && sameValue(m.getCurrent(), n.getCurrent())
+                        && sameDescribedObject(m.getDescribedObject(), n.getDescribedObject()) && sameValue(m.getCurrent(), n.getCurrent())
                         && Objects.equals(m.getAdditionalProperties(), n.getAdditionalProperties()))
                 && both(x.getExternal(), y.getExternal(), (m, n) -> Objects.equals(m.getMetric(), n.getMetric())
                         && sameValue(m.getCurrent(), n.getCurrent()) && Objects.equals(m.getAdditionalProperties(), n.getAdditionalProperties())));
+    }
+
+    /**
+     * An Object entry's described object, unless either names none. It only ever repeats the spec's object, and where
+     * it is left out the API gives something else back: upstream leaves it out of an AverageValue target's entry, which
+     * autoscaling/v2 stores as {@code {kind: "", name: ""}}, and a mirror HPA's entry carries the spec's (its schema
+     * requires one). Compared strictly, such an HPA's status would be written again at every sync.
+     */
+    private static boolean sameDescribedObject(CrossVersionObjectReference a, CrossVersionObjectReference b) {
+        return namesNone(a) || namesNone(b) || Objects.equals(a, b);
+    }
+
+    private static boolean namesNone(CrossVersionObjectReference o) {
+        return o == null || (o.getKind() == null || o.getKind().isEmpty()) && (o.getName() == null || o.getName().isEmpty());
     }
 
     /** Both absent, or both present and the same by {@code same}. */

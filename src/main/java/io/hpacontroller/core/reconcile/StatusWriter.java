@@ -26,4 +26,23 @@ public interface StatusWriter {
     default void write(HorizontalPodAutoscaler hpa, HorizontalPodAutoscalerStatus status, DecisionTrace decided) throws ApiException {
         write(hpa, status);
     }
+
+    /**
+     * Another writer of this HPA's status, as the HPA this sync read shows it; {@link OtherStatusWriter#UNKNOWN} from a
+     * writer that keeps no track (the default). Never throws.
+     *
+     * @param hpa the HPA as the sync read it
+     */
+    default OtherStatusWriter otherWriter(HorizontalPodAutoscaler hpa) {
+        return OtherStatusWriter.UNKNOWN;
+    }
+
+    /**
+     * The sync found the HPA's status as it would write it, and wrote nothing: for a writer that keeps track of what
+     * the status should be (the default ignores it).
+     *
+     * @param hpa the HPA as the sync read it
+     */
+    default void unchanged(HorizontalPodAutoscaler hpa) {
+    }
 }

@@ -14,6 +14,7 @@ import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.core.reconcile.DecisionTrace;
 import io.hpacontroller.core.reconcile.EventRecorder;
 import io.hpacontroller.core.reconcile.MetricsSource;
+import io.hpacontroller.core.reconcile.OtherStatusWriter;
 import io.hpacontroller.core.reconcile.PodSource;
 import io.hpacontroller.core.reconcile.Reconciler;
 import io.hpacontroller.core.reconcile.ScaleClient;
@@ -59,6 +60,8 @@ public final class FakeCluster implements ScaleClient, PodSource, MetricsSource,
     public ApiException scaleWriteError;
     /** Thrown by every status write. */
     public ApiException statusWriteError;
+    /** What the status port says of another writer of the status. */
+    public OtherStatusWriter otherWriter = OtherStatusWriter.UNKNOWN;
     /** Metric names (or resource names) whose fetch fails. */
     public final Set<String> failingMetrics = new HashSet<>();
     /** Thrown by every pod listing: a port that breaks in an unexpected way. */
@@ -76,6 +79,8 @@ public final class FakeCluster implements ScaleClient, PodSource, MetricsSource,
     /** The decision each status write came with, in the order of {@link #statusWrites}. */
     public final List<DecisionTrace> statusWriteDecisions = new ArrayList<>();
     public final List<Event> events = new ArrayList<>();
+    /** Syncs that found the status as they would write it. */
+    public int unchangedStatuses;
 
     /** A reconciler wired to this cluster. */
     public Reconciler reconciler(ControllerConfig config, HistoryStore histories, Clock clock) {
@@ -181,6 +186,16 @@ public final class FakeCluster implements ScaleClient, PodSource, MetricsSource,
     public void write(HorizontalPodAutoscaler hpa, HorizontalPodAutoscalerStatus status, DecisionTrace decided) throws ApiException {
         write(hpa, status);
         statusWriteDecisions.add(decided);
+    }
+
+    @Override
+    public OtherStatusWriter otherWriter(HorizontalPodAutoscaler hpa) {
+        return otherWriter;
+    }
+
+    @Override
+    public void unchanged(HorizontalPodAutoscaler hpa) {
+        unchangedStatuses++;
     }
 
     @Override

@@ -12,6 +12,7 @@ import io.hpacontroller.core.fakes.FakeCluster;
 import io.hpacontroller.core.fakes.Pods;
 import io.hpacontroller.core.fakes.Specs;
 import io.hpacontroller.core.normalize.HistoryStore;
+import io.hpacontroller.testing.Waits;
 import org.junit.jupiter.api.Test;
 
 import java.time.Clock;
@@ -74,7 +75,7 @@ class HpaSelectorIndexTest {
         PodSource podsOfOld = (namespace, selector) -> {
             listing.countDown();
             try {
-                assertThat(deleted.await(10, TimeUnit.SECONDS)).isTrue();
+                assertThat(deleted.await(Waits.STATE.toSeconds(), TimeUnit.SECONDS)).isTrue();
             } catch (InterruptedException e) {
                 throw new IllegalStateException(e);
             }
@@ -90,10 +91,10 @@ class HpaSelectorIndexTest {
         AtomicReference<ReconcileOutcome> outcome = new AtomicReference<>();
         Thread sync = new Thread(() -> outcome.set(deletedOne.reconcile(old)), "reconcile-of-old");
         sync.start();
-        assertThat(listing.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(listing.await(Waits.STATE.toSeconds(), TimeUnit.SECONDS)).isTrue();
         deletedOne.forget("default/old"); // what the informer's delete handler does, while the reconcile runs
         deleted.countDown();
-        sync.join(10_000);
+        sync.join(Waits.STATE.toMillis());
         assertThat(outcome.get()).isNotNull();
 
         assertThat(index.size()).as("only the HPA that still exists is registered").isEqualTo(1);

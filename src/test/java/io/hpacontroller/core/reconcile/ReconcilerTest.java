@@ -70,6 +70,44 @@ class ReconcilerTest {
     }
 
     @Test
+    void anotherWriterOfTheStatusIsOneConditionAndOneEventUntilTheStatusPortKnowsItGone() {
+        HorizontalPodAutoscaler hpa = Specs.hpa(1, 10, Specs.cpuUtilization(50));
+        String message = "kube-controller-manager wrote this HPA's status at 2026-03-01T11:59:58Z, between two syncs of hpa-controller: ...";
+        cluster.otherWriter = OtherStatusWriter.seen(message);
+        ReconcileOutcome first = sync(hpa);
+        assertThat(first.statusWritten()).isTrue();
+        assertThat(condition(first.status(), Reconciler.CONFLICTING_CONTROLLER)).satisfies(c -> {
+            assertThat(c.getStatus()).isEqualTo("True");
+            assertThat(c.getReason()).isEqualTo(Reconciler.STATUS_WRITTEN_BY_ANOTHER);
+            assertThat(c.getMessage()).isEqualTo(message);
+        });
+        assertThat(condition(first.status(), "ScalingActive").getReason()).as("it stops nothing").isEqualTo("ValidMetricFound");
+        assertThat(cluster.events).filteredOn(e -> e.reason().equals(Reconciler.CONFLICTING_CONTROLLER))
+                .containsExactly(new FakeCluster.Event(EventRecorder.Type.Warning, Reconciler.CONFLICTING_CONTROLLER, message));
+
+        hpa.setStatus(first.status());
+        cluster.otherWriter = OtherStatusWriter.seen(message + " (seen again)");
+        ReconcileOutcome again = sync(hpa, NOW.plusSeconds(15));
+        cluster.scaleReadError = new ApiException("the server is currently unable to handle the request");
+        ReconcileOutcome failing = sync(hpa, NOW.plusSeconds(30));
+        assertThat(again.statusWritten()).as("set once: the same status").isFalse();
+        assertThat(cluster.unchangedStatuses).isEqualTo(1);
+        assertThat(condition(failing.status(), Reconciler.CONFLICTING_CONTROLLER).getMessage()).as("on a failure path too").isEqualTo(message);
+        assertThat(cluster.eventReasons()).as("one event per conflict").containsOnlyOnce(Reconciler.CONFLICTING_CONTROLLER);
+
+        cluster.scaleReadError = null;
+        cluster.otherWriter = OtherStatusWriter.UNKNOWN;
+        assertThat(sync(hpa, NOW.plusSeconds(45)).status().getConditions()).as("kept while the port cannot tell")
+                .extracting(HorizontalPodAutoscalerCondition::getType).contains(Reconciler.CONFLICTING_CONTROLLER);
+        cluster.otherWriter = OtherStatusWriter.NONE;
+        ReconcileOutcome gone = sync(hpa, NOW.plusSeconds(60));
+        assertThat(gone.statusWritten()).isTrue();
+        assertThat(gone.status().getConditions()).extracting(HorizontalPodAutoscalerCondition::getType)
+                .containsExactly("AbleToScale", "ScalingActive", "ScalingLimited");
+        assertThat(cluster.eventReasons()).containsOnlyOnce(Reconciler.CONFLICTING_CONTROLLER);
+    }
+
+    @Test
     void theStatusWriterGetsTheDecisionOfTheSyncThatWritesTheStatus() {
         HorizontalPodAutoscaler hpa = Specs.hpa(1, 10, Specs.cpuUtilization(50));
         cluster.podUsage = Pods.cpuUsage(NOW_MILLIS, 1000, 1000, 1000);  // 100 % of 50 %: 3 -> 6

@@ -57,6 +57,21 @@ class StatusEqualityTest {
         assertThat(StatusEquality.same(status(new MetricStatus()), status(new MetricStatusBuilder().withType("Resource").build()))).isFalse();
     }
 
+    @Test
+    void anObjectEntryWithoutADescribedObjectEqualsOneWithIt() {
+        MetricStatus withIt = new MetricStatusBuilder().withType("Object").withNewObject().withNewMetric().withName("hits").endMetric()
+                .withDescribedObject(new CrossVersionObjectReference("networking.k8s.io/v1", "Ingress", "web"))
+                .withNewCurrent().withAverageValue(new Quantity("20")).endCurrent().endObject().build();
+        MetricStatus upstreams = new MetricStatusBuilder(withIt).editObject().withDescribedObject(null).endObject().build();
+        MetricStatus stored = new MetricStatusBuilder(withIt).editObject().withDescribedObject(new CrossVersionObjectReference(null, "", "")).endObject().build();
+        MetricStatus another = new MetricStatusBuilder(withIt).editObject().withDescribedObject(new CrossVersionObjectReference("v1", "Service", "web"))
+                .endObject().build();
+
+        assertThat(StatusEquality.sameMetric(upstreams, withIt)).as("the mirror's entry carries the spec's").isTrue();
+        assertThat(StatusEquality.sameMetric(upstreams, stored)).as("autoscaling/v2 stores Go's zero value").isTrue();
+        assertThat(StatusEquality.sameMetric(withIt, another)).isFalse();
+    }
+
     /** Random entries of every kind from a small pool of values: the field-by-field comparison says what the model's equals says. */
     @Test
     void agreesWithTheModelsEqualsOnRandomEntries() {

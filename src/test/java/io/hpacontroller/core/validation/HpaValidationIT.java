@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.HttpResponse;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.hpacontroller.testing.Waits;
 import io.hpacontroller.testing.kube.KubeControlPlane;
 import io.hpacontroller.testing.kube.RealKube;
 import io.hpacontroller.testing.kube.TestNamespace;
@@ -44,7 +45,7 @@ class HpaValidationIT {
         HttpRequest request = http.newHttpRequestBuilder()
                 .uri(kube.url() + "/apis/autoscaling/v2/namespaces/" + ns.name() + "/horizontalpodautoscalers?dryRun=All&fieldValidation=Strict")
                 .post("application/json", SERIALIZATION.asJson(hpa)).build();
-        HttpResponse<String> response = http.sendAsync(request, String.class).get(30, TimeUnit.SECONDS);
+        HttpResponse<String> response = http.sendAsync(request, String.class).get(Waits.STATE.toSeconds(), TimeUnit.SECONDS);
         Status status = response.code() >= 400 ? SERIALIZATION.unmarshal(response.body(), Status.class) : null;
         return new Answer(response.code(), status);
     }

@@ -1,5 +1,7 @@
 package io.hpacontroller.sim.report;
 
+import io.hpacontroller.testing.Waits;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 /** Debian's headless Chromium, for looking at the report as a browser does. CI installs it (.ci/run). */
 final class Chromium {
 
-    private static final long TIMEOUT_SECONDS = 90;
+    private static final long TIMEOUT_SECONDS = Waits.STATE.toSeconds();
 
     private final Path binary;
 

@@ -2,6 +2,7 @@ package io.hpacontroller.testing.kube;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hpacontroller.testing.Waits;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -26,7 +27,7 @@ import java.util.function.Predicate;
 public final class AuditLog {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(20);
+    private static final Duration SYNC_TIMEOUT = Waits.STATE;
 
     private final Path file;
     private final KubernetesClient admin;

@@ -59,6 +59,15 @@ public final class ChildProcess {
         return process.isAlive();
     }
 
+    /** Waits until the process exits and returns its status; throws with the end of the log when it still runs after {@code timeout}. */
+    public int awaitExit(Duration timeout) throws InterruptedException {
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new IllegalStateException(name + " still runs after " + timeout + "; last lines of " + log + ":\n" + tail(30));
+        }
+        Watchdog.release(process.pid());
+        return process.exitValue();
+    }
+
     /** Throws with the end of the log when the process has exited. */
     public void checkAlive() {
         if (!process.isAlive()) {

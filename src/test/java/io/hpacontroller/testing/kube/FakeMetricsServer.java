@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.hpacontroller.core.labels.Selector;
+import io.hpacontroller.testing.Waits;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
@@ -82,7 +83,7 @@ public final class FakeMetricsServer implements AutoCloseable {
                 .setKeyCertOptions(new PemKeyCertOptions().setCertValue(Buffer.buffer(serving.certPem())).setKeyValue(Buffer.buffer(serving.keyPem())));
         try {
             server = vertx.createHttpServer(options).requestHandler(this::handle).listen().toCompletionStage().toCompletableFuture()
-                    .get(20, TimeUnit.SECONDS);
+                    .get(Waits.STATE.toSeconds(), TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IllegalStateException("the fake metrics server did not start", e);
         }

@@ -1,5 +1,7 @@
 package io.hpacontroller.testing.kube;
 
+import io.hpacontroller.testing.Waits;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -131,7 +133,7 @@ final class KubeBinaries {
             Path tmp = Files.createTempFile(bin, name, ".tmp");
             Process p = new ProcessBuilder("xz", "-dc", xz.toString()).redirectOutput(tmp.toFile())
                     .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-            if (!p.waitFor(2, TimeUnit.MINUTES) || p.exitValue() != 0) {
+            if (!p.waitFor(Waits.STATE.toSeconds(), TimeUnit.SECONDS) || p.exitValue() != 0) {
                 p.destroyForcibly();
                 throw new IllegalStateException("xz -dc " + xz + " failed");
             }

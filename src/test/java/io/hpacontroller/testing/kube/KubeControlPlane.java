@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.hpacontroller.cli.KubeConnection;
+import io.hpacontroller.testing.Waits;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -51,7 +52,7 @@ public final class KubeControlPlane implements AutoCloseable {
 
     /** kube-controller-manager's controllers for workloads: Deployments, ReplicaSets, StatefulSets, default ServiceAccounts. */
     public static final List<String> WORKLOAD_CONTROLLERS = List.of("deployment", "replicaset", "statefulset", "serviceaccount");
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+    private static final Duration START_TIMEOUT = Waits.STATE;
     /** kube-apiserver stops listening at once on SIGTERM but can hang with watches open (see down.sh): not waited for long. */
     private static final Duration API_SERVER_GRACE = Duration.ofSeconds(3);
     private static final AtomicInteger NAMESPACES = new AtomicInteger();
@@ -536,7 +537,7 @@ public final class KubeControlPlane implements AutoCloseable {
         try {
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            if (!p.waitFor(Waits.STATE.toSeconds(), TimeUnit.SECONDS)) {
                 p.destroyForcibly();
                 throw new IllegalStateException("kubectl " + String.join(" ", args) + " did not finish");
             }

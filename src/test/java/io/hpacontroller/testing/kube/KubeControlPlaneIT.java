@@ -3,13 +3,13 @@ package io.hpacontroller.testing.kube;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.hpacontroller.testing.Waits;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -47,7 +47,7 @@ class KubeControlPlaneIT {
         ns.metrics().podUsage("app=web", "150m", "80Mi").podsMetric("queue_depth", "7")
                 .objectMetric("deployments.apps", "web", "rps", "42").externalMetric("backlog", "3", "4");
         KubernetesClient admin = kube.adminClient();
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+        await().atMost(Waits.STATE).untilAsserted(() -> {
             List<Pod> pods = admin.pods().inNamespace(ns.name()).withLabel("app", "web").list().getItems();
             assertThat(pods).hasSize(2).allSatisfy(p -> {
                 assertThat(p.getStatus().getPhase()).isEqualTo("Running");
@@ -58,7 +58,7 @@ class KubeControlPlaneIT {
                 });
             });
         });
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+        await().atMost(Waits.STATE).untilAsserted(() ->
                 assertThat(admin.raw("/apis/metrics.k8s.io/v1beta1/namespaces/" + ns.name() + "/pods?labelSelector=app%3Dweb"))
                         .contains("\"cpu\":\"150m\"").contains("\"memory\":\"80Mi\""));
         assertThat(admin.raw("/apis/custom.metrics.k8s.io/v1beta2/namespaces/" + ns.name() + "/pods/*/queue_depth?labelSelector=app%3Dweb"))
@@ -89,7 +89,7 @@ class KubeControlPlaneIT {
         kube.kubelet().holdUnready(ns.name());
         ns.create(Workloads.deployment("slow", 2));
         KubernetesClient admin = kube.adminClient();
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(admin.pods().inNamespace(ns.name()).list().getItems())
+        await().atMost(Waits.STATE).untilAsserted(() -> assertThat(admin.pods().inNamespace(ns.name()).list().getItems())
                 .hasSize(2).allSatisfy(p -> {
                     assertThat(p.getStatus().getPhase()).isEqualTo("Running");
                     assertThat(p.getStatus().getConditions()).anySatisfy(c -> {
@@ -98,7 +98,7 @@ class KubeControlPlaneIT {
                     });
                 }));
         kube.kubelet().release(ns.name());
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(admin.pods().inNamespace(ns.name()).list().getItems())
+        await().atMost(Waits.STATE).untilAsserted(() -> assertThat(admin.pods().inNamespace(ns.name()).list().getItems())
                 .hasSize(2).allSatisfy(p -> assertThat(p.getStatus().getConditions()).anySatisfy(c -> {
                     assertThat(c.getType()).isEqualTo("Ready");
                     assertThat(c.getStatus()).isEqualTo("True");

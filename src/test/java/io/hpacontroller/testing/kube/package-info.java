@@ -15,7 +15,7 @@
  *         ns.metrics().podUsage("app=web", "100m", "64Mi");        // what metrics.k8s.io answers, in ns only
  *         ChartRelease chart = ChartReleases.shipped(kube);       // deploy/'s ServiceAccount and RBAC
  *         try (var c = InProcessController.start(chart.client(), options, null)) {
- *             await().until(...);
+ *             await().atMost(Waits.STATE).until(...);
  *         }
  *         kube.audit().count(ns.audit().user(chart.user()).code(403));   // what the API server saw
  *     }
@@ -62,8 +62,12 @@
  *     ({@code takeOverBuiltinHpas: true}), {@code ChartReleases.mirror(plane)} the default install (the mirror API only,
  *     its CRD installed: {@code ChartReleases.installCrds(plane)}).</li>
  * <li>Our controller: {@link io.hpacontroller.testing.kube.InProcessController} ({@code ControllerRuntime} with a
- *     given client, every sync recorded) and {@link io.hpacontroller.testing.kube.ControllerProcess}
- *     ({@code java -jar target/hpa-controller.jar run ...}, the jar that ships, for SIGKILL).</li>
+ *     given client, every sync recorded; a lost lease fails the test at close, it never ends the JVM) and
+ *     {@link io.hpacontroller.testing.kube.ControllerProcess} ({@code java -jar target/hpa-controller.jar run ...},
+ *     the jar that ships, for SIGKILL).</li>
+ * <li>Waiting: on state, never a sleep, with {@link io.hpacontroller.testing.Waits#STATE} as the ceiling (minutes:
+ *     the suite runs on 2 busy cores); leader election that a loaded machine keeps, unless losing it is the test:
+ *     {@link io.hpacontroller.testing.Waits#steadyLease}.</li>
  * <li>{@link io.hpacontroller.testing.kube.RealApiBench}: not a test but a {@code main}, issue 17's run of the jar and of
  *     upstream's HPA controller at 1,000 HPAs on a control plane of its own (README, "Memory and start-up").</li>
  * </ul>
