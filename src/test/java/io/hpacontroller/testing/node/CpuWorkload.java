@@ -33,7 +33,8 @@ import java.util.concurrent.TimeUnit;
 public final class CpuWorkload implements AutoCloseable {
 
     /**
-     * The pod's program: after the start-up delay it serves HTTP (its readiness probe), then every few milliseconds it compares the
+     * The pod's program: after the start-up delay (spent spinning at its CPU limit with {@code STARTUP_BURN=1}, as a
+     * JVM warming up) it serves HTTP (its readiness probe), then every few milliseconds it compares the
      * CPU time its container has used (cpuacct, or cpu.stat on cgroup v2) with what its share asks since the last
      * look, and spins while it owes (at most 0.2 s of debt), otherwise sleeps until it owes again (its own looking
      * is CPU it counts, so a small share is not drowned in the loop's cost): the CPU burnt follows the demand
@@ -41,11 +42,13 @@ public final class CpuWorkload implements AutoCloseable {
      * {@code read} and {@code usleep} run inside busybox's shell (no process per look).
      */
     private static final String SCRIPT = """
-            sleep "$STARTUP_DELAY"; mkdir -p /tmp/www; echo ready > /tmp/www/index.html; httpd -p 8080 -h /tmp/www
             f="/demand/$HOSTNAME"
             u=/sys/fs/cgroup/cpuacct/cpuacct.usage; [ -r "$u" ] || u=/sys/fs/cgroup/cpu,cpuacct/cpuacct.usage
             cpu() { if [ -r "$u" ]; then read -r c < "$u"; else while read -r k v; do [ "$k" = usage_usec ] && c=$((v * 1000)); done < /sys/fs/cgroup/cpu.stat; fi; }
             ticks() { read -r t _ < /proc/uptime; t=${t%.*}${t#*.}; }
+            if [ "$STARTUP_BURN" = 1 ]; then ticks; e=$((t + STARTUP_DELAY * 100)); while [ "$t" -lt "$e" ]; do i=0; while [ $i -lt 300 ]; do i=$((i + 1)); done; ticks; done
+            else sleep "$STARTUP_DELAY"; fi
+            mkdir -p /tmp/www; echo ready > /tmp/www/index.html; httpd -p 8080 -h /tmp/www
             cpu; c0=$c; ticks; t0=$t; owed=0
             while :; do
               m=0; [ -f "$f" ] && read -r m < "$f"
@@ -124,6 +127,7 @@ public final class CpuWorkload implements AutoCloseable {
                 .addNewContainer().withName("burn").withImage(LocalImages.BUSYBOX).withImagePullPolicy("Never")
                 .withCommand("sh", "-c", SCRIPT)
                 .addNewEnv().withName("STARTUP_DELAY").withValue(Long.toString(shape.startupDelay().toSeconds())).endEnv()
+                .addNewEnv().withName("STARTUP_BURN").withValue("0").endEnv()
                 .withNewResources().withRequests(Map.of("cpu", new Quantity(shape.cpuRequest()), "memory", new Quantity("8Mi")))
                 .withLimits(Map.of("cpu", new Quantity(shape.cpuLimit()), "memory", new Quantity("32Mi"))).endResources()
                 // an HTTP probe: an exec probe would run runc in the container every second and cost it some milli-CPU
@@ -136,6 +140,32 @@ public final class CpuWorkload implements AutoCloseable {
                 .withNewStrategy().withType("RollingUpdate").withNewRollingUpdate().withMaxSurge(new IntOrString("25%"))
                 .withMaxUnavailable(new IntOrString(0)).endRollingUpdate().endStrategy()
                 .endSpec().build();
+    }
+
+    /**
+     * Rolls out a new ReplicaSet (one surge pod at a time, none unavailable) whose pods take {@code startupDelay} to
+     * become Ready, spinning at their CPU limit all that time when {@code burn}.
+     */
+    public void rollOut(Duration startupDelay, boolean burn) {
+        client.apps().deployments().inNamespace(namespace).withName(name).edit(d -> {
+            d.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().forEach(e -> {
+                if (e.getName().equals("STARTUP_DELAY")) {
+                    e.setValue(Long.toString(startupDelay.toSeconds()));
+                } else if (e.getName().equals("STARTUP_BURN")) {
+                    e.setValue(burn ? "1" : "0");
+                }
+            });
+            return d;
+        });
+    }
+
+    /** Whether the Deployment's rollout is over: every replica of the latest template, available, and no other pod. */
+    public boolean rolledOut() {
+        Deployment d = client.apps().deployments().inNamespace(namespace).withName(name).get();
+        var st = d.getStatus();
+        int want = d.getSpec().getReplicas();
+        return st != null && d.getMetadata().getGeneration().equals(st.getObservedGeneration()) && Integer.valueOf(want).equals(st.getUpdatedReplicas())
+                && Integer.valueOf(want).equals(st.getReplicas()) && Integer.valueOf(want).equals(st.getAvailableReplicas());
     }
 
     /** The total demand, in millicores, split over the ready pods from now on. */

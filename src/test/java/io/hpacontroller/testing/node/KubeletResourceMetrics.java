@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
  * two CPU samples, and reports a pod's CPU as the rate between them (its window is the time between the
  * two samples, its timestamp the newer one) and its memory as the last working set. A pod is reported
  * only when every one of its containers has a complete window (two samples, the counter not gone back,
- * as after a restart); a new pod has none until its second scrape.
+ * as after a restart); a new pod has none until its second scrape. A failed scrape forgets every sample, as
+ * metrics-server forgets the pods of a node it could not scrape.
  */
 public final class KubeletResourceMetrics implements ResourceMetrics, AutoCloseable {
 
@@ -65,7 +66,7 @@ public final class KubeletResourceMetrics implements ResourceMetrics, AutoClosea
         return scrapes.get();
     }
 
-    /** The last scrape's failure, if it failed (the kubelet down: the last samples age, as metrics-server's do). */
+    /** The last scrape's failure, if it failed (the kubelet down: no pod of the node is reported until two scrapes pass). */
     public String lastError() {
         return lastError;
     }
@@ -118,6 +119,11 @@ public final class KubeletResourceMetrics implements ResourceMetrics, AutoClosea
             }
             lastError = null;
         } catch (RuntimeException e) {
+            synchronized (this) { // as metrics-server, whose store keeps only the pods of the last batch: a node it cannot scrape has none
+                cpu.clear();
+                memoryByPod = Map.of();
+                labelsByPod = Map.of();
+            }
             lastError = e.toString();
         } finally {
             scrapes.incrementAndGet();

@@ -362,6 +362,8 @@ public final class RealNode implements AutoCloseable {
 
     /** Stops the kubelet (SIGTERM); its pods keep running, the node stops reporting. */
     public void stopKubelet() {
+        // nsenter forks into the node's PID namespace and does not pass a signal on: the kubelet is its child
+        ProcessHandle.of(kubelet.pid()).ifPresent(nsenter -> nsenter.children().forEach(ProcessHandle::destroy));
         kubelet.stop(Duration.ofSeconds(20));
         note("kubelet stopped");
     }

@@ -1,0 +1,227 @@
+package io.hpacontroller.testing.node;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.hpacontroller.core.reconcile.Reconciler;
+import io.hpacontroller.live.HpaApi;
+import io.hpacontroller.testing.kube.AuditEvent;
+import io.hpacontroller.testing.kube.TestNamespace;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Issue 26, scenarios b and d and the node's faults, on a node and control plane of their own (they turn upstream's
+ * HPA controller on and off, delete the controller's leader and stop the kubelet, which the shared node's
+ * tests must not see): the chart as a full replacement ({@code takeOverBuiltinHpas=true}, two replicas) on
+ * {@code autoscaling/v2} HPAs of real workloads.
+ * <ul>
+ * <li>b: with the built-in HPA controller off, this controller alone scales; turned on, the conflict is reported
+ * (ConflictingController, condition and Warning event).</li>
+ * <li>d: the leader pod deleted under load: the other replica takes the Lease within the lease duration, restores
+ * the kept history, and scales down no sooner than the stabilization window allows.</li>
+ * <li>faults: a crash-looping Deployment, and the kubelet stopped until the node has been NotReady for 30 s: no
+ * scale, and the conditions and events say why; everything resumes when the kubelet is back.</li>
+ * </ul>
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ReplacementNodeIT {
+
+    private static final Duration LONG = Duration.ofMinutes(4);
+    private static final Duration LEASE = Duration.ofSeconds(15); // the chart's leaderElection.leaseDuration
+    private static final String HPA = """
+            metadata: {name: web}
+            spec:
+              scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+              minReplicas: 2
+              maxReplicas: 6
+              metrics:
+              - type: Resource
+                resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}
+              behavior:
+                scaleDown: {stabilizationWindowSeconds: %d}
+            """;
+
+    private RealNode node;
+    private ControllerRelease release;
+
+    @BeforeAll
+    void start() {
+        node = RealNode.start("replacement", RealNode.Layout.shared().next().next(), List.of("--node-monitor-grace-period=20s"));
+        node.importImage(RealNodeExtension.controllerImage());
+        release = ControllerRelease.install(node, "hpa-controller", "hpa-controller", Map.of("takeOverBuiltinHpas", true));
+        await("one replica to hold the Lease").atMost(LONG).until(() -> release.leader() != null);
+    }
+
+    @AfterAll
+    void stop() {
+        if (node != null) {
+            if (release != null) {
+                release.saveLogs();
+            }
+            node.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void aloneItScalesAndBesideTheBuiltinControllerItSaysSo() {
+        TestNamespace ns = node.newNamespace("replacement");
+        Instant start = Instant.now();
+        try (Timeline t = new Timeline("full-replacement");
+             CpuWorkload web = CpuWorkload.create(node, ns.name(), "web", 2, CpuWorkload.Shape.of("20m", Duration.ofSeconds(5)))) {
+            t.watchReplicas(node, ns.name(), "web");
+            web.demand(20);
+            await("2 web pods Ready").atMost(LONG).until(() -> web.readyPods().size() == 2);
+            NodeHpas.create(node.adminClient(), HpaApi.BUILTIN, ns.name(), HPA.formatted(30));
+            t.watchHpa(node, HpaApi.BUILTIN, ns.name(), "web");
+            t.mark("autoscaling/v2 HPA web; the built-in HPA controller is off");
+            await("the HPA to read the metric").atMost(LONG).until(() -> "True ValidMetricFound".equals(condition(ns, "ScalingActive")));
+            web.demand(60);
+            t.mark("demand 60m");
+            await("a scale-up").atMost(LONG).until(() -> replicas(ns) >= 3);
+            assertThat(scaleWrites(ns, release.user(), start)).as("this controller wrote the scale").isPositive();
+            assertThat(scaleWrites(ns, UpstreamHpaController.USER, start)).as("nothing else did").isZero();
+            assertThat(condition(ns, Reconciler.CONFLICTING_CONTROLLER)).as("alone, no conflict").isNull();
+
+            node.upstreamHpaController().on();
+            try {
+                t.mark("the built-in HPA controller on");
+                // both write the status: the condition shows between this controller's write and upstream's next
+                await("ConflictingController").atMost(LONG).pollInterval(Duration.ofMillis(200)).until(() -> ("True " + Reconciler.STATUS_WRITTEN_BY_ANOTHER)
+                        .equals(condition(ns, Reconciler.CONFLICTING_CONTROLLER)));
+                await("its Warning event").atMost(LONG).until(() -> NodeHpas.events(node.adminClient(), ns.name(), "web").stream()
+                        .anyMatch(e -> e.startsWith("Warning " + Reconciler.CONFLICTING_CONTROLLER)));
+                t.mark("reported: " + NodeHpas.conditions(hpa(ns)) + "; events " + NodeHpas.events(node.adminClient(), ns.name(), "web"));
+            } finally {
+                node.upstreamHpaController().off();
+            }
+        }
+    }
+
+    @Test
+    @Order(2)
+    void theOtherReplicaTakesOverWithTheKeptHistory() {
+        TestNamespace ns = node.newNamespace("failover");
+        int window = 60;
+        try (Timeline t = new Timeline("failover");
+             CpuWorkload web = CpuWorkload.create(node, ns.name(), "web", 2, CpuWorkload.Shape.of("20m", Duration.ofSeconds(5)))) {
+            t.watchReplicas(node, ns.name(), "web");
+            web.demand(20);
+            await("2 web pods Ready").atMost(LONG).until(() -> web.readyPods().size() == 2);
+            NodeHpas.create(node.adminClient(), HpaApi.BUILTIN, ns.name(), HPA.formatted(window));
+            t.watchHpa(node, HpaApi.BUILTIN, ns.name(), "web");
+            web.demand(60);
+            t.mark("HPA web (scale-down window " + window + " s); demand 60m");
+            await("6 replicas (60m at 10m a pod)").atMost(LONG).until(() -> replicas(ns) == 6);
+            web.demand(20);
+            double dropped = t.now();
+            String leader = release.leader();
+            t.mark("demand 20m; deleting the leader " + leader);
+            Instant deleted = Instant.now();
+            node.adminClient().pods().inNamespace(release.namespace()).withName(leader).delete();
+            await("another replica to take the Lease").atMost(LONG).pollInterval(Duration.ofMillis(200))
+                    .until(() -> release.leader() != null && !release.leader().equals(leader) && !release.leader().isEmpty());
+            Duration takeover = Duration.between(deleted, Instant.now());
+            String successor = release.leader();
+            t.mark(successor + " holds the Lease " + takeover.toMillis() + " ms after the delete");
+            assertThat(takeover).as("the takeover, within the lease duration").isLessThan(LEASE);
+
+            await("the scale-down").atMost(LONG).until(() -> replicas(ns) < 6);
+            List<Timeline.Step> steps = t.steps(ns.name(), "web");
+            Timeline.Step down = steps.get(steps.size() - 1);
+            t.mark("scaled down " + Math.round(down.at() - dropped) + " s after the demand fell");
+            assertThat(down.at() - dropped).as("no scale-down before the window").isGreaterThanOrEqualTo(window);
+            assertThat(release.log(successor)).as("the new leader restored the kept history")
+                    .containsPattern("restored the history of " + ns.name() + "/web: [1-9]\\d* recommendations");
+        }
+    }
+
+    @Test
+    @Order(3)
+    void aCrashLoopAndANodeNotReadyGiveNoScaleAndSayWhy() {
+        TestNamespace ns = node.newNamespace("faults");
+        Instant start = Instant.now();
+        try (Timeline t = new Timeline("node-faults");
+             CpuWorkload web = CpuWorkload.create(node, ns.name(), "web", 4, CpuWorkload.Shape.of("20m", Duration.ofSeconds(5)))) {
+            t.watchReplicas(node, ns.name(), "web");
+            t.watchReplicas(node, ns.name(), "crashing");
+            // 9.5m a pod: 47.5 % of the request, within the tolerance of the 50 % target; a count taken wrongly either way
+            // shows as a scale-up, and the default 5 min scale-down window outlasts the test
+            web.demand(38);
+            node.adminClient().apps().deployments().inNamespace(ns.name()).resource(crashing()).create();
+            await("4 web pods Ready").atMost(LONG).until(() -> web.readyPods().size() == 4);
+            NodeHpas.create(node.adminClient(), HpaApi.BUILTIN, ns.name(), HPA.formatted(300));
+            NodeHpas.create(node.adminClient(), HpaApi.BUILTIN, ns.name(), HPA.formatted(300).replace("name: web", "name: crashing"));
+            t.watchHpa(node, HpaApi.BUILTIN, ns.name(), "web");
+            t.watchHpa(node, HpaApi.BUILTIN, ns.name(), "crashing");
+            await("the web HPA to read its metric").atMost(LONG).until(() -> "True ValidMetricFound".equals(condition(ns, "ScalingActive")));
+
+            await("a crash loop").atMost(LONG).until(() -> node.adminClient().pods().inNamespace(ns.name()).withLabel("app", "crashing").list()
+                    .getItems().stream().anyMatch(ReplacementNodeIT::restarted));
+            await("the crashing HPA to say it has no metric").atMost(LONG).until(() -> "False FailedGetResourceMetric".equals(
+                    NodeHpas.condition(NodeHpas.read(node.adminClient(), HpaApi.BUILTIN, ns.name(), "crashing"), "ScalingActive")));
+            assertThat(NodeHpas.events(node.adminClient(), ns.name(), "crashing")).anyMatch(e -> e.startsWith("Warning FailedGetResourceMetric"));
+            t.mark("crash loop: " + NodeHpas.conditions(NodeHpas.read(node.adminClient(), HpaApi.BUILTIN, ns.name(), "crashing")));
+
+            node.stopKubelet();
+            t.mark("kubelet stopped");
+            await("the node NotReady").atMost(LONG).pollInterval(Duration.ofSeconds(1)).until(() -> !"True".equals(node.readyStatus()));
+            double notReady = t.now();
+            t.mark("node " + node.readyStatus());
+            await("the web HPA to say it cannot read the metric").atMost(LONG).until(() -> "False FailedGetResourceMetric".equals(condition(ns, "ScalingActive")));
+            t.mark("outage: " + NodeHpas.conditions(hpa(ns)));
+            await("the node NotReady for 30 s").atMost(LONG).pollInterval(Duration.ofSeconds(1)).until(() -> t.now() - notReady >= 30);
+            node.startKubeletAgain();
+            t.mark("kubelet started; node Ready");
+            await("the web HPA to read its metric again").atMost(LONG).until(() -> "True ValidMetricFound".equals(condition(ns, "ScalingActive")));
+            t.mark("resumed: " + NodeHpas.conditions(hpa(ns)));
+
+            assertThat(t.steps(ns.name(), "web")).as("no scale of web").isEmpty();
+            assertThat(t.steps(ns.name(), "crashing")).as("no scale of the crashing Deployment").isEmpty();
+            assertThat(scaleWrites(ns, release.user(), start)).as("no scale write").isZero();
+            assertThat(NodeHpas.events(node.adminClient(), ns.name(), "web")).as("the outage's events")
+                    .anyMatch(e -> e.startsWith("Warning FailedGetResourceMetric"));
+        }
+    }
+
+    private static io.fabric8.kubernetes.api.model.apps.Deployment crashing() {
+        var d = CpuWorkload.deployment("crashing", 2, CpuWorkload.Shape.of("20m", Duration.ZERO), java.nio.file.Path.of("/tmp"));
+        d.getSpec().getTemplate().getSpec().getContainers().get(0).setCommand(List.of("sh", "-c", "sleep 2; exit 1"));
+        d.getSpec().getTemplate().getSpec().getContainers().get(0).setReadinessProbe(null);
+        return d;
+    }
+
+    private static boolean restarted(Pod p) {
+        return p.getStatus() != null && p.getStatus().getContainerStatuses() != null
+                && p.getStatus().getContainerStatuses().stream().anyMatch(c -> c.getRestartCount() != null && c.getRestartCount() > 0);
+    }
+
+    private io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler hpa(TestNamespace ns) {
+        return NodeHpas.read(node.adminClient(), HpaApi.BUILTIN, ns.name(), "web");
+    }
+
+    private String condition(TestNamespace ns, String type) {
+        return NodeHpas.condition(hpa(ns), type);
+    }
+
+    private int replicas(TestNamespace ns) {
+        return node.adminClient().apps().deployments().inNamespace(ns.name()).withName("web").get().getSpec().getReplicas();
+    }
+
+    private long scaleWrites(TestNamespace ns, String user, Instant since) {
+        return node.plane().audit().count(AuditEvent.Filter.all().user(user).since(since).namespace(ns.name()).subresource("scale").writes());
+    }
+}
