@@ -43,8 +43,8 @@ public final class Bench {
     }
 
     /**
-     * The JVM options of the image (the Dockerfile's {@code JDK_JAVA_OPTIONS}, the chart's default
-     * {@code jvmOptions}; DockerfileTest and ChartTest keep the three equal).
+     * The JVM options of the image (the image's {@code JDK_JAVA_OPTIONS}, the chart's default
+     * {@code jvmOptions}; ImageTest and ChartTest keep the three equal).
      */
     public static final List<String> IMAGE_JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-XX:MaxRAMPercentage=50", "-Xmn8m", "-XX:MinHeapFreeRatio=20", "-XX:MaxHeapFreeRatio=40", "-Xss256k", "-XX:MaxMetaspaceSize=64m", "-XX:ReservedCodeCacheSize=32m", "-XX:TieredStopAtLevel=1", "-XX:+ExitOnOutOfMemoryError", "-Djava.io.tmpdir=/tmp");
 

@@ -35,14 +35,19 @@ class WorkflowsTest {
 
     @Test
     @SuppressWarnings("unchecked")
-    void releaseBuildsBothPlatformsFromTheDockerfileWithAnSbomOnAVersionTag() {
+    void releaseBuildsBothPlatformsWithJibAndJoinsThemOnAVersionTag() {
         Map<String, Object> release = workflow("release.yml");
         Object on = release.containsKey("on") ? release.get("on") : release.get("true"); // YAML 1.1 reads "on" as true
 
         assertThat(((Map<String, Object>) ((Map<String, Object>) on).get("push")).get("tags")).isEqualTo(List.of("v*"));
-        Map<String, Object> with = (Map<String, Object>) step(release, "image", "docker/build-push-action").get("with");
-        assertThat(with).containsEntry("file", "Dockerfile").containsEntry("platforms", "linux/amd64,linux/arm64")
-                .containsEntry("push", true).containsEntry("sbom", true).containsEntry("provenance", "mode=max");
+        Map<String, Object> matrix = (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>) release.get("jobs"))
+                .get("image")).get("strategy")).get("matrix");
+        assertThat((List<Map<String, Object>>) matrix.get("include")).extracting(m -> m.get("platform")).containsExactly("amd64", "arm64");
+        String build = steps(release, "image").stream().map(s -> String.valueOf(s.get("run"))).filter(r -> r.contains("mvn ")).findFirst().orElseThrow();
+        assertThat(build).as("the tests' build, on the release's base").contains("verify jib:build").contains("-DskipTests")
+                .contains("-Dimage.base=").contains("-Dimage.jmods=").contains("-Djib.from.platforms=linux/${{ matrix.platform }}");
+        assertThat(String.join("\n", steps(release, "manifest").stream().map(s -> String.valueOf(s.get("run"))).toList()))
+                .contains("docker buildx imagetools create -t \"$IMAGE:$tag\" \"$IMAGE:$VERSION-amd64\" \"$IMAGE:$VERSION-arm64\"");
         assertThat(String.join("\n", steps(release, "chart").stream().map(s -> String.valueOf(s.get("run"))).toList()))
                 .contains("helm package charts/hpa-controller --version \"$VERSION\" --app-version \"$VERSION\"")
                 .contains("helm push \"dist/hpa-controller-$VERSION.tgz\" \"oci://");

@@ -108,6 +108,27 @@ public final class ControllerRelease implements AutoCloseable {
         return lease == null || lease.getSpec() == null ? null : lease.getSpec().getHolderIdentity();
     }
 
+    /**
+     * Per controller pod, what its start cost: the seconds from the container's start to the pod's Ready
+     * condition, and the CPU and working set metrics.k8s.io reports for it now.
+     */
+    public List<String> footprint() {
+        List<String> out = new java.util.ArrayList<>();
+        var samples = node.resourceMetrics().samples(namespace);
+        for (Pod p : pods()) {
+            var started = p.getStatus().getContainerStatuses().get(0).getState().getRunning();
+            String ready = p.getStatus().getConditions().stream().filter(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()))
+                    .map(c -> c.getLastTransitionTime()).findFirst().orElse(null);
+            String readyIn = started == null || ready == null ? "not Ready"
+                    : "Ready " + java.time.Duration.between(java.time.Instant.parse(started.getStartedAt()), java.time.Instant.parse(ready)).toSeconds()
+                    + " s after its container started";
+            String usage = samples.stream().filter(s -> s.name().equals(p.getMetadata().getName())).findFirst()
+                    .map(s -> s.containers().values().iterator().next()).map(u -> "CPU " + u.cpu() + ", working set " + u.memory()).orElse("no metrics yet");
+            out.add(p.getMetadata().getName() + ": " + readyIn + "; " + usage);
+        }
+        return out;
+    }
+
     /** A pod's log (the controller's output). */
     public String log(String pod) {
         return admin().pods().inNamespace(namespace).withName(pod).getLog();

@@ -38,7 +38,8 @@ class DefaultInstallNodeIT {
             assertThat(pods).hasSize(2);
             assertThat(release.pods()).allMatch(CpuWorkload::ready);
             await("one replica to hold the Lease").atMost(LONG).until(() -> pods.contains(release.leader()));
-            t.mark("controller pods " + pods + " Ready; leader " + release.leader());
+            t.mark("controller pods " + pods + " Ready; leader " + release.leader() + "; image " + imageMegabytes() + " MB");
+            t.mark("start-up: " + release.footprint());
 
             TestNamespace ns = node.newNamespace("default-install");
             try {
@@ -46,6 +47,7 @@ class DefaultInstallNodeIT {
             } finally {
                 release.saveLogs();
             }
+            t.mark("after the scenario: " + release.footprint());
             List<AuditEvent> refused = node.plane().audit().events(AuditEvent.Filter.all().user(release.user()).since(start).code(403));
             assertThat(refused).as("every request of the default install is allowed by the chart's RBAC").isEmpty();
             assertThat(node.plane().audit().count(AuditEvent.Filter.all().user(release.user()).since(start).writes()))
@@ -54,61 +56,69 @@ class DefaultInstallNodeIT {
     }
 
     private static void run(RealNode node, ControllerRelease release, Timeline t, TestNamespace ns) {
-            try (CpuWorkload web = CpuWorkload.create(node, ns.name(), "web", 2, CpuWorkload.Shape.of("20m", Duration.ofSeconds(5)))) {
-                t.watchReplicas(node, ns.name(), "web");
-                web.demand(20); // 50 % of the request on each of 2 pods: at the target
-                await("2 web pods Ready").atMost(LONG).until(() -> web.readyPods().size() == 2);
-                // a pod's start costs CPU: the HPA comes when the pods' metrics show the demand alone
-                await("metrics.k8s.io to report both pods near 10m").atMost(LONG).pollInterval(Duration.ofSeconds(2))
-                        .until(() -> { var m = node.podCpuMillis(ns.name()); return m.size() == 2 && m.values().stream().allMatch(v -> v <= 14); });
-                t.mark("pods at the demand: " + node.podCpuMillis(ns.name()));
-                NodeHpas.create(node.adminClient(), HpaApi.MIRROR, ns.name(), """
-                        metadata: {name: web}
-                        spec:
-                          scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
-                          minReplicas: 2
-                          maxReplicas: 6
-                          metrics:
-                          - type: Resource
-                            resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}
-                          behavior:
-                            scaleDown: {stabilizationWindowSeconds: 30}
-                        """);
-                t.watchHpa(node, HpaApi.MIRROR, ns.name(), "web");
-                t.mark("mirror HPA web created: target 50 % of 20m, min 2, max 6, scale-down window 30 s; demand 20m");
-                await("the HPA to read the metric").atMost(LONG).until(() -> "True ValidMetricFound".equals(condition(node, ns, "ScalingActive")));
-                t.mark("ScalingActive True ValidMetricFound; " + NodeHpas.conditions(hpa(node, ns)));
+        try (CpuWorkload web = CpuWorkload.create(node, ns.name(), "web", 2, CpuWorkload.Shape.of("20m", Duration.ofSeconds(5)))) {
+            t.watchReplicas(node, ns.name(), "web");
+            web.demand(20); // 50 % of the request on each of 2 pods: at the target
+            await("2 web pods Ready").atMost(LONG).until(() -> web.readyPods().size() == 2);
+            // a pod's start costs CPU: the HPA comes when the pods' metrics show the demand alone
+            await("metrics.k8s.io to report both pods near 10m").atMost(LONG).pollInterval(Duration.ofSeconds(2))
+                    .until(() -> { var m = node.podCpuMillis(ns.name()); return m.size() == 2 && m.values().stream().allMatch(v -> v <= 14); });
+            t.mark("pods at the demand: " + node.podCpuMillis(ns.name()));
+            NodeHpas.create(node.adminClient(), HpaApi.MIRROR, ns.name(), """
+                    metadata: {name: web}
+                    spec:
+                      scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+                      minReplicas: 2
+                      maxReplicas: 6
+                      metrics:
+                      - type: Resource
+                        resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}
+                      behavior:
+                        scaleDown: {stabilizationWindowSeconds: 30}
+                    """);
+            t.watchHpa(node, HpaApi.MIRROR, ns.name(), "web");
+            t.mark("mirror HPA web created: target 50 % of 20m, min 2, max 6, scale-down window 30 s; demand 20m");
+            await("the HPA to read the metric").atMost(LONG).until(() -> "True ValidMetricFound".equals(condition(node, ns, "ScalingActive")));
+            t.mark("ScalingActive True ValidMetricFound; " + NodeHpas.conditions(hpa(node, ns)));
 
-                web.demand(60);
-                t.mark("demand 60m (150 % of the request on 2 pods)");
-                await("a scale-up to at least 4").atMost(LONG).until(() -> replicas(node, ns) >= 4);
-                t.mark("scaled up: " + t.steps(ns.name(), "web"));
+            web.demand(60);
+            t.mark("demand 60m (150 % of the request on 2 pods)");
+            await("a scale-up to at least 4").atMost(LONG).until(() -> replicas(node, ns) >= 4);
+            t.mark("scaled up: " + t.steps(ns.name(), "web"));
 
-                web.demand(20);
-                double dropped = t.now();
-                t.mark("demand 20m (at most 25 % on 4 or more pods)");
-                await("the scale-down after the 30 s window").atMost(LONG).until(() -> replicas(node, ns) == 2);
-                Timeline.Step down = t.steps(ns.name(), "web").get(t.steps(ns.name(), "web").size() - 1);
-                assertThat(down.at() - dropped).as("no scale-down before the stabilization window").isGreaterThanOrEqualTo(30);
-                t.mark("scaled down " + Math.round(down.at() - dropped) + " s after the demand fell");
+            web.demand(20);
+            double dropped = t.now();
+            t.mark("demand 20m (at most 25 % on 4 or more pods)");
+            await("the scale-down after the 30 s window").atMost(LONG).until(() -> replicas(node, ns) == 2);
+            Timeline.Step down = t.steps(ns.name(), "web").get(t.steps(ns.name(), "web").size() - 1);
+            assertThat(down.at() - dropped).as("no scale-down before the stabilization window").isGreaterThanOrEqualTo(30);
+            t.mark("scaled down " + Math.round(down.at() - dropped) + " s after the demand fell");
 
-                // a metrics outage: metrics.k8s.io answers 503 in this namespace
-                ns.metrics().fail(FakeMetricsServer.Api.RESOURCE, 503);
-                web.demand(120);
-                t.mark("metrics.k8s.io fails with 503 for this namespace; demand 120m");
-                await("ScalingActive=False FailedGetResourceMetric").atMost(LONG)
-                        .until(() -> "False FailedGetResourceMetric".equals(condition(node, ns, "ScalingActive")));
-                await("three syncs that met the outage (the event's count)").atMost(LONG)
-                        .until(() -> failedGetEvents(node, ns) >= 3);
-                assertThat(replicas(node, ns)).as("no scale while the metric cannot be read").isEqualTo(2);
-                t.mark("outage: " + NodeHpas.conditions(hpa(node, ns)) + "; events " + NodeHpas.events(node.adminClient(), ns.name(), "web"));
-                assertThat(NodeHpas.events(node.adminClient(), ns.name(), "web")).anyMatch(e -> e.startsWith("Warning FailedGetResourceMetric"));
+            // a metrics outage: metrics.k8s.io answers 503 in this namespace
+            ns.metrics().fail(FakeMetricsServer.Api.RESOURCE, 503);
+            web.demand(120);
+            t.mark("metrics.k8s.io fails with 503 for this namespace; demand 120m");
+            await("ScalingActive=False FailedGetResourceMetric").atMost(LONG)
+                    .until(() -> "False FailedGetResourceMetric".equals(condition(node, ns, "ScalingActive")));
+            await("three syncs that met the outage (the event's count)").atMost(LONG)
+                    .until(() -> failedGetEvents(node, ns) >= 3);
+            assertThat(replicas(node, ns)).as("no scale while the metric cannot be read").isEqualTo(2);
+            t.mark("outage: " + NodeHpas.conditions(hpa(node, ns)) + "; events " + NodeHpas.events(node.adminClient(), ns.name(), "web"));
+            assertThat(NodeHpas.events(node.adminClient(), ns.name(), "web")).anyMatch(e -> e.startsWith("Warning FailedGetResourceMetric"));
 
-                ns.metrics().heal(FakeMetricsServer.Api.RESOURCE);
-                t.mark("metrics.k8s.io answers again");
-                await("the HPA to read the metric again and scale up").atMost(LONG).until(() -> replicas(node, ns) > 2);
-                t.mark("scaling again: " + NodeHpas.conditions(hpa(node, ns)));
-            }
+            ns.metrics().heal(FakeMetricsServer.Api.RESOURCE);
+            t.mark("metrics.k8s.io answers again");
+            await("the HPA to read the metric again and scale up").atMost(LONG).until(() -> replicas(node, ns) > 2);
+            t.mark("scaling again: " + NodeHpas.conditions(hpa(node, ns)));
+        }
+    }
+
+    private static long imageMegabytes() {
+        try {
+            return java.nio.file.Files.size(RealNodeExtension.controllerImage()) / 1_000_000;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     private static HorizontalPodAutoscaler hpa(RealNode node, TestNamespace ns) {

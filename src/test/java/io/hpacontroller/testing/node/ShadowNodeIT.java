@@ -37,7 +37,7 @@ class ShadowNodeIT {
         TestNamespace ns = node.newNamespace("shadow");
         Instant start = Instant.now();
         try (ControllerRelease shadow = ControllerRelease.install(node, "hpa-shadow", "hpa-shadow",
-                Map.of("shadow", true, "replicaCount", 1, "watchNamespaces", "{" + ns.name() + "}", "metrics.secure", false));
+                Map.of("shadow", true, "replicaCount", 1, "watchNamespaces[0]", ns.name(), "metrics.secure", false));
              Timeline t = new Timeline("shadow");
              CpuWorkload web = CpuWorkload.create(node, ns.name(), "web", 2, CpuWorkload.Shape.of("20m", Duration.ofSeconds(5)))) {
             t.watchReplicas(node, ns.name(), "web");

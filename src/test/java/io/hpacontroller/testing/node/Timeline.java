@@ -1,12 +1,9 @@
 package io.hpacontroller.testing.node;
 
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -25,11 +22,20 @@ public final class Timeline implements AutoCloseable {
     private final Instant start = Instant.now();
     private final List<Step> steps = new CopyOnWriteArrayList<>();
     private final List<String> lines = new CopyOnWriteArrayList<>();
-    private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
     private final List<Runnable> closers = new CopyOnWriteArrayList<>();
 
+    private final java.io.PrintWriter file;
+
+    /** A timeline written, line by line as it happens, to the test's output and to {@code target/node/SCENARIO.timeline}. */
     public Timeline(String scenario) {
         this.scenario = scenario;
+        try {
+            java.nio.file.Path dir = java.nio.file.Path.of(System.getProperty("user.dir"), "target", "node");
+            java.nio.file.Files.createDirectories(dir);
+            this.file = new java.io.PrintWriter(java.nio.file.Files.newBufferedWriter(dir.resolve(scenario + ".timeline")), true);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
         mark("start");
     }
 
@@ -42,37 +48,46 @@ public final class Timeline implements AutoCloseable {
         String line = String.format("%s +%6.1fs %s", scenario, now(), what);
         lines.add(line);
         System.out.println(line);
+        synchronized (file) {
+            file.println(line);
+        }
     }
 
-    /** Records every change of the Deployment's spec.replicas from now on. */
+    /**
+     * Records every change of the Deployment's spec.replicas from now on, read every half second (polled: with a dozen
+     * watches on one client, a watch's events came late or not at all on a loaded machine).
+     */
     public void watchReplicas(RealNode node, String namespace, String deployment) {
         int[] last = {-1};
-        informers.add(node.adminClient().apps().deployments().inNamespace(namespace).withName(deployment).inform(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Deployment d) {
-                changed(d);
+        poll("timeline-replicas-" + deployment, Duration.ofMillis(500), () -> {
+            Deployment d = node.adminClient().apps().deployments().inNamespace(namespace).withName(deployment).get();
+            if (d == null) {
+                return;
             }
+            int replicas = d.getSpec().getReplicas() == null ? 1 : d.getSpec().getReplicas();
+            if (last[0] >= 0 && replicas != last[0]) {
+                steps.add(new Step(namespace, deployment, now(), last[0], replicas));
+                mark(namespace + "/" + deployment + " " + last[0] + " -> " + replicas + " replicas");
+            }
+            last[0] = replicas;
+        });
+    }
 
-            @Override
-            public void onUpdate(Deployment before, Deployment after) {
-                changed(after);
+    /** Runs {@code read} every {@code period} until the timeline closes; a failed read waits for the next. */
+    private void poll(String name, Duration period, Runnable read) {
+        java.util.concurrent.ScheduledExecutorService poll = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        });
+        poll.scheduleWithFixedDelay(() -> {
+            try {
+                read.run();
+            } catch (RuntimeException e) {
+                // the next poll
             }
-
-            @Override
-            public void onDelete(Deployment d, boolean unknown) {
-            }
-
-            private void changed(Deployment d) {
-                int replicas = d.getSpec().getReplicas() == null ? 1 : d.getSpec().getReplicas();
-                synchronized (last) {
-                    if (last[0] >= 0 && replicas != last[0]) {
-                        steps.add(new Step(namespace, deployment, now(), last[0], replicas));
-                        mark(namespace + "/" + deployment + " " + last[0] + " -> " + replicas + " replicas");
-                    }
-                    last[0] = replicas;
-                }
-            }
-        }, 0));
+        }, 0, period.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        closers.add(poll::shutdownNow);
     }
 
     /**
@@ -80,29 +95,19 @@ public final class Timeline implements AutoCloseable {
      * its conditions, as {@code kubectl describe} would show them.
      */
     public void watchHpa(RealNode node, io.hpacontroller.live.HpaApi api, String namespace, String name) {
-        java.util.concurrent.ScheduledExecutorService poll = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "timeline-hpa-" + name);
-            t.setDaemon(true);
-            return t;
-        });
         String[] last = {""};
-        poll.scheduleWithFixedDelay(() -> {
-            try {
-                var hpa = NodeHpas.read(node.adminClient(), api, namespace, name);
-                if (hpa == null || hpa.getStatus() == null) {
-                    return;
-                }
-                String now = "hpa " + name + ": current " + hpa.getStatus().getCurrentReplicas() + " desired " + hpa.getStatus().getDesiredReplicas()
-                        + " metrics " + NodeHpas.currentMetrics(hpa) + " | " + NodeHpas.conditions(hpa);
-                if (!now.equals(last[0])) {
-                    last[0] = now;
-                    mark(now);
-                }
-            } catch (RuntimeException e) {
-                // the next poll
+        poll("timeline-hpa-" + name, Duration.ofSeconds(2), () -> {
+            var hpa = NodeHpas.read(node.adminClient(), api, namespace, name);
+            if (hpa == null || hpa.getStatus() == null) {
+                return;
             }
-        }, 0, 2, java.util.concurrent.TimeUnit.SECONDS);
-        closers.add(poll::shutdownNow);
+            String now = "hpa " + namespace + "/" + name + ": current " + hpa.getStatus().getCurrentReplicas() + " desired "
+                    + hpa.getStatus().getDesiredReplicas() + " metrics " + NodeHpas.currentMetrics(hpa) + " | " + NodeHpas.conditions(hpa);
+            if (!now.equals(last[0])) {
+                last[0] = now;
+                mark(now);
+            }
+        });
     }
 
     /** The replica changes of one Deployment so far. */
@@ -121,7 +126,7 @@ public final class Timeline implements AutoCloseable {
 
     @Override
     public void close() {
-        informers.forEach(SharedIndexInformer::close);
         closers.forEach(Runnable::run);
+        file.close();
     }
 }
