@@ -41,9 +41,15 @@ public final class ControllerRelease implements AutoCloseable {
                 .withKubeConfig(node.plane().adminKubeconfig()).waitReady().withTimeout(300);
         imageValues().forEach(install::set);
         values.forEach(install::set);
-        install.call();
+        ControllerRelease release = new ControllerRelease(node, name, namespace);
+        try {
+            install.call();
+        } catch (RuntimeException e) {
+            release.saveLogs();
+            throw new IllegalStateException("helm install " + name + " " + values + ": " + e.getMessage() + "; its pods: " + release.podStates(), e);
+        }
         node.note("helm install " + name + " -n " + namespace + " " + values + ": Ready");
-        return new ControllerRelease(node, name, namespace);
+        return release;
     }
 
     /** The values that point the chart at the image built for the tests, when its defaults do not. */
@@ -129,6 +135,16 @@ public final class ControllerRelease implements AutoCloseable {
         return out;
     }
 
+    /** Each pod's phase, readiness and its containers' restarts and last termination, for a failure's message. */
+    List<String> podStates() {
+        return pods().stream().map(p -> p.getMetadata().getName() + " " + p.getStatus().getPhase() + " " + p.getStatus().getConditions().stream()
+                .filter(c -> "Ready".equals(c.getType())).map(c -> "Ready=" + c.getStatus() + " " + c.getMessage()).findFirst().orElse("")
+                + (p.getStatus().getContainerStatuses() == null ? "" : p.getStatus().getContainerStatuses().stream()
+                .map(c -> " restarts " + c.getRestartCount() + (c.getLastState() != null && c.getLastState().getTerminated() != null
+                        ? " last " + c.getLastState().getTerminated().getReason() + " exit " + c.getLastState().getTerminated().getExitCode() : ""))
+                .reduce("", String::concat))).toList();
+    }
+
     /** A pod's log (the controller's output). */
     public String log(String pod) {
         return admin().pods().inNamespace(namespace).withName(pod).getLog();
@@ -139,7 +155,14 @@ public final class ControllerRelease implements AutoCloseable {
         for (Pod p : pods()) {
             String pod = p.getMetadata().getName();
             try {
-                java.nio.file.Files.writeString(node.directory().resolve("logs").resolve(name + "-" + pod + ".log"), log(pod));
+                String previous = "";
+                try {
+                    previous = admin().pods().inNamespace(namespace).withName(pod).terminated().getLog();
+                } catch (RuntimeException e) {
+                    // no earlier container
+                }
+                java.nio.file.Files.writeString(node.directory().resolve("logs").resolve(name + "-" + pod + ".log"),
+                        (previous.isEmpty() ? "" : previous + "\n---- restarted ----\n") + log(pod));
             } catch (java.io.IOException | RuntimeException e) {
                 node.note("cannot save the log of " + pod + ": " + e);
             }
