@@ -124,6 +124,17 @@ public final class KubeApi {
      * @param bound what sets {@code maxBytes}, for the error ("--metrics-max-response-bytes")
      */
     public <T> T getStreamed(String path, long maxBytes, String bound, BodyReader<T> reader) throws ApiException {
+        try {
+            return getStreamedOnce(path, maxBytes, bound, reader);
+        } catch (Transient e) {
+            if (!retryReads) {
+                throw e;
+            }
+            return getStreamedOnce(path, maxBytes, bound, reader);
+        }
+    }
+
+    private <T> T getStreamedOnce(String path, long maxBytes, String bound, BodyReader<T> reader) throws ApiException {
         long start = System.nanoTime();
         String url = base + path;
         InputStream body = null;
@@ -156,7 +167,7 @@ public final class KubeApi {
             throw sendFailure(e, "GET", url);
         } catch (TimeoutException e) {
             sent.thenAccept(late -> closeQuietly(late.body())); // an answer that comes after all holds no connection
-            throw new ApiException(ApiErrorText.timeout("GET", url));
+            throw new Transient(ApiErrorText.timeout("GET", url), e);
         } finally {
             if (deadline != null) {
                 deadline.cancel(false);

@@ -63,6 +63,22 @@ class KubeApiTest {
                         + " (get pods.custom.metrics.k8s.io *)");
     }
 
+    /** explain's metric reads (streamed) are sent once more after a 503, as its other reads; the controller's are not. */
+    @Test
+    void aStreamedReadIsRetriedOnceOnlyForExplain() {
+        String qps = "/apis/custom.metrics.k8s.io/v1beta2/namespaces/shop/pods/*/qps";
+        String empty = "{\"kind\":\"MetricValueList\",\"apiVersion\":\"custom.metrics.k8s.io/v1beta2\",\"metadata\":{},\"items\":[]}";
+        server.expect().get().withPath(qps).andReturn(503, "service unavailable\n").once();
+        server.expect().get().withPath(qps).andReturn(200, empty).always();
+
+        assertThatThrownBy(() -> new RestMetrics(api, null).podsMetric("shop", "qps", Selector.everything(), Selector.everything()))
+                .as("the controller's read: the next sync tries again").hasMessageContaining("unable to handle the request");
+        server.expect().get().withPath(qps).andReturn(503, "service unavailable\n").once();
+        RestMetrics explains = new RestMetrics(api.retryingReadsOnce(), null);
+        org.assertj.core.api.Assertions.assertThatCode(() -> explains.podsMetric("shop", "qps", Selector.everything(), Selector.everything()))
+                .doesNotThrowAnyException();
+    }
+
     /** Item 6 of issue 29: an adapter answering HTTP 200 with "{not json" was an internal error, the stale status kept. */
     @Test
     void anAnswerThatIsNotJsonFailsTheMetricItWasFor() {

@@ -135,7 +135,7 @@ class MirrorFailuresIT {
             assertThat(read(mirror, HpaApi.MIRROR, "api").getStatus().getCurrentMetrics()).as("the failed metric's entry, as autoscaling/v2 stores it")
                     .singleElement().satisfies(m -> assertThat(m.getType()).isEmpty());
             assertThat(read(mirror, HpaApi.MIRROR, "zero").getStatus().getConditions()).anySatisfy(c ->
-                    assertThat(c.getMessage()).contains("invalid metric target: averageValue must be positive"));
+                    assertThat(c.getMessage()).contains("invalid metric target: spec.metrics[0].pods.target.averageValue must be positive, got 0"));
             assertThat(eventLines(mirror)).anySatisfy(e -> assertThat(e).startsWith("zero Warning FailedGetPodsMetric "))
                     .noneSatisfy(e -> assertThat(e).contains("FailedUpdateStatus"));
             assertThat(mirror.plane().kubectl("describe", "xhpa", "api", "-n", mirror.name()))

@@ -19,8 +19,8 @@ import java.util.function.BiPredicate;
  * server's serialization turns one into the other counts as equal: an absent list equals an empty one, an
  * absent {@code currentReplicas} equals 0 (the field is {@code omitempty}), and a metric entry without a
  * type equals one with type {@code ""} (a failed metric's entry is upstream's zero {@code MetricStatus},
- * which the API server stores and returns as {@code {"type":""}}), and an Object entry that names no described object
- * equals one that does ({@link #sameDescribedObject}).
+ * which the API server stores and returns as {@code {"type":""}}), and an Object entry's absent described object
+ * equals its zero value ({@link #sameDescribedObject}).
  *
  * <p>Every sync compares, so the metric entries are compared field by field here rather than with the model's
  * {@code equals}, whose quantity comparison goes through BigDecimal each time: quantities with the same text are
@@ -93,13 +93,13 @@ public final class StatusEquality {
     }
 
     /**
-     * An Object entry's described object, unless either names none. It only ever repeats the spec's object, and where
-     * it is left out the API gives something else back: upstream leaves it out of an AverageValue target's entry, which
-     * autoscaling/v2 stores as {@code {kind: "", name: ""}}, and a mirror HPA's entry carries the spec's (its schema
-     * requires one). Compared strictly, such an HPA's status would be written again at every sync.
+     * Object entries' described objects: one that names none (left out, or Go's zero value {@code {kind: "", name: ""}}
+     * as autoscaling/v2 stores it) equals only another that names none, as upstream's {@code apiequality.Semantic.DeepEqual}
+     * on the struct; so a status written before v1.33 (kubernetes/kubernetes PR #124555), without the object, is
+     * rewritten once to name it.
      */
     private static boolean sameDescribedObject(CrossVersionObjectReference a, CrossVersionObjectReference b) {
-        return namesNone(a) || namesNone(b) || Objects.equals(a, b);
+        return namesNone(a) || namesNone(b) ? namesNone(a) && namesNone(b) : Objects.equals(a, b);
     }
 
     private static boolean namesNone(CrossVersionObjectReference o) {
