@@ -64,18 +64,7 @@ class DefaultInstallNodeIT {
             await("metrics.k8s.io to report both pods near 10m").atMost(LONG).pollInterval(Duration.ofSeconds(2))
                     .until(() -> { var m = node.podCpuMillis(ns.name()); return m.size() == 2 && m.values().stream().allMatch(v -> v <= 14); });
             t.mark("pods at the demand: " + node.podCpuMillis(ns.name()));
-            NodeHpas.create(node.adminClient(), HpaApi.MIRROR, ns.name(), """
-                    metadata: {name: web}
-                    spec:
-                      scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
-                      minReplicas: 2
-                      maxReplicas: 6
-                      metrics:
-                      - type: Resource
-                        resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}
-                      behavior:
-                        scaleDown: {stabilizationWindowSeconds: 30}
-                    """);
+            NodeHpas.create(node.adminClient(), HpaApi.MIRROR, ns.name(), NodeHpas.cpuHpa("web", 2, 6, 30));
             t.watchHpa(node, HpaApi.MIRROR, ns.name(), "web");
             t.mark("mirror HPA web created: target 50 % of 20m, min 2, max 6, scale-down window 30 s; demand 20m");
             await("the HPA to read the metric").atMost(LONG).until(() -> "True ValidMetricFound".equals(condition(node, ns, "ScalingActive")));

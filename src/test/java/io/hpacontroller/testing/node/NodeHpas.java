@@ -41,6 +41,22 @@ public final class NodeHpas {
         return admin.autoscaling().v2().horizontalPodAutoscalers().inNamespace(namespace).withName(name).get();
     }
 
+    /** An HPA of the Deployment of the same name: CPU at 50 % of the request, {@code min} to {@code max} replicas, a scale-down window. */
+    public static String cpuHpa(String name, int min, int max, int scaleDownWindowSeconds) {
+        return """
+                metadata: {name: %s}
+                spec:
+                  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: %s}
+                  minReplicas: %d
+                  maxReplicas: %d
+                  metrics:
+                  - type: Resource
+                    resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}
+                  behavior:
+                    scaleDown: {stabilizationWindowSeconds: %d}
+                """.formatted(name, name, min, max, scaleDownWindowSeconds);
+    }
+
     /** "STATUS Reason" of the condition, or null. */
     public static String condition(HorizontalPodAutoscaler hpa, String type) {
         if (hpa == null || hpa.getStatus() == null || hpa.getStatus().getConditions() == null) {

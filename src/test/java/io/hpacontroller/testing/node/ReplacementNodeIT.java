@@ -41,18 +41,6 @@ class ReplacementNodeIT {
 
     private static final Duration LONG = Duration.ofMinutes(4);
     private static final Duration LEASE = Duration.ofSeconds(15); // the chart's leaderElection.leaseDuration
-    private static final String HPA = """
-            metadata: {name: web}
-            spec:
-              scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
-              minReplicas: 2
-              maxReplicas: 6
-              metrics:
-              - type: Resource
-                resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}
-              behavior:
-                scaleDown: {stabilizationWindowSeconds: %d}
-            """;
 
     private RealNode node;
     private ControllerRelease release;
@@ -85,7 +73,7 @@ class ReplacementNodeIT {
             t.watchReplicas(node, ns.name(), "web");
             web.demand(20);
             await("2 web pods Ready").atMost(LONG).until(() -> web.readyPods().size() == 2);
-            NodeHpas.create(node.adminClient(), HpaApi.BUILTIN, ns.name(), HPA.formatted(30));
+            NodeHpas.create(node.adminClient(), HpaApi.BUILTIN, ns.name(), NodeHpas.cpuHpa("web", 2, 6, 30));
             t.watchHpa(node, HpaApi.BUILTIN, ns.name(), "web");
             t.mark("autoscaling/v2 HPA web; the built-in HPA controller is off");
             await("the HPA to read the metric").atMost(LONG).until(() -> "True ValidMetricFound".equals(condition(ns, "ScalingActive")));
@@ -121,7 +109,7 @@ class ReplacementNodeIT {
             t.watchReplicas(node, ns.name(), "web");
             web.demand(20);
             await("2 web pods Ready").atMost(LONG).until(() -> web.readyPods().size() == 2);
-            NodeHpas.create(node.adminClient(), HpaApi.BUILTIN, ns.name(), HPA.formatted(window));
+            NodeHpas.create(node.adminClient(), HpaApi.BUILTIN, ns.name(), NodeHpas.cpuHpa("web", 2, 6, window));
             t.watchHpa(node, HpaApi.BUILTIN, ns.name(), "web");
             web.demand(60);
             t.mark("HPA web (scale-down window " + window + " s); demand 60m");
@@ -162,8 +150,8 @@ class ReplacementNodeIT {
             web.demand(38);
             node.adminClient().apps().deployments().inNamespace(ns.name()).resource(crashing()).create();
             await("4 web pods Ready").atMost(LONG).until(() -> web.readyPods().size() == 4);
-            NodeHpas.create(node.adminClient(), HpaApi.BUILTIN, ns.name(), HPA.formatted(300));
-            NodeHpas.create(node.adminClient(), HpaApi.BUILTIN, ns.name(), HPA.formatted(300).replace("name: web", "name: crashing"));
+            NodeHpas.create(node.adminClient(), HpaApi.BUILTIN, ns.name(), NodeHpas.cpuHpa("web", 2, 6, 300));
+            NodeHpas.create(node.adminClient(), HpaApi.BUILTIN, ns.name(), NodeHpas.cpuHpa("crashing", 2, 6, 300));
             t.watchHpa(node, HpaApi.BUILTIN, ns.name(), "web");
             t.watchHpa(node, HpaApi.BUILTIN, ns.name(), "crashing");
             await("the web HPA to read its metric").atMost(LONG).until(() -> "True ValidMetricFound".equals(condition(ns, "ScalingActive")));

@@ -32,16 +32,7 @@ class RollingUpdateNodeIT {
             t.watchReplicas(node, ns.name(), "web");
             web.demand(24); // 8m a pod: 40 % of the request, under the 50 % target, above nothing
             await("3 web pods Ready").atMost(LONG).until(() -> web.readyPods().size() == 3);
-            NodeHpas.create(node.adminClient(), HpaApi.MIRROR, ns.name(), """
-                    metadata: {name: web}
-                    spec:
-                      scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
-                      minReplicas: 3
-                      maxReplicas: 10
-                      metrics:
-                      - type: Resource
-                        resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}
-                    """);
+            NodeHpas.create(node.adminClient(), HpaApi.MIRROR, ns.name(), NodeHpas.cpuHpa("web", 3, 10, 300));
             t.watchHpa(node, HpaApi.MIRROR, ns.name(), "web");
             t.mark("mirror HPA web: 3 pods at 8m of 20m, target 50 %, min 3, max 10");
             await("the HPA to read the metric near 40 %").atMost(LONG).until(() -> {

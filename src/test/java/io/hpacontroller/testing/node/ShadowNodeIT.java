@@ -43,18 +43,7 @@ class ShadowNodeIT {
             t.watchReplicas(node, ns.name(), "web");
             web.demand(20);
             await("2 web pods Ready").atMost(LONG).until(() -> web.readyPods().size() == 2);
-            NodeHpas.create(node.adminClient(), HpaApi.BUILTIN, ns.name(), """
-                    metadata: {name: web}
-                    spec:
-                      scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
-                      minReplicas: 2
-                      maxReplicas: 6
-                      metrics:
-                      - type: Resource
-                        resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}
-                      behavior:
-                        scaleDown: {stabilizationWindowSeconds: 30}
-                    """);
+            NodeHpas.create(node.adminClient(), HpaApi.BUILTIN, ns.name(), NodeHpas.cpuHpa("web", 2, 6, 30));
             t.watchHpa(node, HpaApi.BUILTIN, ns.name(), "web");
             double created = t.now();
             t.mark("autoscaling/v2 HPA web created (upstream scales it; the shadow release hpa-shadow watches " + ns.name() + "); demand 20m");
