@@ -81,7 +81,9 @@ public final class HpaStatusUpdater implements StatusWriter {
             }
         } catch (ApiException e) {
             others.failed(key);
-            if (gate.isOpen()) { // not a write this instance stopped itself (shutdown, lost lease)
+            if (e instanceof ApiException.NotFound) { // deleted during its sync: nothing was refused, and nothing is left to write to
+                LOG.atInfo().addKeyValue("hpa", key).log("status of {} not written: the HPA was deleted", key);
+            } else if (gate.isOpen()) { // not a write this instance stopped itself (shutdown, lost lease)
                 failures.get(kind).increment();
                 LOG.atWarn().addKeyValue("hpa", key).log("status of {} not written: {}", key, e.getMessage());
             }
@@ -96,7 +98,7 @@ public final class HpaStatusUpdater implements StatusWriter {
         return path + "/status?fieldManager=" + OtherStatusWriters.FIELD_MANAGER;
     }
 
-    /** Status writes that failed (the API server refused them, or did not answer), of HPAs of this API. */
+    /** Status writes that failed (the API server refused them, or did not answer), of HPAs of this API; not those of an HPA deleted meanwhile. */
     public long failures(HpaApi kind) {
         return failures.get(kind).sum();
     }

@@ -147,4 +147,15 @@ class HpaStatusUpdaterTest extends LiveTestBase {
         writtenByAnother(3); // or our refused write after all: unknown, not another writer
         assertThat(statuses.otherWriter(readHpa("web"))).isEqualTo(OtherStatusWriter.UNKNOWN);
     }
+
+    /** An HPA deleted while it was synced: its status write meets 404; nothing was refused, so no WARN line and no count. */
+    @Test
+    void aStatusWriteOfAnHpaDeletedMeanwhileIsNoFailure() throws Exception {
+        create(hpa(NS, "web", "apps/v1", "Deployment", "web", 1, 10, cpuUtilization(50)));
+        HorizontalPodAutoscaler read = readHpa("web");
+        client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).withName("web").delete();
+        assertThatThrownBy(() -> statuses.write(read, new HorizontalPodAutoscalerStatusBuilder().withDesiredReplicas(5).build()))
+                .isInstanceOf(ApiException.NotFound.class);
+        assertThat(statuses.failures(HpaApi.BUILTIN)).isZero();
+    }
 }
