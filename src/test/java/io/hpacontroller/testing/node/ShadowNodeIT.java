@@ -52,8 +52,8 @@ class ShadowNodeIT {
             web.demand(60);
             t.mark("demand 60m");
             await("upstream to scale up").atMost(LONG).until(() -> replicas(node, ns) >= 4);
-            web.demand(20);
-            t.mark("demand 20m");
+            web.demand(10);
+            t.mark("demand 10m (2 replicas, the minimum)");
             await("upstream to scale back down").atMost(LONG).until(() -> replicas(node, ns) == 2);
             // the rest of the five minutes at a steady demand
             await("five minutes since the HPA was created").pollInterval(Duration.ofSeconds(5)).atMost(RUN.plus(LONG))
