@@ -71,7 +71,7 @@ class ShadowNodeIT {
             long counted = counter(metrics, "hpa_controller_shadow_disagreements_total", ns.name());
             t.mark(comparisons + " status writes of upstream compared; " + counted + " disagreements: " + lines);
             assertThat(comparisons).as("upstream's status writes, each compared by the shadow").isGreaterThanOrEqualTo(5);
-            assertThat(metrics).as("the shadow's gauge for the HPA").contains("hpa_controller_shadow_desired_replicas{namespace=\"" + ns.name() + "\",name=\"web\"}");
+            assertThat(sample(metrics, "hpa_controller_shadow_desired_replicas", ns.name())).as("the shadow's gauge for the HPA").isNotNull();
             assertThat(lines).as("one log line per disagreement counted").hasSize((int) counted);
             for (String line : lines) {
                 Matcher m = DISAGREES.matcher(line);
@@ -91,7 +91,18 @@ class ShadowNodeIT {
 
     /** A counter's value for the HPA {@code NAMESPACE/web}; 0 when it has no sample (nothing counted). */
     private static long counter(String metrics, String name, String namespace) {
-        Matcher m = Pattern.compile("(?m)^" + name + "\\{namespace=\"" + Pattern.quote(namespace) + "\",name=\"web\"} (\\S+)$").matcher(metrics);
-        return m.find() ? (long) Double.parseDouble(m.group(1)) : 0;
+        String value = sample(metrics, name, namespace);
+        return value == null ? 0 : (long) Double.parseDouble(value);
+    }
+
+    /** The value of the metric's sample for the HPA {@code NAMESPACE/web} (its labels in any order), or null. */
+    private static String sample(String metrics, String name, String namespace) {
+        Matcher m = Pattern.compile("(?m)^" + name + "\\{([^}]*)} (\\S+)$").matcher(metrics);
+        while (m.find()) {
+            if (m.group(1).contains("name=\"web\"") && m.group(1).contains("namespace=\"" + namespace + "\"")) {
+                return m.group(2);
+            }
+        }
+        return null;
     }
 }
