@@ -481,7 +481,9 @@ public final class Reconciler {
             }
             conditions.set(ConditionList.ABLE_TO_SCALE, true, "SucceededRescale", "the HPA controller was able to update the target scale to " + desiredReplicas);
             events.record(s.hpa(), EventRecorder.Type.Normal, "SuccessfulRescale", "New size: " + desiredReplicas + "; reason: " + rescaleReason);
-            history.recordScaleEvent(behavior, currentReplicas, desiredReplicas, s.now());
+            // stamped once written, as upstream's storeScaleEvent (time.Now() after the update): a sync slowed
+            // between its start and its write does not shorten the next policy period
+            history.recordScaleEvent(behavior, currentReplicas, desiredReplicas, clock.millis());
             if (scaleToZero) {
                 if (currentReplicas > 0 && desiredReplicas == 0 && minReplicas == 0 && hasObjectOrExternal) {
                     conditions.set(ConditionList.SCALED_TO_ZERO, true, "ScaledToZero", "the HPA controller scaled the workload to zero");
@@ -732,9 +734,10 @@ public final class Reconciler {
         if (historyWriter == HistoryWriter.NONE) {
             return null;
         }
-        HpaHistory.Snapshot planned = history.snapshotWithScaleEvent(behavior, currentReplicas, nextReplicas, s.now());
+        long at = clock.millis(); // the scale is written right after: the next leader counts its periods from here
+        HpaHistory.Snapshot planned = history.snapshotWithScaleEvent(behavior, currentReplicas, nextReplicas, at);
         try {
-            historyWriter.save(s.hpa(), retention.compact(planned, s.now()), retention, s.now());
+            historyWriter.save(s.hpa(), retention.compact(planned, at), retention, at);
             return null;
         } catch (ApiException e) {
             events.record(s.hpa(), EventRecorder.Type.Warning, FAILED_UPDATE_HISTORY,
