@@ -17,10 +17,10 @@ import io.hpacontroller.core.normalize.Normalizer;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.core.reconcile.MetricEvaluator;
 import io.hpacontroller.core.reconcile.MetricStatuses;
-import io.hpacontroller.core.reconcile.MetricTrace;
-import io.hpacontroller.core.reconcile.ReconcileOutcome;
 import io.hpacontroller.core.reconcile.Reconciler;
 import io.hpacontroller.core.reconcile.SelectorOwnership;
+import io.hpacontroller.core.trace.MetricTrace;
+import io.hpacontroller.core.trace.ReconcileOutcome;
 import io.hpacontroller.input.ParseProblem;
 
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package io.hpacontroller.ops;
 
-import io.hpacontroller.live.Shadow;
+import io.hpacontroller.shadow.Shadow;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;

@@ -23,11 +23,26 @@ import io.hpacontroller.core.normalize.HpaHistory;
 import io.hpacontroller.core.normalize.Normalization;
 import io.hpacontroller.core.normalize.Normalizer;
 import io.hpacontroller.core.normalize.Retention;
-import io.hpacontroller.core.reconcile.ReconcileOutcome.Action;
-import io.hpacontroller.core.reconcile.ReconcileOutcome.ErrorKind;
-import io.hpacontroller.core.reconcile.ReconcileOutcome.MetricComputation;
+import io.hpacontroller.core.port.ApiException;
+import io.hpacontroller.core.port.EventRecorder;
+import io.hpacontroller.core.port.HistoryWriter;
+import io.hpacontroller.core.port.MetricsSource;
+import io.hpacontroller.core.port.OtherStatusWriter;
+import io.hpacontroller.core.port.PodSource;
+import io.hpacontroller.core.port.ScaleClient;
+import io.hpacontroller.core.port.StatusWriter;
 import io.hpacontroller.core.schedule.Schedules;
+import io.hpacontroller.core.trace.ConditionList;
+import io.hpacontroller.core.trace.ControlsTrace;
+import io.hpacontroller.core.trace.DecisionTrace;
+import io.hpacontroller.core.trace.MetricTrace;
+import io.hpacontroller.core.trace.PredictionTrace;
+import io.hpacontroller.core.trace.ReconcileOutcome.Action;
+import io.hpacontroller.core.trace.ReconcileOutcome.ErrorKind;
+import io.hpacontroller.core.trace.ReconcileOutcome.MetricComputation;
 
+import io.hpacontroller.core.trace.ReconcileOutcome;
+import io.hpacontroller.core.trace.ScheduleTrace;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -90,7 +105,7 @@ public final class Reconciler {
      * Condition type and Warning event of an HPA whose status another controller writes too ({@link OtherStatusWriter}); the
      * condition's reason is {@value #STATUS_WRITTEN_BY_ANOTHER}. The condition is absent otherwise.
      */
-    public static final String CONFLICTING_CONTROLLER = "ConflictingController";
+    public static final String CONFLICTING_CONTROLLER = ConditionList.CONFLICTING_CONTROLLER;
     public static final String STATUS_WRITTEN_BY_ANOTHER = "StatusWrittenByAnother";
 
     public Reconciler(ControllerConfig config, ScaleClient scales, PodSource pods, MetricsSource metrics,

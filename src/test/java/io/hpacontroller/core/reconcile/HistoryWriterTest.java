@@ -8,6 +8,10 @@ import io.hpacontroller.core.model.ScaleTarget;
 import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.normalize.HpaHistory;
 import io.hpacontroller.core.normalize.Retention;
+import io.hpacontroller.core.port.ApiException;
+import io.hpacontroller.core.port.EventRecorder;
+import io.hpacontroller.core.port.HistoryWriter;
+import io.hpacontroller.core.trace.ReconcileOutcome;
 import org.junit.jupiter.api.Test;
 
 import java.time.Clock;

@@ -12,6 +12,8 @@ import io.hpacontroller.core.fakes.FakeCluster;
 import io.hpacontroller.core.fakes.Pods;
 import io.hpacontroller.core.fakes.Specs;
 import io.hpacontroller.core.normalize.HistoryStore;
+import io.hpacontroller.core.port.PodSource;
+import io.hpacontroller.core.trace.ReconcileOutcome;
 import io.hpacontroller.testing.Waits;
 import org.junit.jupiter.api.Test;
 
