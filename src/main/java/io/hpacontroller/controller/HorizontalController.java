@@ -14,6 +14,7 @@ import io.hpacontroller.core.Parsed;
 import io.hpacontroller.core.controls.HpaControls;
 import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.port.HistoryWriter;
+import io.hpacontroller.core.port.Ports;
 import io.hpacontroller.core.reconcile.HpaSelectorIndex;
 import io.hpacontroller.core.reconcile.Reconciler;
 import io.hpacontroller.core.trace.ReconcileOutcome;
@@ -160,8 +161,8 @@ public final class HorizontalController implements AutoCloseable {
         RestMetrics metrics = new RestMetrics(api, discovery, options.metricsLimits());
         this.kept = options.persistHistory() ? new HistoryObjects(api, writes, gate, histories, events, options.syncPeriod()) : null;
         this.statuses = new HpaStatusUpdater(writes, gate, clock);
-        this.reconciler = new Reconciler(options.decisions(), scales, pods, metrics, statuses, events, histories,
-                kept == null ? HistoryWriter.NONE : kept, selectors, clock);
+        this.reconciler = new Reconciler(options.decisions(), new Ports(scales, pods, metrics, statuses, events,
+                kept == null ? HistoryWriter.NONE : kept, selectors), histories, clock);
         this.builtinSelectors = options.apis().contains(HpaApi.BUILTIN) ? null : new BuiltinHpaSelectors(scales, selectors);
         this.shadow = options.shadow() ? new Shadow(options.decisions(), scales, pods, metrics, selectors, clock, options.workers()) : null;
     }

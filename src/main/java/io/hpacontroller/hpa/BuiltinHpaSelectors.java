@@ -7,7 +7,7 @@ import io.hpacontroller.core.model.ScaleTarget;
 import io.hpacontroller.core.port.ApiException;
 import io.hpacontroller.core.port.ScaleClient;
 import io.hpacontroller.core.reconcile.Reconciler;
-import io.hpacontroller.core.reconcile.SelectorOwnership;
+import io.hpacontroller.core.port.SelectorOwnership;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,6 +1,7 @@
 package io.hpacontroller.hpa;
 
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.controls.MirrorControlFields;
 
 import java.util.Arrays;
@@ -15,7 +16,7 @@ import java.util.stream.Collectors;
  *
  * <p>Keys (queue, histories, selector index, logs) are {@code namespace/name} for autoscaling/v2, as
  * upstream's, and {@code group/namespace/name} for the mirror, so an HPA and its mirror twin of the same
- * name never share one; the core's {@code Reconciler.keyOf} makes them.
+ * name never share one; {@link HpaKey} writes and reads them.
  */
 public enum HpaApi {
     BUILTIN("autoscaling", "v2"),
@@ -59,17 +60,17 @@ public enum HpaApi {
 
     /** The API of a key: a mirror key has three segments. */
     public static HpaApi ofKey(String key) {
-        return key.chars().filter(c -> c == '/').count() == 2 && key.startsWith(MIRROR.group + "/") ? MIRROR : BUILTIN;
+        return HpaKey.group(key).equals(MIRROR.group) ? MIRROR : BUILTIN;
     }
 
-    /** The key of an HPA of this API (what {@code Reconciler.keyOf} gives for it). */
+    /** The key of an HPA of this API ({@link HpaKey#of}). */
     public String key(String namespace, String name) {
-        return this == BUILTIN ? namespace + "/" + name : group + "/" + namespace + "/" + name;
+        return HpaKey.of(group, namespace, name);
     }
 
     /** "namespace/name" of a key of any API. */
     public static String namespacedName(String key) {
-        return ofKey(key) == BUILTIN ? key : key.substring(MIRROR.group.length() + 1);
+        return ofKey(key) == BUILTIN ? key : HpaKey.namespacedName(key);
     }
 
     /** The API named by {@code apiVersion} ("autoscaling/v2"), or null. */

@@ -17,13 +17,15 @@ import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.normalize.HpaHistory;
 import io.hpacontroller.core.port.ApiException;
 import io.hpacontroller.core.port.EventRecorder;
+import io.hpacontroller.core.port.HistoryWriter;
 import io.hpacontroller.core.port.MetricsSource;
 import io.hpacontroller.core.port.PodSource;
+import io.hpacontroller.core.port.Ports;
 import io.hpacontroller.core.port.ScaleClient;
 import io.hpacontroller.core.port.StatusWriter;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.core.reconcile.Reconciler;
-import io.hpacontroller.core.reconcile.SelectorOwnership;
+import io.hpacontroller.core.port.SelectorOwnership;
 import io.hpacontroller.core.trace.ReconcileOutcome;
 import io.hpacontroller.hpa.HpaApi;
 import org.slf4j.Logger;
@@ -184,7 +186,8 @@ public final class Shadow implements AutoCloseable {
         this.threads = threads;
         this.scales = new ReadOnlyScales(scales);
         this.pods = new PodsAsDecided(pods);
-        this.reconciler = new Reconciler(config, this.scales, this.pods, metrics, NO_STATUS, NO_EVENTS, histories, builtinOnly(index), clock);
+        this.reconciler = new Reconciler(config, new Ports(this.scales, this.pods, metrics, NO_STATUS, NO_EVENTS, HistoryWriter.NONE, builtinOnly(index)),
+                histories, clock);
         this.startedAt = clock.millis();
     }
 

@@ -19,10 +19,11 @@ import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.port.ApiException;
 import io.hpacontroller.core.port.HistoryWriter;
 import io.hpacontroller.core.port.OtherStatusWriter;
+import io.hpacontroller.core.port.Ports;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.core.reconcile.MetricStatuses;
 import io.hpacontroller.core.reconcile.Reconciler;
-import io.hpacontroller.core.reconcile.SelectorOwnership;
+import io.hpacontroller.core.port.SelectorOwnership;
 import io.hpacontroller.core.reconcile.StatusEquality;
 import io.hpacontroller.core.trace.DecisionTrace;
 import io.hpacontroller.deploy.ChartReleases;
@@ -193,15 +194,15 @@ class StatusShapesIT {
                         + "syncs of hpa-controller: two controllers reconcile this HPA and undo each other's status and scale; ...")));
         FakeCluster ambiguous = world(c -> { });
         out.add(sync("pods of another HPA", Specs.hpa(1, 10, Specs.cpuUtilization(50)), ambiguous,
-                new Reconciler(ControllerConfig.defaults(), ambiguous, ambiguous, ambiguous, ambiguous, ambiguous, new HistoryStore(),
-                        sharedWith("default/other"), clock())));
+                new Reconciler(ControllerConfig.defaults(), Ports.of(ambiguous, sharedWith("default/other")), new HistoryStore(),
+                        clock())));
         FakeCluster unkept = world(c -> c.podUsage = Pods.cpuUsage(millis(), 900, 900, 900));
         HistoryWriter refusing = (hpa, kept, retention, now) -> {
             throw new ApiException("horizontalpodautoscalerhistories.autoscaling.hpa-controller.io \"web\" is forbidden");
         };
         out.add(sync("a history that cannot be kept", Specs.hpa(1, 10, Specs.cpuUtilization(50)), unkept,
-                new Reconciler(ControllerConfig.defaults(), unkept, unkept, unkept, unkept, unkept, new HistoryStore(), refusing,
-                        SelectorOwnership.NONE, clock())));
+                new Reconciler(ControllerConfig.defaults(), Ports.of(unkept, SelectorOwnership.NONE).withHistory(refusing),
+                        new HistoryStore(), clock())));
         return out;
     }
 

@@ -1,4 +1,4 @@
-package io.hpacontroller.core.reconcile;
+package io.hpacontroller.core.port;
 
 import io.hpacontroller.core.labels.Selector;
 import io.hpacontroller.core.model.PodInfo;

@@ -95,4 +95,131 @@ public record DecisionTrace(String hpa, long time, int currentReplicas, int minR
                 normalization, constraintsApplied, scaleToZero, desiredReplicas, action, rescaled, reason, error, errorReason, errorMessage,
                 ControlsTrace.NONE, ScheduleTrace.NONE, PredictionTrace.NONE);
     }
+
+    /** A trace of a sync of {@code hpa} at {@code time} that decided nothing yet: every other field as before the scale was read. */
+    public static Builder builder(String hpa, long time) {
+        return new Builder(hpa, time);
+    }
+
+    /** A builder holding this trace's fields. */
+    public Builder toBuilder() {
+        Builder b = new Builder(hpa, time);
+        b.currentReplicas = currentReplicas;
+        b.minReplicas = minReplicas;
+        b.maxReplicas = maxReplicas;
+        b.metrics = metrics;
+        b.selectedMetric = selectedMetric;
+        b.metricsVerdict = metricsVerdict;
+        b.rawDesiredReplicas = rawDesiredReplicas;
+        b.rescaleRule = rescaleRule;
+        b.normalization = normalization;
+        b.constraintsApplied = constraintsApplied;
+        b.scaleToZero = scaleToZero;
+        b.desiredReplicas = desiredReplicas;
+        b.action = action;
+        b.rescaled = rescaled;
+        b.reason = reason;
+        b.error = error;
+        b.errorReason = errorReason;
+        b.errorMessage = errorMessage;
+        b.controls = controls;
+        b.schedule = schedule;
+        b.prediction = prediction;
+        return b;
+    }
+
+    /** Assembles a {@link DecisionTrace} as a sync goes: each step sets what it decided. */
+    public static final class Builder {
+        private final String hpa;
+        private final long time;
+        private int currentReplicas = -1;
+        private int minReplicas = -1;
+        private int maxReplicas = -1;
+        private List<MetricTrace> metrics = List.of();
+        private int selectedMetric = -1;
+        private String metricsVerdict;
+        private int rawDesiredReplicas = -1;
+        private String rescaleRule;
+        private Normalization normalization;
+        private List<String> constraintsApplied = List.of();
+        private String scaleToZero;
+        private int desiredReplicas = -1;
+        private Action action = Action.NONE;
+        private boolean rescaled;
+        private String reason = "";
+        private ErrorKind error = ErrorKind.NONE;
+        private String errorReason;
+        private String errorMessage;
+        private ControlsTrace controls = ControlsTrace.NONE;
+        private ScheduleTrace schedule = ScheduleTrace.NONE;
+        private PredictionTrace prediction = PredictionTrace.NONE;
+
+        private Builder(String hpa, long time) {
+            this.hpa = hpa;
+            this.time = time;
+        }
+
+        public Builder replicas(int currentReplicas, int minReplicas, int maxReplicas) {
+            this.currentReplicas = currentReplicas;
+            this.minReplicas = minReplicas;
+            this.maxReplicas = maxReplicas;
+            return this;
+        }
+
+        public Builder metrics(List<MetricTrace> metrics, int selectedMetric, String metricsVerdict, int rawDesiredReplicas) {
+            this.metrics = metrics;
+            this.selectedMetric = selectedMetric;
+            this.metricsVerdict = metricsVerdict;
+            this.rawDesiredReplicas = rawDesiredReplicas;
+            return this;
+        }
+
+        public Builder rescaleRule(String rescaleRule) {
+            this.rescaleRule = rescaleRule;
+            return this;
+        }
+
+        public Builder normalization(Normalization normalization, List<String> constraintsApplied) {
+            this.normalization = normalization;
+            this.constraintsApplied = constraintsApplied;
+            return this;
+        }
+
+        public Builder scaleToZero(String scaleToZero) {
+            this.scaleToZero = scaleToZero;
+            return this;
+        }
+
+        public Builder decision(int desiredReplicas, Action action, boolean rescaled, String reason) {
+            this.desiredReplicas = desiredReplicas;
+            this.action = action;
+            this.rescaled = rescaled;
+            this.reason = reason;
+            return this;
+        }
+
+        public Builder error(ErrorKind error, String errorReason, String errorMessage) {
+            this.error = error;
+            this.errorReason = errorReason;
+            this.errorMessage = errorMessage;
+            return this;
+        }
+
+        public Builder controls(ControlsTrace controls) {
+            this.controls = controls;
+            return this;
+        }
+
+        public Builder ahead(ScheduleTrace schedule, PredictionTrace prediction) {
+            this.schedule = schedule;
+            this.prediction = prediction;
+            return this;
+        }
+
+        public DecisionTrace build() {
+            return new DecisionTrace(hpa, time, currentReplicas, minReplicas, maxReplicas, metrics, selectedMetric, metricsVerdict,
+                    rawDesiredReplicas, rescaleRule, normalization, constraintsApplied, scaleToZero, desiredReplicas, action, rescaled, reason,
+                    error, errorReason, errorMessage, controls, schedule, prediction);
+        }
+    }
 }

@@ -14,11 +14,12 @@ import io.hpacontroller.core.port.EventRecorder;
 import io.hpacontroller.core.port.MetricsSource;
 import io.hpacontroller.core.port.OtherStatusWriter;
 import io.hpacontroller.core.port.PodSource;
+import io.hpacontroller.core.port.Ports;
 import io.hpacontroller.core.port.ScaleClient;
 import io.hpacontroller.core.port.StatusWriter;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.core.reconcile.Reconciler;
-import io.hpacontroller.core.reconcile.SelectorOwnership;
+import io.hpacontroller.core.port.SelectorOwnership;
 import io.hpacontroller.core.trace.DecisionTrace;
 
 import java.time.Clock;
@@ -84,7 +85,7 @@ public final class FakeCluster implements ScaleClient, PodSource, MetricsSource,
 
     /** A reconciler wired to this cluster. */
     public Reconciler reconciler(ControllerConfig config, HistoryStore histories, Clock clock) {
-        return new Reconciler(config, this, this, this, this, this, histories, SelectorOwnership.NONE, clock);
+        return new Reconciler(config, Ports.of(this, SelectorOwnership.NONE), histories, clock);
     }
 
     public List<String> eventReasons() {
