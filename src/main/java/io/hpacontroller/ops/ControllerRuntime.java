@@ -6,6 +6,7 @@ import io.hpacontroller.api.WriteGate;
 import io.hpacontroller.controller.ControllerOptions;
 import io.hpacontroller.controller.HorizontalController;
 import io.hpacontroller.controller.Ticker;
+import io.hpacontroller.shadow.ShadowComparisons;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.slf4j.Logger;

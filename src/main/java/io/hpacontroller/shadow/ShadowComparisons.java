@@ -1,6 +1,5 @@
-package io.hpacontroller.ops;
+package io.hpacontroller.shadow;
 
-import io.hpacontroller.shadow.Shadow;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
