@@ -23,7 +23,7 @@ COPY --from=build /build/target/hpa-controller.jar /app/hpa-controller.jar
 USER 65532:65532
 # metrics, health probes
 EXPOSE 8080 8081
-# JVM options measured with `bench` (README, "Memory and start-up"): the Serial collector and a heap
+# JVM options measured with `bench` (docs/benchmarks.md, "Memory and start-up"): the Serial collector and a heap
 # that follows the container's memory limit (half of it) with a small young generation, capped class
 # metadata and code cache, small thread stacks, the C1 compiler only. An OutOfMemoryError restarts the
 # container. The root filesystem may be read-only: the JVM writes only to /tmp (an emptyDir in the pod).
