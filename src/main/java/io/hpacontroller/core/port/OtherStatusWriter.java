@@ -3,7 +3,7 @@ package io.hpacontroller.core.port;
 /**
  * What a {@link StatusWriter} knows of another writer of an HPA's status (another HPA controller reconciling the same
  * HPA: the built-in one left on beside a full replacement, a second instance of this controller outside its leader
- * election). The core turns it into the ConflictingController condition and event ({@link Reconciler}).
+ * election). The core turns it into the ConflictingController condition and event ({@code Reconciler}, core.reconcile).
  *
  * @param message what another writer did and what to do about it, for the condition and the event; null when none was
  *                seen
