@@ -4,12 +4,12 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.hpacontroller.api.WriteGate;
+import io.hpacontroller.controller.ControllerOptions;
+import io.hpacontroller.controller.HorizontalController;
+import io.hpacontroller.controller.ModelKinds;
+import io.hpacontroller.controller.SyncReport;
 import io.hpacontroller.core.reconcile.ControllerConfig;
-import io.hpacontroller.live.ControllerOptions;
-import io.hpacontroller.live.HorizontalController;
-import io.hpacontroller.live.ModelKinds;
-import io.hpacontroller.live.SyncReport;
-import io.hpacontroller.live.WriteGate;
 
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;

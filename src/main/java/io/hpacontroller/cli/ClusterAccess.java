@@ -7,11 +7,11 @@ import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReviewB
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.VersionInfo;
+import io.hpacontroller.api.TransportFailure;
 import io.hpacontroller.core.GoDuration;
+import io.hpacontroller.history.StoredHistory;
+import io.hpacontroller.hpa.HpaApi;
 import io.hpacontroller.input.ParseProblem;
-import io.hpacontroller.live.TransportFailure;
-import io.hpacontroller.live.HpaApi;
-import io.hpacontroller.live.StoredHistory;
 
 import java.net.URI;
 import java.time.Duration;

@@ -2,12 +2,12 @@ package io.hpacontroller.cli;
 
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.hpacontroller.core.reconcile.ApiException;
+import io.hpacontroller.api.KubeApi;
+import io.hpacontroller.core.port.ApiException;
 import io.hpacontroller.explain.ControllerLink;
 import io.hpacontroller.explain.Explainer;
 import io.hpacontroller.explain.ExplanationText;
 import io.hpacontroller.explain.HpaLookup;
-import io.hpacontroller.live.KubeApi;
 import io.hpacontroller.ops.DecisionsJson;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -7,8 +7,8 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.hpacontroller.controller.ModelKinds;
 import io.hpacontroller.input.ParseProblem;
-import io.hpacontroller.live.ModelKinds;
 
 import java.io.File;
 import java.io.IOException;

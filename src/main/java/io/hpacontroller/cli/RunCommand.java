@@ -2,11 +2,11 @@ package io.hpacontroller.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.hpacontroller.controller.ControllerOptions;
 import io.hpacontroller.core.Quantities;
 import io.hpacontroller.core.reconcile.ControllerConfig;
-import io.hpacontroller.live.ControllerOptions;
-import io.hpacontroller.live.HpaApi;
-import io.hpacontroller.live.RestMetrics;
+import io.hpacontroller.hpa.HpaApi;
+import io.hpacontroller.metrics.RestMetrics;
 import io.hpacontroller.ops.ControllerRuntime;
 import io.hpacontroller.ops.LeaderElection;
 import io.hpacontroller.ops.LogFormat;

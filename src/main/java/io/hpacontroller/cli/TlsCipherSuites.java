@@ -9,7 +9,7 @@ import java.util.Properties;
  * runs as plain Java, and against a real API server it took about 28 % of the controller's CPU (JFR). ChaCha20-Poly1305
  * needs no special instructions; with it first (kube-apiserver, as Go's TLS stack does, takes the client's
  * preference for ChaCha20 to mean the client has no AES hardware) the controller spent 24.0 CPU-seconds in its
- * first 90 s instead of 30.4–30.5, and 2.51 ms per sync instead of 3.17–3.22 (README, "Memory and start-up").
+ * first 90 s instead of 30.4–30.5, and 2.51 ms per sync instead of 3.17–3.22 (docs/benchmarks.md, "Memory and start-up").
  * The AES-GCM suites follow, for a server that does not offer ChaCha20; all are AEAD suites with forward secrecy
  * (TLS 1.3, or TLS 1.2 with ECDHE). A {@code -Djdk.tls.client.cipherSuites} given to the JVM is left as it is.
  */

@@ -14,13 +14,14 @@ import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.normalize.HpaHistory;
 import io.hpacontroller.core.normalize.Normalization;
 import io.hpacontroller.core.normalize.Normalizer;
+import io.hpacontroller.core.port.Ports;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.core.reconcile.MetricEvaluator;
 import io.hpacontroller.core.reconcile.MetricStatuses;
-import io.hpacontroller.core.reconcile.MetricTrace;
-import io.hpacontroller.core.reconcile.ReconcileOutcome;
 import io.hpacontroller.core.reconcile.Reconciler;
-import io.hpacontroller.core.reconcile.SelectorOwnership;
+import io.hpacontroller.core.port.SelectorOwnership;
+import io.hpacontroller.core.trace.MetricTrace;
+import io.hpacontroller.core.trace.ReconcileOutcome;
 import io.hpacontroller.input.ParseProblem;
 
 import java.io.IOException;
@@ -262,8 +263,7 @@ public final class ConformanceRunner {
         HorizontalPodAutoscaler hpa = convert(withAbsoluteTimes(c.path("hpa").deepCopy(), now), HorizontalPodAutoscaler.class);
         HistoryStore histories = new HistoryStore();
         seedHistory(histories.of(Reconciler.keyOf(hpa)), c.path("history"), now);
-        Reconciler reconciler = new Reconciler(cfg, world, world, world, world, world, histories, SelectorOwnership.NONE,
-                Clock.fixed(NOW, ZoneOffset.UTC));
+        Reconciler reconciler = new Reconciler(cfg, Ports.of(world, SelectorOwnership.NONE), histories, Clock.fixed(NOW, ZoneOffset.UTC));
         return new CaseSync(world, hpa, reconciler.reconcile(hpa));
     }
 

@@ -8,12 +8,12 @@ import io.hpacontroller.core.calc.Tolerances;
 import io.hpacontroller.core.normalize.Normalization;
 import io.hpacontroller.core.normalize.RateLimit;
 import io.hpacontroller.core.normalize.Stabilization;
-import io.hpacontroller.core.reconcile.DecisionSummary;
-import io.hpacontroller.core.reconcile.DecisionTrace;
-import io.hpacontroller.core.reconcile.MetricTrace;
-import io.hpacontroller.core.reconcile.ReconcileOutcome;
-import io.hpacontroller.core.reconcile.ReconcileOutcome.Action;
-import io.hpacontroller.core.reconcile.ReconcileOutcome.ErrorKind;
+import io.hpacontroller.core.trace.DecisionSummary;
+import io.hpacontroller.core.trace.DecisionTrace;
+import io.hpacontroller.core.trace.MetricTrace;
+import io.hpacontroller.core.trace.ReconcileOutcome.Action;
+import io.hpacontroller.core.trace.ReconcileOutcome.ErrorKind;
+import io.hpacontroller.core.trace.ReconcileOutcome;
 
 import java.util.ArrayList;
 import java.util.List;

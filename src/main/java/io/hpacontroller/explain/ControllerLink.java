@@ -5,9 +5,9 @@ import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.hpacontroller.core.reconcile.ApiException;
-import io.hpacontroller.live.KubeApi;
-import io.hpacontroller.live.TransportFailure;
+import io.hpacontroller.api.KubeApi;
+import io.hpacontroller.api.TransportFailure;
+import io.hpacontroller.core.port.ApiException;
 import io.hpacontroller.ops.DecisionsJson;
 import io.hpacontroller.ops.HpaDecisions;
 

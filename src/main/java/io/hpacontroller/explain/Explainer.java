@@ -2,20 +2,22 @@ package io.hpacontroller.explain;
 
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hpacontroller.api.ApiDiscovery;
+import io.hpacontroller.api.KubeApi;
+import io.hpacontroller.api.WriteGate;
 import io.hpacontroller.core.normalize.HistoryStore;
+import io.hpacontroller.core.port.HistoryWriter;
+import io.hpacontroller.core.port.Ports;
 import io.hpacontroller.core.reconcile.ControllerConfig;
-import io.hpacontroller.core.reconcile.DecisionSummary;
-import io.hpacontroller.core.reconcile.DecisionTrace;
-import io.hpacontroller.core.reconcile.ReconcileOutcome;
 import io.hpacontroller.core.reconcile.Reconciler;
-import io.hpacontroller.core.reconcile.SelectorOwnership;
-import io.hpacontroller.live.ApiDiscovery;
-import io.hpacontroller.live.KubeApi;
-import io.hpacontroller.live.PodLister;
-import io.hpacontroller.live.RestMetrics;
-import io.hpacontroller.live.ScaleSubresource;
-import io.hpacontroller.live.WriteGate;
+import io.hpacontroller.core.port.SelectorOwnership;
+import io.hpacontroller.core.trace.DecisionSummary;
+import io.hpacontroller.core.trace.DecisionTrace;
+import io.hpacontroller.core.trace.ReconcileOutcome;
+import io.hpacontroller.metrics.RestMetrics;
 import io.hpacontroller.ops.HpaDecisions;
+import io.hpacontroller.pods.PodLister;
+import io.hpacontroller.scale.ScaleSubresource;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -75,8 +77,8 @@ public final class Explainer {
         }
         ApiDiscovery discovery = new ApiDiscovery(api, clock);
         WouldWrite writes = new WouldWrite(new ScaleSubresource(api, discovery, WriteGate.alwaysOpen()));
-        Reconciler reconciler = new Reconciler(config, writes, new PodLister(api), new RestMetrics(api, discovery), writes, writes,
-                histories, SelectorOwnership.NONE, clock);
+        Reconciler reconciler = new Reconciler(config, new Ports(writes, new PodLister(api), new RestMetrics(api, discovery), writes, writes,
+                HistoryWriter.NONE, SelectorOwnership.NONE), histories, clock);
         ReconcileOutcome outcome = reconciler.reconcile(hpa);
 
         List<DecisionTrace> last = decisions == null ? List.of() : decisions.decisions();

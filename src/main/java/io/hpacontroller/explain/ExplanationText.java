@@ -7,10 +7,10 @@ import io.hpacontroller.core.calc.ToleranceVerdict;
 import io.hpacontroller.core.normalize.Normalization;
 import io.hpacontroller.core.normalize.RateLimit;
 import io.hpacontroller.core.normalize.Stabilization;
-import io.hpacontroller.core.reconcile.DecisionSummary;
-import io.hpacontroller.core.reconcile.DecisionTrace;
-import io.hpacontroller.core.reconcile.MetricTrace;
-import io.hpacontroller.core.reconcile.PredictionTrace;
+import io.hpacontroller.core.trace.DecisionSummary;
+import io.hpacontroller.core.trace.DecisionTrace;
+import io.hpacontroller.core.trace.MetricTrace;
+import io.hpacontroller.core.trace.PredictionTrace;
 import io.hpacontroller.ops.HpaDecisions;
 
 import java.time.Instant;

@@ -1,10 +1,10 @@
 package io.hpacontroller.explain;
 
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
-import io.hpacontroller.core.reconcile.ApiException;
-import io.hpacontroller.live.HpaApi;
-import io.hpacontroller.live.KubeApi;
-import io.hpacontroller.live.MirrorHpa;
+import io.hpacontroller.api.KubeApi;
+import io.hpacontroller.core.port.ApiException;
+import io.hpacontroller.hpa.HpaApi;
+import io.hpacontroller.hpa.MirrorHpa;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

@@ -4,10 +4,10 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.CrossVersionObjectReferenc
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus;
 import io.hpacontroller.core.model.ScaleTarget;
-import io.hpacontroller.core.reconcile.ApiException;
-import io.hpacontroller.core.reconcile.EventRecorder;
-import io.hpacontroller.core.reconcile.ScaleClient;
-import io.hpacontroller.core.reconcile.StatusWriter;
+import io.hpacontroller.core.port.ApiException;
+import io.hpacontroller.core.port.EventRecorder;
+import io.hpacontroller.core.port.ScaleClient;
+import io.hpacontroller.core.port.StatusWriter;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,10 +1,10 @@
 package io.hpacontroller.ops;
 
-import io.hpacontroller.core.reconcile.ReconcileOutcome;
-import io.hpacontroller.live.HorizontalController;
-import io.hpacontroller.live.HpaApi;
-import io.hpacontroller.live.SyncReport;
-import io.hpacontroller.live.WorkQueue;
+import io.hpacontroller.controller.HorizontalController;
+import io.hpacontroller.controller.SyncReport;
+import io.hpacontroller.controller.WorkQueue;
+import io.hpacontroller.core.trace.ReconcileOutcome;
+import io.hpacontroller.hpa.HpaApi;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.Gauge;

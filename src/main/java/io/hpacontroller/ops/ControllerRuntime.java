@@ -1,11 +1,12 @@
 package io.hpacontroller.ops;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.hpacontroller.live.ControllerOptions;
-import io.hpacontroller.live.HorizontalController;
-import io.hpacontroller.live.KubeApi;
-import io.hpacontroller.live.Ticker;
-import io.hpacontroller.live.WriteGate;
+import io.hpacontroller.api.KubeApi;
+import io.hpacontroller.api.WriteGate;
+import io.hpacontroller.controller.ControllerOptions;
+import io.hpacontroller.controller.HorizontalController;
+import io.hpacontroller.controller.Ticker;
+import io.hpacontroller.shadow.ShadowComparisons;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.slf4j.Logger;

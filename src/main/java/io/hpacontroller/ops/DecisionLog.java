@@ -1,8 +1,8 @@
 package io.hpacontroller.ops;
 
-import io.hpacontroller.core.reconcile.ReconcileOutcome;
-import io.hpacontroller.live.HorizontalController;
-import io.hpacontroller.live.SyncReport;
+import io.hpacontroller.controller.HorizontalController;
+import io.hpacontroller.controller.SyncReport;
+import io.hpacontroller.core.trace.ReconcileOutcome;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

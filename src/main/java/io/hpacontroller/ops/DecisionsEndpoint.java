@@ -1,10 +1,10 @@
 package io.hpacontroller.ops;
 
+import io.hpacontroller.controller.ControllerOptions;
 import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.normalize.HpaHistory;
-import io.hpacontroller.core.reconcile.DecisionTrace;
-import io.hpacontroller.live.ControllerOptions;
-import io.hpacontroller.live.HpaApi;
+import io.hpacontroller.core.trace.DecisionTrace;
+import io.hpacontroller.hpa.HpaApi;
 
 import java.util.List;
 import java.util.function.BooleanSupplier;

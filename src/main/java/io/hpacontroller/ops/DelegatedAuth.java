@@ -1,8 +1,8 @@
 package io.hpacontroller.ops;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.hpacontroller.core.reconcile.ApiException;
-import io.hpacontroller.live.KubeApi;
+import io.hpacontroller.api.KubeApi;
+import io.hpacontroller.core.port.ApiException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -2,7 +2,7 @@ package io.hpacontroller.ops;
 
 import io.hpacontroller.core.normalize.HpaHistory;
 import io.hpacontroller.core.reconcile.ControllerConfig;
-import io.hpacontroller.core.reconcile.DecisionTrace;
+import io.hpacontroller.core.trace.DecisionTrace;
 
 import java.time.Duration;
 import java.util.List;

@@ -2,8 +2,8 @@ package io.hpacontroller.ops;
 
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
-import io.hpacontroller.core.reconcile.ApiException;
-import io.hpacontroller.live.KubeApi;
+import io.hpacontroller.api.KubeApi;
+import io.hpacontroller.core.port.ApiException;
 
 import java.time.Instant;
 import java.time.ZoneOffset;

@@ -1,7 +1,7 @@
 package io.hpacontroller.ops;
 
-import io.hpacontroller.live.KubeApi;
-import io.hpacontroller.live.Ticker;
+import io.hpacontroller.api.KubeApi;
+import io.hpacontroller.controller.Ticker;
 import io.hpacontroller.ops.LeaseStore.LeaderRecord;
 import io.hpacontroller.ops.LeaseStore.LeaseException;
 import org.slf4j.Logger;

@@ -1,8 +1,8 @@
 package io.hpacontroller.ops;
 
-import io.hpacontroller.core.reconcile.DecisionTrace;
-import io.hpacontroller.live.HorizontalController;
-import io.hpacontroller.live.SyncReport;
+import io.hpacontroller.controller.HorizontalController;
+import io.hpacontroller.controller.SyncReport;
+import io.hpacontroller.core.trace.DecisionTrace;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;

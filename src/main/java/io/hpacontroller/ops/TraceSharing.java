@@ -4,8 +4,8 @@ import io.hpacontroller.core.calc.PodCounts;
 import io.hpacontroller.core.calc.Proposal;
 import io.hpacontroller.core.calc.ToleranceVerdict;
 import io.hpacontroller.core.normalize.Normalization;
-import io.hpacontroller.core.reconcile.DecisionTrace;
-import io.hpacontroller.core.reconcile.MetricTrace;
+import io.hpacontroller.core.trace.DecisionTrace;
+import io.hpacontroller.core.trace.MetricTrace;
 
 import java.util.ArrayList;
 import java.util.List;

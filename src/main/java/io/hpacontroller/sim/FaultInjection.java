@@ -5,9 +5,9 @@ import io.hpacontroller.core.labels.Selector;
 import io.hpacontroller.core.model.PodMetric;
 import io.hpacontroller.core.model.PodUsage;
 import io.hpacontroller.core.model.ScaleTarget;
-import io.hpacontroller.core.reconcile.ApiException;
-import io.hpacontroller.core.reconcile.MetricsSource;
-import io.hpacontroller.core.reconcile.ScaleClient;
+import io.hpacontroller.core.port.ApiException;
+import io.hpacontroller.core.port.MetricsSource;
+import io.hpacontroller.core.port.ScaleClient;
 
 import java.util.List;
 import java.util.Map;

@@ -8,20 +8,22 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricValueStatus;
 import io.hpacontroller.core.Parsed;
 import io.hpacontroller.core.Quantities;
 import io.hpacontroller.core.calc.Tolerances;
-import io.hpacontroller.core.normalize.Behavior;
 import io.hpacontroller.core.controls.HpaControls;
-import io.hpacontroller.core.normalize.HistoryStore;
-import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.core.labels.Selector;
+import io.hpacontroller.core.normalize.Behavior;
+import io.hpacontroller.core.normalize.HistoryStore;
+import io.hpacontroller.core.port.HistoryWriter;
+import io.hpacontroller.core.port.MetricsSource;
+import io.hpacontroller.core.port.PodSource;
+import io.hpacontroller.core.port.Ports;
+import io.hpacontroller.core.port.ScaleClient;
+import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.core.reconcile.MetricEvaluator;
 import io.hpacontroller.core.reconcile.MetricStatuses;
-import io.hpacontroller.core.reconcile.MetricTrace;
-import io.hpacontroller.core.reconcile.PodSource;
-import io.hpacontroller.core.reconcile.MetricsSource;
-import io.hpacontroller.core.reconcile.ReconcileOutcome;
 import io.hpacontroller.core.reconcile.Reconciler;
-import io.hpacontroller.core.reconcile.ScaleClient;
-import io.hpacontroller.core.reconcile.SelectorOwnership;
+import io.hpacontroller.core.port.SelectorOwnership;
+import io.hpacontroller.core.trace.MetricTrace;
+import io.hpacontroller.core.trace.ReconcileOutcome;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -103,8 +105,8 @@ final class HpaRun {
         this.resourceMetrics = setup.resourceMetrics();
         this.customMetrics = setup.customMetrics();
         this.nextSync = setup.controller().syncPhaseMillis();
-        this.reconciler = new Reconciler(config, scale, cluster, metrics, cluster, cluster,
-                new HistoryStore(), SelectorOwnership.NONE, clock);
+        this.reconciler = new Reconciler(config, new Ports(scale, cluster, metrics, cluster, cluster,
+                HistoryWriter.NONE, SelectorOwnership.NONE), new HistoryStore(), clock);
     }
 
     /** The tolerances the core computes this spec's metrics with: its behavior's where set, the flag's otherwise. */

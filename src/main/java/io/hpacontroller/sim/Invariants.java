@@ -3,7 +3,7 @@ package io.hpacontroller.sim;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerCondition;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus;
-import io.hpacontroller.core.reconcile.ReconcileOutcome;
+import io.hpacontroller.core.trace.ReconcileOutcome;
 
 import java.time.Instant;
 import java.util.ArrayList;

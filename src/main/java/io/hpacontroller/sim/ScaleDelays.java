@@ -1,8 +1,8 @@
 package io.hpacontroller.sim;
 
 import io.hpacontroller.core.normalize.Normalization;
-import io.hpacontroller.core.reconcile.DecisionTrace;
-import io.hpacontroller.core.reconcile.ReconcileOutcome;
+import io.hpacontroller.core.trace.DecisionTrace;
+import io.hpacontroller.core.trace.ReconcileOutcome;
 import io.hpacontroller.sim.SimulationResult.ReplicaChange;
 
 import java.util.ArrayList;

@@ -13,7 +13,7 @@ import java.util.Map;
 /**
  * A what-if scenario: the HPA specs to compare, the controller's flags, the workload, the metrics pipeline,
  * the demand trace and (for soak runs) the faults to inject. Times are milliseconds from the start of the
- * simulation. The file format is described in the README's "Simulator" section.
+ * simulation. The file format is described in docs/simulator.md ("Scenario file").
  *
  * @param name        a title for the report (the file name when the scenario has none)
  * @param description free text for the report

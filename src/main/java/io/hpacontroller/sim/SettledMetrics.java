@@ -5,8 +5,8 @@ import io.hpacontroller.core.labels.Selector;
 import io.hpacontroller.core.model.PodInfo;
 import io.hpacontroller.core.model.PodMetric;
 import io.hpacontroller.core.model.PodUsage;
-import io.hpacontroller.core.reconcile.MetricsSource;
-import io.hpacontroller.core.reconcile.PodSource;
+import io.hpacontroller.core.port.MetricsSource;
+import io.hpacontroller.core.port.PodSource;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -6,11 +6,11 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerSta
 import io.hpacontroller.core.labels.Selector;
 import io.hpacontroller.core.model.PodInfo;
 import io.hpacontroller.core.model.ScaleTarget;
-import io.hpacontroller.core.reconcile.ApiException;
-import io.hpacontroller.core.reconcile.EventRecorder;
-import io.hpacontroller.core.reconcile.PodSource;
-import io.hpacontroller.core.reconcile.ScaleClient;
-import io.hpacontroller.core.reconcile.StatusWriter;
+import io.hpacontroller.core.port.ApiException;
+import io.hpacontroller.core.port.EventRecorder;
+import io.hpacontroller.core.port.PodSource;
+import io.hpacontroller.core.port.ScaleClient;
+import io.hpacontroller.core.port.StatusWriter;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.CrossVersionObjectReferenc
 import io.hpacontroller.core.labels.Selector;
 import io.hpacontroller.core.model.PodMetric;
 import io.hpacontroller.core.model.PodUsage;
-import io.hpacontroller.core.reconcile.MetricsSource;
+import io.hpacontroller.core.port.MetricsSource;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

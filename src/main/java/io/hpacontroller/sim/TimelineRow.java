@@ -4,7 +4,7 @@ import io.hpacontroller.core.calc.Tolerances;
 
 /**
  * One sync of one HPA, as the timeline shows it. The decision and its reason come from the core's
- * {@link io.hpacontroller.core.reconcile.ReconcileOutcome}; the rest describes the simulated cluster.
+ * {@link io.hpacontroller.core.trace.ReconcileOutcome}; the rest describes the simulated cluster.
  *
  * @param timeMillis       simulation time of the sync
  * @param hpa              the HPA's name

@@ -3,9 +3,9 @@ package io.hpacontroller.sim;
 import io.hpacontroller.core.calc.ToleranceVerdict;
 import io.hpacontroller.core.normalize.Normalization;
 import io.hpacontroller.core.normalize.Stabilization;
-import io.hpacontroller.core.reconcile.DecisionSummary;
-import io.hpacontroller.core.reconcile.DecisionTrace;
-import io.hpacontroller.core.reconcile.MetricTrace;
+import io.hpacontroller.core.trace.DecisionSummary;
+import io.hpacontroller.core.trace.DecisionTrace;
+import io.hpacontroller.core.trace.MetricTrace;
 
 import java.util.List;
 

@@ -8,6 +8,6 @@
  * store for the HPA's status) and plugs it into the ports of the same
  * {@link io.hpacontroller.core.reconcile.Reconciler} the controller runs, with a
  * {@link io.hpacontroller.sim.VirtualClock}. Nothing here decides a replica count: every decision and every
- * "why" comes from the core's {@link io.hpacontroller.core.reconcile.ReconcileOutcome}.
+ * "why" comes from the core's {@link io.hpacontroller.core.trace.ReconcileOutcome}.
  */
 package io.hpacontroller.sim;

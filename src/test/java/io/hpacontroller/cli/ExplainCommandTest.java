@@ -8,8 +8,8 @@ import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hpacontroller.controller.ControllerOptions;
 import io.hpacontroller.core.reconcile.ControllerConfig;
-import io.hpacontroller.live.ControllerOptions;
 import io.hpacontroller.ops.ControllerRuntime;
 import io.hpacontroller.ops.MetricsServing;
 import io.hpacontroller.testing.MockCluster;
@@ -226,11 +226,11 @@ class ExplainCommandTest {
 
     /** The mirror twin of demo/web, in namespace demo: the same spec under the mirror API. */
     private void mirrorTwin(String name) {
-        io.hpacontroller.live.MirrorHpa m = new io.hpacontroller.live.MirrorHpa();
+        io.hpacontroller.hpa.MirrorHpa m = new io.hpacontroller.hpa.MirrorHpa();
         m.getMetadata().setName(name);
         m.getMetadata().setNamespace(NS);
         m.setSpec(client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).withName("web").get().getSpec());
-        client.resources(io.hpacontroller.live.MirrorHpa.class).inNamespace(NS).resource(m).create();
+        client.resources(io.hpacontroller.hpa.MirrorHpa.class).inNamespace(NS).resource(m).create();
     }
 
     @Test

@@ -5,10 +5,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hpacontroller.controller.ControllerOptions;
 import io.hpacontroller.core.controls.ControlAnnotations;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.deploy.ChartReleases;
-import io.hpacontroller.live.ControllerOptions;
 import io.hpacontroller.ops.ControllerRuntime;
 import io.hpacontroller.ops.MetricsServing;
 import io.hpacontroller.testing.RecordedExit;
@@ -20,8 +20,8 @@ import io.hpacontroller.testing.kube.Workloads;
 import org.junit.jupiter.api.Test;
 
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerSpecBuilder;
-import io.hpacontroller.live.HpaApi;
-import io.hpacontroller.live.MirrorHpa;
+import io.hpacontroller.hpa.HpaApi;
+import io.hpacontroller.hpa.MirrorHpa;
 import io.hpacontroller.testing.kube.ChartRelease;
 
 import java.net.InetSocketAddress;

@@ -1,7 +1,7 @@
 package io.hpacontroller.cli;
 
-import io.hpacontroller.live.HpaApi;
-import io.hpacontroller.live.RestMetrics;
+import io.hpacontroller.hpa.HpaApi;
+import io.hpacontroller.metrics.RestMetrics;
 import io.hpacontroller.ops.ControllerRuntime;
 import io.hpacontroller.ops.MetricsServing;
 import io.hpacontroller.testing.MockCluster;

@@ -167,7 +167,7 @@ class SimulateCommandTest {
         assertThat(help.lines()).allSatisfy(line -> assertThat(line.length()).as(line).isLessThanOrEqualTo(80));
     }
 
-    /** The printed example is a scenario the reader accepts and the simulator runs, and it shows every key the README lists. */
+    /** The printed example is a scenario the reader accepts and the simulator runs, and it shows every key docs/simulator.md lists. */
     @Test
     void theExampleIsAScenarioThatRunsAndShowsEveryKey(@TempDir Path dir) throws IOException {
         CommandRun example = CommandRun.of("simulate", "--example");
@@ -180,8 +180,8 @@ class SimulateCommandTest {
         assertThat(r.exit()).isZero();
         assertThat(r.out()).contains("Scenario example: 30m simulated").contains("Replicas of upstream-defaults: 2 -> ")
                 .contains("Replicas of gentle-scale-down: 2 -> ").contains(", 0 violations");
-        String readme = Files.readString(Path.of("README.md"));
-        String table = readme.substring(readme.indexOf("### Scenario file"), readme.indexOf("### Examples"));
+        String page = Files.readString(Path.of("docs/simulator.md"));
+        String table = page.substring(page.indexOf("## Scenario file"), page.indexOf("## Examples"));
         List<String> keys = table.lines().filter(l -> l.startsWith("| `"))
                 .flatMap(l -> java.util.regex.Pattern.compile("`([^`]+)`").matcher(l.split("\\|")[1]).results().map(m -> m.group(1)))
                 .map(k -> k.substring(k.lastIndexOf('.') + 1)).toList();

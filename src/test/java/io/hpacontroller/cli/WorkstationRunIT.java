@@ -1,6 +1,6 @@
 package io.hpacontroller.cli;
 
-import io.hpacontroller.live.StoredHistory;
+import io.hpacontroller.history.StoredHistory;
 import io.hpacontroller.testing.kube.ChildProcess;
 import io.hpacontroller.testing.kube.ControllerProcess;
 import io.hpacontroller.testing.kube.Crds;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import io.hpacontroller.core.reconcile.DecisionTrace;
+import io.hpacontroller.core.trace.DecisionTrace;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.hpacontroller.live.StoredHistory;
+import io.hpacontroller.history.StoredHistory;
 import io.hpacontroller.testing.kube.ChartRelease;
 import io.hpacontroller.testing.kube.Crds;
 import io.hpacontroller.testing.kube.KubeControlPlane;

@@ -62,7 +62,7 @@ class KustomizeOverlaysTest {
 
     @Test
     void theReadmeShowsEachOverlay() throws IOException {
-        String readme = Files.readString(Path.of("README.md"));
+        String readme = Files.readString(Path.of("docs/install.md"));
 
         assertThat(overlays()).allSatisfy(o -> assertThat(readme).contains("examples/kustomize/" + o + "/"));
     }

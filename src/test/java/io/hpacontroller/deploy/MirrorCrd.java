@@ -16,7 +16,7 @@ import io.hpacontroller.core.controls.MirrorControlFields;
 import io.hpacontroller.core.controls.Mode;
 import io.hpacontroller.core.forecast.PredictSetting;
 import io.hpacontroller.core.schedule.Schedules;
-import io.hpacontroller.live.HpaApi;
+import io.hpacontroller.hpa.HpaApi;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.ParameterizedType;

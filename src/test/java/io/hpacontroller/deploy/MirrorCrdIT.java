@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.hpacontroller.live.HpaApi;
+import io.hpacontroller.hpa.HpaApi;
 import io.hpacontroller.testing.kube.KubeControlPlane;
 import io.hpacontroller.testing.kube.RealKube;
 import io.hpacontroller.testing.kube.TestNamespace;

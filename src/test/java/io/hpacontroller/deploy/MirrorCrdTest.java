@@ -7,10 +7,10 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerSpe
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.hpacontroller.conformance.UnknownFields;
-import io.hpacontroller.live.HpaApi;
-import io.hpacontroller.live.MirrorHpa;
-import io.hpacontroller.live.LastDecision;
-import io.hpacontroller.live.MirrorHpaStatus;
+import io.hpacontroller.hpa.HpaApi;
+import io.hpacontroller.hpa.LastDecision;
+import io.hpacontroller.hpa.MirrorHpa;
+import io.hpacontroller.hpa.MirrorHpaStatus;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 

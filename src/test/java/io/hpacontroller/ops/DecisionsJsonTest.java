@@ -7,8 +7,8 @@ import io.hpacontroller.core.fakes.Specs;
 import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.normalize.HpaHistory;
 import io.hpacontroller.core.reconcile.ControllerConfig;
-import io.hpacontroller.core.reconcile.DecisionTrace;
-import io.hpacontroller.core.reconcile.ReconcileOutcome;
+import io.hpacontroller.core.trace.DecisionTrace;
+import io.hpacontroller.core.trace.ReconcileOutcome;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import org.junit.jupiter.api.Test;
 

@@ -9,7 +9,7 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.hpacontroller.deploy.ChartReleases;
-import io.hpacontroller.live.StoredHistory;
+import io.hpacontroller.history.StoredHistory;
 import io.hpacontroller.testing.Waits;
 import io.hpacontroller.testing.kube.AuditEvent;
 import io.hpacontroller.testing.kube.ChartRelease;

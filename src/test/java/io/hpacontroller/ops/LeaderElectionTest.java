@@ -1,6 +1,6 @@
 package io.hpacontroller.ops;
 
-import io.hpacontroller.live.WriteGate;
+import io.hpacontroller.api.WriteGate;
 import io.hpacontroller.ops.LeaseStore.LeaderRecord;
 import io.hpacontroller.ops.LeaseStore.LeaseException;
 import io.hpacontroller.testing.ManualTime;

@@ -29,7 +29,7 @@ class LogEscapingTest {
     }
 
     private ILoggingEvent event(Throwable thrown) {
-        return new LoggingEvent(LogEscapingTest.class.getName(), context.getLogger("io.hpacontroller.live.HorizontalController"), Level.WARN,
+        return new LoggingEvent(LogEscapingTest.class.getName(), context.getLogger("io.hpacontroller.controller.HorizontalController"), Level.WARN,
                 "invalid annotation {}: {}", thrown, new Object[]{"autoscaling.hpa-controller.io/mode", FORGED});
     }
 

@@ -1,8 +1,8 @@
 package io.hpacontroller.ops;
 
-import io.hpacontroller.core.reconcile.DecisionTrace;
-import io.hpacontroller.core.reconcile.ReconcileOutcome.Action;
-import io.hpacontroller.core.reconcile.ReconcileOutcome.ErrorKind;
+import io.hpacontroller.core.trace.DecisionTrace;
+import io.hpacontroller.core.trace.ReconcileOutcome.Action;
+import io.hpacontroller.core.trace.ReconcileOutcome.ErrorKind;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -3,8 +3,8 @@ package io.hpacontroller.sim;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatusBuilder;
-import io.hpacontroller.core.reconcile.DecisionTrace;
-import io.hpacontroller.core.reconcile.ReconcileOutcome;
+import io.hpacontroller.core.trace.DecisionTrace;
+import io.hpacontroller.core.trace.ReconcileOutcome;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

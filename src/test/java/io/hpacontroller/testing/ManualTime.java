@@ -1,6 +1,6 @@
 package io.hpacontroller.testing;
 
-import io.hpacontroller.live.Ticker;
+import io.hpacontroller.controller.Ticker;
 
 import java.time.Clock;
 import java.time.Duration;

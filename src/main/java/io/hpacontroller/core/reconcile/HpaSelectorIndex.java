@@ -3,6 +3,7 @@ package io.hpacontroller.core.reconcile;
 import io.hpacontroller.core.labels.Selector;
 import io.hpacontroller.core.model.Labels;
 import io.hpacontroller.core.model.PodInfo;
+import io.hpacontroller.core.port.SelectorOwnership;
 
 import java.util.ArrayList;
 import java.util.Collections;

@@ -9,8 +9,10 @@ import io.hpacontroller.core.forecast.Forecast;
 import io.hpacontroller.core.forecast.LoadHistory;
 import io.hpacontroller.core.forecast.PredictSetting;
 import io.hpacontroller.core.normalize.HpaHistory;
-import io.hpacontroller.core.reconcile.PredictionTrace.PredictedMetric;
+import io.hpacontroller.core.trace.MetricTrace;
+import io.hpacontroller.core.trace.PredictionTrace.PredictedMetric;
 
+import io.hpacontroller.core.trace.PredictionTrace;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;

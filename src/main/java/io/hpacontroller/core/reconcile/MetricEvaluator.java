@@ -27,6 +27,10 @@ import io.hpacontroller.core.labels.Selector;
 import io.hpacontroller.core.model.PodInfo;
 import io.hpacontroller.core.model.PodMetric;
 import io.hpacontroller.core.model.PodUsage;
+import io.hpacontroller.core.port.ApiException;
+import io.hpacontroller.core.port.MetricsSource;
+import io.hpacontroller.core.port.PodSource;
+import io.hpacontroller.core.trace.MetricTrace;
 import io.hpacontroller.core.validation.FieldPath;
 
 import java.util.List;

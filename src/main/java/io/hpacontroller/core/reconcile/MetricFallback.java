@@ -2,9 +2,12 @@ package io.hpacontroller.core.reconcile;
 
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.hpacontroller.core.controls.Fallback;
-import io.hpacontroller.core.normalize.HpaHistory;
 import io.hpacontroller.core.normalize.HpaHistory.MetricFailure;
+import io.hpacontroller.core.normalize.HpaHistory;
 
+import io.hpacontroller.core.port.EventRecorder;
+import io.hpacontroller.core.trace.DecisionSummary;
+import io.hpacontroller.core.trace.MetricTrace;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;

@@ -9,17 +9,18 @@ import io.hpacontroller.core.model.PodMetric;
 import io.hpacontroller.core.model.PodUsage;
 import io.hpacontroller.core.model.ScaleTarget;
 import io.hpacontroller.core.normalize.HistoryStore;
-import io.hpacontroller.core.reconcile.ApiException;
+import io.hpacontroller.core.port.ApiException;
+import io.hpacontroller.core.port.EventRecorder;
+import io.hpacontroller.core.port.MetricsSource;
+import io.hpacontroller.core.port.OtherStatusWriter;
+import io.hpacontroller.core.port.PodSource;
+import io.hpacontroller.core.port.Ports;
+import io.hpacontroller.core.port.ScaleClient;
+import io.hpacontroller.core.port.StatusWriter;
 import io.hpacontroller.core.reconcile.ControllerConfig;
-import io.hpacontroller.core.reconcile.DecisionTrace;
-import io.hpacontroller.core.reconcile.EventRecorder;
-import io.hpacontroller.core.reconcile.MetricsSource;
-import io.hpacontroller.core.reconcile.OtherStatusWriter;
-import io.hpacontroller.core.reconcile.PodSource;
 import io.hpacontroller.core.reconcile.Reconciler;
-import io.hpacontroller.core.reconcile.ScaleClient;
-import io.hpacontroller.core.reconcile.SelectorOwnership;
-import io.hpacontroller.core.reconcile.StatusWriter;
+import io.hpacontroller.core.port.SelectorOwnership;
+import io.hpacontroller.core.trace.DecisionTrace;
 
 import java.time.Clock;
 import java.util.ArrayList;
@@ -84,7 +85,7 @@ public final class FakeCluster implements ScaleClient, PodSource, MetricsSource,
 
     /** A reconciler wired to this cluster. */
     public Reconciler reconciler(ControllerConfig config, HistoryStore histories, Clock clock) {
-        return new Reconciler(config, this, this, this, this, this, histories, SelectorOwnership.NONE, clock);
+        return new Reconciler(config, Ports.of(this, SelectorOwnership.NONE), histories, clock);
     }
 
     public List<String> eventReasons() {

@@ -9,8 +9,8 @@ import io.hpacontroller.core.normalize.HpaHistory;
 import io.hpacontroller.core.normalize.ScalingPolicy;
 import io.hpacontroller.core.normalize.ScalingRules;
 import io.hpacontroller.core.normalize.SelectPolicy;
-import io.hpacontroller.core.reconcile.ReconcileOutcome;
 import io.hpacontroller.core.reconcile.Reconciler;
+import io.hpacontroller.core.trace.ReconcileOutcome;
 import org.junit.jupiter.api.Test;
 
 import java.time.Clock;

@@ -21,8 +21,8 @@ import io.hpacontroller.core.model.ReadyStatus;
 import io.hpacontroller.core.model.ResourceAmounts;
 import io.hpacontroller.core.model.ScaleTarget;
 import io.hpacontroller.core.normalize.HpaHistory;
+import io.hpacontroller.core.port.MetricsSource;
 import io.hpacontroller.core.reconcile.ControllerConfig;
-import io.hpacontroller.core.reconcile.MetricsSource;
 
 import java.time.Duration;
 import java.util.ArrayList;

@@ -15,6 +15,8 @@ import io.hpacontroller.core.model.ReadyStatus;
 import io.hpacontroller.core.model.ResourceAmounts;
 import io.hpacontroller.core.model.ScaleTarget;
 import io.hpacontroller.core.normalize.HistoryStore;
+import io.hpacontroller.core.port.MetricsSource;
+import io.hpacontroller.core.trace.ReconcileOutcome;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 

@@ -22,7 +22,10 @@ import io.hpacontroller.core.model.ReadyStatus;
 import io.hpacontroller.core.model.ResourceAmounts;
 import io.hpacontroller.core.model.ScaleTarget;
 import io.hpacontroller.core.normalize.HistoryStore;
-import io.hpacontroller.core.reconcile.ReconcileOutcome.ErrorKind;
+import io.hpacontroller.core.port.ApiException;
+import io.hpacontroller.core.port.MetricsSource;
+import io.hpacontroller.core.trace.ReconcileOutcome.ErrorKind;
+import io.hpacontroller.core.trace.ReconcileOutcome;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -219,7 +222,7 @@ class BadSpecTest {
         assertThat(condition.getReason()).isEqualTo(c.reason());
         assertThat(condition.getMessage()).contains(c.message());
         assertThat(cluster.eventReasons()).containsExactlyElementsOf(c.events());
-        assertThat(cluster.events).allSatisfy(e -> assertThat(e.type()).isEqualTo(io.hpacontroller.core.reconcile.EventRecorder.Type.Warning));
+        assertThat(cluster.events).allSatisfy(e -> assertThat(e.type()).isEqualTo(io.hpacontroller.core.port.EventRecorder.Type.Warning));
         assertThat(cluster.events.get(0).message()).contains(c.message());
         assertThat(o.statusWritten()).as("the condition reaches the API").isTrue();
     }

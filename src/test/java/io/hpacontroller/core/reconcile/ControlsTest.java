@@ -16,8 +16,12 @@ import io.hpacontroller.core.model.ResourceAmounts;
 import io.hpacontroller.core.model.ScaleTarget;
 import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.normalize.HpaHistory;
-import io.hpacontroller.core.reconcile.ReconcileOutcome.Action;
-import io.hpacontroller.core.reconcile.ReconcileOutcome.ErrorKind;
+import io.hpacontroller.core.port.EventRecorder;
+import io.hpacontroller.core.trace.DecisionSummary;
+import io.hpacontroller.core.trace.MetricTrace;
+import io.hpacontroller.core.trace.ReconcileOutcome.Action;
+import io.hpacontroller.core.trace.ReconcileOutcome.ErrorKind;
+import io.hpacontroller.core.trace.ReconcileOutcome;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 

@@ -8,6 +8,12 @@ import io.hpacontroller.core.model.ScaleTarget;
 import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.normalize.HpaHistory;
 import io.hpacontroller.core.normalize.Retention;
+import io.hpacontroller.core.port.ApiException;
+import io.hpacontroller.core.port.EventRecorder;
+import io.hpacontroller.core.port.HistoryWriter;
+import io.hpacontroller.core.port.Ports;
+import io.hpacontroller.core.port.SelectorOwnership;
+import io.hpacontroller.core.trace.ReconcileOutcome;
 import org.junit.jupiter.api.Test;
 
 import java.time.Clock;
@@ -41,8 +47,8 @@ class HistoryWriterTest {
     };
 
     private ReconcileOutcome sync(HorizontalPodAutoscaler hpa, long at) {
-        Reconciler r = new Reconciler(ControllerConfig.defaults(), cluster, cluster, cluster, cluster, cluster, histories, writer,
-                SelectorOwnership.NONE, Clock.fixed(Instant.ofEpochMilli(at), ZoneOffset.UTC));
+        Reconciler r = new Reconciler(ControllerConfig.defaults(), Ports.of(cluster, SelectorOwnership.NONE).withHistory(writer), histories,
+                Clock.fixed(Instant.ofEpochMilli(at), ZoneOffset.UTC));
         ReconcileOutcome o = r.reconcile(hpa);
         hpa.setStatus(o.status());
         return o;

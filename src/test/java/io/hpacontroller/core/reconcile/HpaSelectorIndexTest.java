@@ -12,6 +12,10 @@ import io.hpacontroller.core.fakes.FakeCluster;
 import io.hpacontroller.core.fakes.Pods;
 import io.hpacontroller.core.fakes.Specs;
 import io.hpacontroller.core.normalize.HistoryStore;
+import io.hpacontroller.core.port.HistoryWriter;
+import io.hpacontroller.core.port.PodSource;
+import io.hpacontroller.core.port.Ports;
+import io.hpacontroller.core.trace.ReconcileOutcome;
 import io.hpacontroller.testing.Waits;
 import org.junit.jupiter.api.Test;
 
@@ -83,7 +87,8 @@ class HpaSelectorIndexTest {
         };
         HistoryStore histories = new HistoryStore();
         Clock clock = Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC);
-        Reconciler deletedOne = new Reconciler(ControllerConfig.defaults(), world, podsOfOld, world, world, world, histories, index, clock);
+        Reconciler deletedOne = new Reconciler(ControllerConfig.defaults(),
+                new Ports(world, podsOfOld, world, world, world, HistoryWriter.NONE, index), histories, clock);
         HorizontalPodAutoscaler old = Specs.hpa(1, 10, Specs.cpuUtilization(50));
         old.getMetadata().setName("old");
         register("default/old", "default/new");
@@ -101,7 +106,7 @@ class HpaSelectorIndexTest {
         HorizontalPodAutoscaler successor = Specs.hpa(1, 10, Specs.cpuUtilization(50));
         successor.getMetadata().setName("new");
         world.pods = pods;
-        ReconcileOutcome next = new Reconciler(ControllerConfig.defaults(), world, world, world, world, world, histories, index, clock)
+        ReconcileOutcome next = new Reconciler(ControllerConfig.defaults(), Ports.of(world, index), histories, clock)
                 .reconcile(successor);
         assertThat(next.status().getConditions()).as("the deleted HPA no longer claims the pods")
                 .noneMatch(c -> "AmbiguousSelector".equals(c.getReason()));
@@ -118,7 +123,8 @@ class HpaSelectorIndexTest {
             return pods;
         };
         Clock clock = Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC);
-        Reconciler reconciler = new Reconciler(ControllerConfig.defaults(), world, counting, world, world, world, new HistoryStore(), index, clock);
+        Reconciler reconciler = new Reconciler(ControllerConfig.defaults(),
+                new Ports(world, counting, world, world, world, HistoryWriter.NONE, index), new HistoryStore(), clock);
         HorizontalPodAutoscaler hpa = Specs.hpa(1, 10, Specs.cpuUtilization(50));
         register("default/" + hpa.getMetadata().getName());
 

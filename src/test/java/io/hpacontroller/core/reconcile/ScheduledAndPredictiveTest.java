@@ -11,8 +11,12 @@ import io.hpacontroller.core.forecast.PredictSetting;
 import io.hpacontroller.core.model.ScaleTarget;
 import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.normalize.HpaHistory;
-import io.hpacontroller.core.reconcile.PredictionTrace.PredictedMetric;
 import io.hpacontroller.core.schedule.SchedulesAnnotation;
+import io.hpacontroller.core.trace.DecisionSummary;
+import io.hpacontroller.core.trace.DecisionTrace;
+import io.hpacontroller.core.trace.PredictionTrace.PredictedMetric;
+import io.hpacontroller.core.trace.PredictionTrace;
+import io.hpacontroller.core.trace.ReconcileOutcome;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 

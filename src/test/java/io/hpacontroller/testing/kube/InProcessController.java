@@ -1,11 +1,11 @@
 package io.hpacontroller.testing.kube;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.hpacontroller.live.ControllerOptions;
-import io.hpacontroller.live.SyncReport;
+import io.hpacontroller.controller.ControllerOptions;
+import io.hpacontroller.controller.SyncReport;
 import io.hpacontroller.ops.ControllerRuntime;
-import io.hpacontroller.ops.MetricsServing;
 import io.hpacontroller.ops.LeaderElection;
+import io.hpacontroller.ops.MetricsServing;
 import io.hpacontroller.testing.RecordedExit;
 
 import java.io.IOException;

@@ -2,7 +2,7 @@ package io.hpacontroller.testing.node;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
-import io.hpacontroller.live.HpaApi;
+import io.hpacontroller.hpa.HpaApi;
 import io.hpacontroller.testing.kube.AuditEvent;
 import io.hpacontroller.testing.kube.FakeMetricsServer;
 import io.hpacontroller.testing.kube.TestNamespace;

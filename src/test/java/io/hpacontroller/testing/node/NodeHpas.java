@@ -7,8 +7,8 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerCon
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.hpacontroller.live.HpaApi;
-import io.hpacontroller.live.MirrorHpa;
+import io.hpacontroller.hpa.HpaApi;
+import io.hpacontroller.hpa.MirrorHpa;
 
 import java.util.Comparator;
 import java.util.List;

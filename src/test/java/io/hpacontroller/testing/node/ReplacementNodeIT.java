@@ -2,7 +2,7 @@ package io.hpacontroller.testing.node;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.hpacontroller.core.reconcile.Reconciler;
-import io.hpacontroller.live.HpaApi;
+import io.hpacontroller.hpa.HpaApi;
 import io.hpacontroller.testing.kube.AuditEvent;
 import io.hpacontroller.testing.kube.TestNamespace;
 import org.junit.jupiter.api.AfterAll;

@@ -1,6 +1,6 @@
 package io.hpacontroller.testing.node;
 
-import io.hpacontroller.live.HpaApi;
+import io.hpacontroller.hpa.HpaApi;
 import io.hpacontroller.sim.ScenarioReader;
 import io.hpacontroller.sim.Simulation;
 import io.hpacontroller.sim.SimulationResult;

@@ -1,6 +1,6 @@
 package io.hpacontroller.testing.node;
 
-import io.hpacontroller.live.HpaApi;
+import io.hpacontroller.hpa.HpaApi;
 import io.hpacontroller.testing.kube.AuditEvent;
 import io.hpacontroller.testing.kube.TestNamespace;
 import org.junit.jupiter.api.Test;

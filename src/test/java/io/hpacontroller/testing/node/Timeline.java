@@ -94,7 +94,7 @@ public final class Timeline implements AutoCloseable {
      * Prints the HPA's status whenever it changes (polled every two seconds): replicas, the metrics it read,
      * its conditions, as {@code kubectl describe} would show them.
      */
-    public void watchHpa(RealNode node, io.hpacontroller.live.HpaApi api, String namespace, String name) {
+    public void watchHpa(RealNode node, io.hpacontroller.hpa.HpaApi api, String namespace, String name) {
         String[] last = {""};
         poll("timeline-hpa-" + name, Duration.ofSeconds(2), () -> {
             var hpa = NodeHpas.read(node.adminClient(), api, namespace, name);

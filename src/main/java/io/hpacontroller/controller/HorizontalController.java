@@ -1,0 +1,669 @@
+package io.hpacontroller.controller;
+
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.hpacontroller.api.ApiCallStats;
+import io.hpacontroller.api.ApiDiscovery;
+import io.hpacontroller.api.KubeApi;
+import io.hpacontroller.api.KubeTime;
+import io.hpacontroller.api.WithoutManagedFields;
+import io.hpacontroller.api.WriteGate;
+import io.hpacontroller.core.Parsed;
+import io.hpacontroller.core.controls.HpaControls;
+import io.hpacontroller.core.normalize.HistoryStore;
+import io.hpacontroller.core.port.HistoryWriter;
+import io.hpacontroller.core.port.Ports;
+import io.hpacontroller.core.reconcile.HpaSelectorIndex;
+import io.hpacontroller.core.reconcile.Reconciler;
+import io.hpacontroller.core.trace.ReconcileOutcome;
+import io.hpacontroller.events.EventPublisher;
+import io.hpacontroller.history.HistoryObjects;
+import io.hpacontroller.hpa.BuiltinHpaSelectors;
+import io.hpacontroller.hpa.HpaApi;
+import io.hpacontroller.hpa.HpaControlsCache;
+import io.hpacontroller.hpa.HpaStatusUpdater;
+import io.hpacontroller.hpa.MirrorHpa;
+import io.hpacontroller.metrics.RestMetrics;
+import io.hpacontroller.pods.PodCache;
+import io.hpacontroller.pods.PodFields;
+import io.hpacontroller.pods.PodIndex;
+import io.hpacontroller.scale.ScaleSubresource;
+import io.hpacontroller.scale.WorkloadScales;
+import io.hpacontroller.shadow.Shadow;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The live controller: informers for HPAs and Pods feed a {@link WorkQueue} of HPA keys; workers take
+ * keys, read the HPA from the informer's cache and hand it to the core's {@link Reconciler}, whose
+ * ports are the REST adapters of this package.
+ *
+ * <p>HPAs come from the APIs of {@link ControllerOptions#apis()} ({@link HpaApi}: autoscaling/v2 and the
+ * mirror API, one informer each, the mirror's objects handed to the core as autoscaling/v2 model objects).
+ * autoscaling/v2 HPAs are always watched: reconciled when that API is selected, else read only for the
+ * selectors of their targets ({@link BuiltinHpaSelectors}), which the mirror HPAs' AmbiguousSelector check
+ * needs, and with {@code --shadow} also computed read-only and compared with the built-in controller's
+ * decisions ({@link Shadow}).
+ *
+ * <p>With {@link ControllerOptions#persistHistory}, each reconciled HPA's history is restored from the cluster
+ * before this process's first sync of it and kept there as it changes ({@link HistoryObjects}).
+ *
+ * <p>Each HPA is synced once per sync period at a phase of its own ({@link PhasedCadence}), whatever
+ * the outcome: a sync that failed on the cluster's side waits for the next period like any other, as
+ * upstream. The period is the flag's, or the HPA's own ({@link HpaControls#syncPeriod()}, read from its
+ * controls whenever the informer delivers a new or changed HPA; the phase is then within that period). The
+ * HPAs that existed when the process started are first synced at their phases within one period (the flag's)
+ * of the start; an HPA created later is synced at once. A change of its spec (its generation moves) or of its
+ * control annotations (they do not move the generation) is picked up at the next allowed time, never less
+ * than a period after the HPA's last sync ({@link WorkQueue#addChanged}: as upstream's rate-limited requeue);
+ * status writes, ours or anyone's, do not requeue. A sweep every sync period re-adds any HPA the queue does not
+ * track (never earlier than its next due time), so no HPA can be lost. A deleted HPA is forgotten at once: its
+ * queue entry, history, caches, and (for the listeners) its metric series and decision traces.
+ */
+public final class HorizontalController implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HorizontalController.class);
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    /** How long an idle worker waits for a key before it checks whether it should stop. */
+    private static final Duration TAKE_TIMEOUT = Duration.ofMillis(200);
+
+    private final KubernetesClient client;
+    private final ControllerOptions options;
+    private final Clock clock;
+    /** When this process started: an HPA created after it is new, and synced at once. */
+    private final Instant processStart;
+    private final WorkQueue queue;
+    private final Reconciler reconciler;
+    private final HpaStatusUpdater statuses;
+    private final EventPublisher events;
+    private final HistoryStore histories = new HistoryStore();
+    /** The histories kept in the cluster, null without {@code --persist-history}. */
+    private final HistoryObjects kept;
+    private final HpaControlsCache controls = new HpaControlsCache();
+    /** The sync period of each HPA whose own differs from the flag's. */
+    private final Map<String, Duration> periods = new ConcurrentHashMap<>();
+    private final HpaSelectorIndex selectors = new HpaSelectorIndex();
+    private final Map<String, PodIndex> podIndexes = new LinkedHashMap<>();
+    private final PodCache pods;
+    private final WorkloadScales workloads;
+    private final WriteGate gate;
+    private final List<SharedIndexInformer<HorizontalPodAutoscaler>> hpaInformers = new ArrayList<>();
+    private final List<SharedIndexInformer<MirrorHpa>> mirrorInformers = new ArrayList<>();
+    /** Records the selectors of the autoscaling/v2 HPAs that are not reconciled here, null when they are. */
+    private final BuiltinHpaSelectors builtinSelectors;
+    /** Shadow mode, null without it. */
+    private final Shadow shadow;
+    private final List<SharedIndexInformer<PodFields>> podInformers = new ArrayList<>();
+    private final List<SyncListener> listeners = new CopyOnWriteArrayList<>();
+    private final List<Thread> workers = new ArrayList<>();
+    private final AtomicBoolean running = new AtomicBoolean();
+    private final AtomicInteger busy = new AtomicInteger();
+    private ScheduledExecutorService sweeper;
+
+    /**
+     * Told about every reconcile (on the worker thread), and about every HPA that is gone (a report without an
+     * outcome, on the informer's or a worker's thread, maybe more than once): keep it quick.
+     */
+    public interface SyncListener {
+        void onSync(SyncReport report);
+    }
+
+    public HorizontalController(KubernetesClient client, ControllerOptions options, Clock clock, WriteGate gate) {
+        this(client, options, clock, Ticker.SYSTEM, gate);
+    }
+
+    /**
+     * @param clock  wall-clock time for the decisions (stabilization windows, status and event times)
+     * @param ticker monotonic time for the sync cadence
+     */
+    public HorizontalController(KubernetesClient client, ControllerOptions options, Clock clock, Ticker ticker, WriteGate gate) {
+        this.client = Objects.requireNonNull(client);
+        this.options = Objects.requireNonNull(options);
+        this.clock = Objects.requireNonNull(clock);
+        this.gate = Objects.requireNonNull(gate);
+        this.processStart = ProcessHandle.current().info().startInstant().orElseGet(clock::instant);
+        long sinceStart = Math.max(0, Duration.between(processStart, clock.instant()).toNanos());
+        this.queue = new WorkQueue(ticker, new PhasedCadence(options.syncPeriod(), periods::get, clock, ticker), ticker.nanos() - sinceStart);
+        KubeApi api = new KubeApi(client, options.apiTimeout());
+        KubeApi writes = new KubeApi(client, gate.requestTimeout(options.apiTimeout()));
+        ApiDiscovery discovery = new ApiDiscovery(api, clock);
+        this.events = new EventPublisher(writes, clock, gate);
+        if (options.namespaces().isEmpty()) {
+            podIndexes.put(PodCache.ALL, new PodIndex());
+        } else {
+            options.namespaces().forEach(ns -> podIndexes.put(ns, new PodIndex()));
+        }
+        this.pods = new PodCache(podIndexes);
+        this.workloads = new WorkloadScales(client, options.namespaces());
+        ScaleSubresource scales = new ScaleSubresource(api, writes, discovery, gate, workloads);
+        RestMetrics metrics = new RestMetrics(api, discovery, options.metricsLimits());
+        this.kept = options.persistHistory() ? new HistoryObjects(api, writes, gate, histories, events, options.syncPeriod()) : null;
+        this.statuses = new HpaStatusUpdater(writes, gate, clock);
+        this.reconciler = new Reconciler(options.decisions(), new Ports(scales, pods, metrics, statuses, events,
+                kept == null ? HistoryWriter.NONE : kept, selectors), histories, clock);
+        this.builtinSelectors = options.apis().contains(HpaApi.BUILTIN) ? null : new BuiltinHpaSelectors(scales, selectors);
+        this.shadow = options.shadow() ? new Shadow(options.decisions(), scales, pods, metrics, selectors, clock, options.workers()) : null;
+    }
+
+    /** Shadow mode's comparisons; null without {@code --shadow}. */
+    public Shadow shadow() {
+        return shadow;
+    }
+
+    /** Whether autoscaling/v2 HPAs go through the work queue: reconciled, or read for their selectors next to mirror HPAs. */
+    private boolean queuesBuiltin() {
+        return !options.apis().isEmpty();
+    }
+
+    public void addListener(SyncListener listener) {
+        listeners.add(listener);
+    }
+
+    /** Starts the informers (listing and watching) without waiting for them to sync. */
+    public void startInformers() {
+        startHpaInformers();
+        startPodInformers();
+    }
+
+    /** Starts the HPA informers only (the bench measures them apart from the pods). */
+    public void startHpaInformers() {
+        ResourceEventHandler<HorizontalPodAutoscaler> builtin = new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(HorizontalPodAutoscaler hpa) {
+                added(hpa, queuesBuiltin());
+                if (shadow != null) {
+                    shadow.added(hpa);
+                }
+            }
+
+            @Override
+            public void onUpdate(HorizontalPodAutoscaler old, HorizontalPodAutoscaler hpa) {
+                updated(old, hpa, queuesBuiltin());
+                if (shadow != null) {
+                    shadow.updated(old, hpa);
+                }
+            }
+
+            @Override
+            public void onDelete(HorizontalPodAutoscaler hpa, boolean finalStateUnknown) {
+                deleted(hpa);
+                if (shadow != null) {
+                    shadow.forget(hpa);
+                }
+            }
+        };
+        ResourceEventHandler<MirrorHpa> mirror = new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(MirrorHpa hpa) {
+                added(hpa.toCore(), true);
+            }
+
+            @Override
+            public void onUpdate(MirrorHpa old, MirrorHpa hpa) {
+                updated(old.toCore(), hpa.toCore(), true);
+            }
+
+            @Override
+            public void onDelete(MirrorHpa hpa, boolean finalStateUnknown) {
+                deleted(hpa.toCore());
+            }
+        };
+        boolean mirrors = options.apis().contains(HpaApi.MIRROR);
+        if (options.namespaces().isEmpty()) {
+            hpaInformers.add(WithoutManagedFields.inform(client.autoscaling().v2().horizontalPodAutoscalers().inAnyNamespace(), builtin));
+            if (mirrors) {
+                mirrorInformers.add(WithoutManagedFields.inform(client.resources(MirrorHpa.class).inAnyNamespace(), mirror));
+            }
+        } else {
+            for (String ns : options.namespaces()) {
+                hpaInformers.add(WithoutManagedFields.inform(client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns), builtin));
+                if (mirrors) {
+                    mirrorInformers.add(WithoutManagedFields.inform(client.resources(MirrorHpa.class).inNamespace(ns), mirror));
+                }
+            }
+        }
+    }
+
+    private void added(HorizontalPodAutoscaler hpa, boolean queue) {
+        String key = Reconciler.keyOf(hpa);
+        selectors.register(key, hpa.getMetadata().getNamespace());
+        if (!queue) {
+            return;
+        }
+        if (reconciledHere(hpa)) {
+            keepPeriod(key, hpa);
+        }
+        if (createdSinceStart(hpa)) {
+            this.queue.addChanged(key);
+        } else {
+            this.queue.add(key);
+        }
+    }
+
+    /** Whether this instance reconciles the HPA (it is not an autoscaling/v2 HPA only read for its selector). */
+    private boolean reconciledHere(HorizontalPodAutoscaler hpa) {
+        return builtinSelectors == null || HpaApi.of(hpa) != HpaApi.BUILTIN;
+    }
+
+    /** Whether the HPA was created after this process started (the API server's clock, to the second). */
+    private boolean createdSinceStart(HorizontalPodAutoscaler hpa) {
+        long at = KubeTime.parse(hpa.getMetadata().getCreationTimestamp(), Long.MIN_VALUE);
+        return at != Long.MIN_VALUE && at >= processStart.toEpochMilli();
+    }
+
+    private void updated(HorizontalPodAutoscaler old, HorizontalPodAutoscaler hpa, boolean queue) {
+        String key = Reconciler.keyOf(hpa);
+        selectors.register(key, hpa.getMetadata().getNamespace());
+        if (queue && (!Objects.equals(old.getMetadata().getGeneration(), hpa.getMetadata().getGeneration()) || HpaControlsCache.changed(old, hpa))) {
+            if (reconciledHere(hpa)) {
+                keepPeriod(key, hpa);
+            }
+            this.queue.addChanged(key);
+        }
+    }
+
+    private void deleted(HorizontalPodAutoscaler hpa) {
+        String key = Reconciler.keyOf(hpa);
+        queue.remove(key);
+        forget(key);
+        if (reconciledHere(hpa)) {
+            notifyListeners(SyncReport.gone(key));
+        }
+    }
+
+    /** Starts the Pod informers only. */
+    public void startPodInformers() {
+        for (Map.Entry<String, PodIndex> e : podIndexes.entrySet()) {
+            var pods = e.getKey().equals(PodCache.ALL) ? client.resources(PodFields.class, PodFields.Items.class).inAnyNamespace()
+                    : client.resources(PodFields.class, PodFields.Items.class).inNamespace(e.getKey());
+            SharedIndexInformer<PodFields> informer = pods.withLimit(500L).runnableInformer(0);
+            // a failed first list is tried again (with the client's backoff), as client-go's reflector does;
+            // otherwise the cache would never sync and the workers never start
+            informer.exceptionHandler((started, error) -> true);
+            informer.itemStore(e.getValue()).removeNamespaceIndex();
+            informer.start();
+            podInformers.add(informer);
+        }
+    }
+
+    /** Whether every informer has listed its objects once. */
+    public boolean isSynced() {
+        return hpaInformersSynced() && !podInformers.isEmpty() && podInformers.stream().allMatch(SharedIndexInformer::hasSynced);
+    }
+
+    /** Whether the HPA informers have listed the HPAs once. */
+    public boolean hpaInformersSynced() {
+        return !hpaInformers.isEmpty() && hpaInformers.stream().allMatch(SharedIndexInformer::hasSynced)
+                && mirrorInformers.stream().allMatch(SharedIndexInformer::hasSynced);
+    }
+
+    /** Waits for the informers to sync. */
+    public boolean awaitSynced(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!isSynced()) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(20);
+        }
+        return true;
+    }
+
+    /** Starts the workers and the sweep; informers must be started. */
+    public synchronized void startWorkers() {
+        if (!running.compareAndSet(false, true)) {
+            return;
+        }
+        if (builtinSelectors != null) {
+            // before any mirror HPA is reconciled: the built-in HPAs' selectors, for its AmbiguousSelector check
+            hpaInformers.forEach(i -> i.getStore().list().forEach(builtinSelectors::refresh));
+        }
+        if (shadow != null) {
+            shadow.start();
+        }
+        if (kept != null) {
+            kept.prefetch(reconciledHpas(), options.namespaces(), clock.millis());
+        }
+        workers.clear();
+        for (int i = 0; i < options.workers(); i++) {
+            Thread t = new Thread(this::work, "hpa-worker-" + i);
+            t.setDaemon(true);
+            t.start();
+            workers.add(t);
+        }
+        sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "hpa-sweep");
+            t.setDaemon(true);
+            return t;
+        });
+        long period = options.syncPeriod().toMillis();
+        sweeper.scheduleAtFixedRate(this::sweep, period, period, TimeUnit.MILLISECONDS);
+        sweep();
+    }
+
+    /** The HPAs in the caches that this instance reconciles (not the built-in ones beside the mirror API). */
+    private List<HorizontalPodAutoscaler> reconciledHpas() {
+        List<HorizontalPodAutoscaler> hpas = new ArrayList<>();
+        if (options.apis().contains(HpaApi.BUILTIN)) {
+            hpaInformers.forEach(i -> hpas.addAll(i.getStore().list()));
+        }
+        mirrorInformers.forEach(i -> i.getStore().list().forEach(m -> hpas.add(m.toCore())));
+        return hpas;
+    }
+
+    /** Starts everything and waits for the informers to sync before the workers start. */
+    public void start(Duration syncTimeout) throws InterruptedException {
+        startInformers();
+        if (!awaitSynced(syncTimeout)) {
+            throw new IllegalStateException("informers did not sync within " + syncTimeout);
+        }
+        startWorkers();
+    }
+
+    /** Queues every cached HPA the queue does not know about. */
+    void sweep() {
+        if (queuesBuiltin()) {
+            hpaInformers.forEach(informer -> sweep(HpaApi.BUILTIN, informer.getStore().listKeys()));
+        }
+        mirrorInformers.forEach(informer -> sweep(HpaApi.MIRROR, informer.getStore().listKeys()));
+    }
+
+    private void sweep(HpaApi api, List<String> storeKeys) {
+        for (String storeKey : storeKeys) {
+            int slash = storeKey.indexOf('/');
+            String key = api.key(storeKey.substring(0, slash), storeKey.substring(slash + 1));
+            if (!queue.isTracked(key)) {
+                queue.add(key);
+            }
+        }
+    }
+
+    private void work() {
+        while (running.get()) {
+            Optional<WorkQueue.Item> item;
+            try {
+                item = queue.take(TAKE_TIMEOUT);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            item.ifPresent(this::sync);
+        }
+    }
+
+    /**
+     * Syncs every HPA that is due now, one after the other on the calling thread, and returns what
+     * happened. The workers do the same, one key at a time; tests drive the cadence with this and a
+     * manual ticker.
+     */
+    List<SyncReport> syncDue() {
+        List<SyncReport> reports = new ArrayList<>();
+        for (Optional<WorkQueue.Item> item = queue.poll(); item.isPresent(); item = queue.poll()) {
+            SyncReport report = sync(item.get());
+            if (report != null) {
+                reports.add(report);
+            }
+        }
+        return reports;
+    }
+
+    /**
+     * One sync of one key; the key is requeued at its next due time whatever happened. Null for an
+     * autoscaling/v2 HPA that is only read for its selector.
+     */
+    private SyncReport sync(WorkQueue.Item item) {
+        String key = item.key();
+        busy.incrementAndGet();
+        try {
+            return process(key, item.waitedNanos());
+        } catch (Throwable t) {
+            LOG.error("reconcile of {} failed unexpectedly; trying again next sync period", key, t);
+            return new SyncReport(key, null, 0, 0, 0, 0, item.waitedNanos());
+        } finally {
+            busy.decrementAndGet();
+            queue.done(key);
+        }
+    }
+
+    private SyncReport process(String key, long waitedNanos) {
+        HorizontalPodAutoscaler hpa = lookup(key);
+        if (hpa == null) {
+            queue.remove(key);
+            forget(key);
+            if (builtinSelectors != null && HpaApi.ofKey(key) == HpaApi.BUILTIN) {
+                return null; // never reconciled here: nothing to report
+            }
+            return notifyListeners(SyncReport.gone(key));
+        }
+        if (!reconciledHere(hpa)) {
+            builtinSelectors.refresh(hpa);
+            return null;
+        }
+        ApiCallStats.reset();
+        long cpuStart = THREADS.getCurrentThreadCpuTime();
+        long start = System.nanoTime();
+        hpa = statuses.current(hpa); // the cache may not hold our last status write yet
+        if (kept != null) {
+            kept.restore(hpa, clock.millis()); // before the first decision this process makes for it
+        }
+        ReconcileOutcome outcome = reconciler.reconcile(hpa, controls.of(key, hpa));
+        long total = System.nanoTime() - start;
+        long cpu = THREADS.getCurrentThreadCpuTime() - cpuStart;
+        SyncReport report = notifyListeners(new SyncReport(key, outcome, total, cpu, ApiCallStats.nanos(), ApiCallStats.calls(), waitedNanos));
+        if (lookup(key) == null) {
+            // deleted while it was reconciled (the informer removes it from its cache before it tells): drop what the
+            // reconcile and the report may have re-created after the deletion was handled
+            forget(key);
+            notifyListeners(SyncReport.gone(key));
+        }
+        return report;
+    }
+
+    /**
+     * The period the queue schedules the HPA's next sync by: its own when its controls give one, else the flag's. Kept
+     * when the informer delivers the HPA, so that a changed period counts from the change on.
+     */
+    private void keepPeriod(String key, HorizontalPodAutoscaler hpa) {
+        Parsed<HpaControls> hpaControls = controls.of(key, hpa);
+        Duration own = hpaControls instanceof Parsed.Valid<HpaControls> v ? v.value().syncPeriod() : null;
+        if (own == null || own.equals(options.syncPeriod())) {
+            periods.remove(key);
+        } else {
+            periods.put(key, own);
+        }
+    }
+
+    private void forget(String key) {
+        reconciler.forget(key);
+        statuses.forget(key);
+        controls.forget(key);
+        periods.remove(key);
+        if (kept != null) {
+            kept.forget(key);
+        }
+    }
+
+    private SyncReport notifyListeners(SyncReport report) {
+        for (SyncListener l : listeners) {
+            try {
+                l.onSync(report);
+            } catch (RuntimeException e) {
+                LOG.warn("sync listener failed", e);
+            }
+        }
+        return report;
+    }
+
+    private HorizontalPodAutoscaler lookup(String key) {
+        String storeKey = HpaApi.namespacedName(key);
+        if (HpaApi.ofKey(key) == HpaApi.MIRROR) {
+            for (SharedIndexInformer<MirrorHpa> informer : mirrorInformers) {
+                MirrorHpa hpa = informer.getStore().getByKey(storeKey);
+                if (hpa != null) {
+                    return hpa.toCore();
+                }
+            }
+            return null;
+        }
+        for (SharedIndexInformer<HorizontalPodAutoscaler> informer : hpaInformers) {
+            HorizontalPodAutoscaler hpa = informer.getStore().getByKey(storeKey);
+            if (hpa != null) {
+                return hpa;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Stops taking work and lets in-flight reconciles finish (up to the timeout). The informers keep
+     * running and the queue keeps its keys: {@link #startWorkers} resumes.
+     */
+    public synchronized void stopWorkers(Duration timeout) {
+        running.set(false);
+        queue.wakeUp();
+        if (shadow != null) {
+            shadow.stop(timeout);
+        }
+        if (sweeper != null) {
+            sweeper.shutdownNow();
+            sweeper = null;
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (Thread t : workers) {
+            try {
+                t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        workers.clear();
+    }
+
+    /** Whether the workers are running. */
+    public boolean isWorking() {
+        return running.get();
+    }
+
+    /** Waits until the events recorded so far are posted (or dropped), up to the timeout. */
+    public void flushEvents(Duration timeout) throws InterruptedException {
+        events.flush(timeout);
+    }
+
+    /**
+     * Shuts down: stops taking work, lets in-flight reconciles finish (up to the timeout), posts the
+     * pending events, stops the informers.
+     */
+    public void stop(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        stopWorkers(timeout);
+        queue.shutDown();
+        try {
+            events.flush(Duration.ofMillis(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        hpaInformers.forEach(SharedIndexInformer::stop);
+        mirrorInformers.forEach(SharedIndexInformer::stop);
+        podInformers.forEach(SharedIndexInformer::stop);
+        workloads.stop();
+        events.close();
+    }
+
+    @Override
+    public void close() {
+        stop(Duration.ofSeconds(10));
+    }
+
+    // ---- views for health, metrics and tests ----
+
+    public WorkQueue queue() {
+        return queue;
+    }
+
+    /** The HPAs this controller reconciles (of the APIs of {@code --hpa-apis}). */
+    public int hpaCount() {
+        int builtin = options.apis().contains(HpaApi.BUILTIN) ? hpaInformers.stream().mapToInt(i -> i.getStore().list().size()).sum() : 0;
+        return builtin + mirrorInformers.stream().mapToInt(i -> i.getStore().list().size()).sum();
+    }
+
+    /**
+     * For tests: how many HPAs each store of this controller that is kept per HPA holds something for (a deleted
+     * HPA leaves nothing behind: not its queue entry, history, selector, controls, period, status or kept history).
+     */
+    Map<String, Integer> heldPerHpa() {
+        Map<String, Integer> held = new LinkedHashMap<>();
+        held.put("queue", queue.keysHeld());
+        held.put("histories", histories.size());
+        held.put("predictions", reconciler.predicting());
+        held.put("selectors", selectors.size());
+        held.put("controls", controls.size());
+        held.put("periods", periods.size());
+        held.put("statuses", statuses.size());
+        held.put("kept", kept == null ? 0 : kept.size());
+        held.put("shadow", shadow == null ? 0 : shadow.hpasHeld());
+        return held;
+    }
+
+    /** For tests: the HPA of this key as the informer's cache holds it, null when it holds none. */
+    HorizontalPodAutoscaler cached(String key) {
+        return lookup(key);
+    }
+
+    public int podCount() {
+        return pods.size();
+    }
+
+    public int busyWorkers() {
+        return busy.get();
+    }
+
+    public HistoryStore histories() {
+        return histories;
+    }
+
+    /** Events posted (or bumped) so far, and events dropped because their queue was full. */
+    public long eventsPosted() {
+        return events.posted();
+    }
+
+    public long eventsDropped() {
+        return events.dropped();
+    }
+
+    /** Status writes that failed, of HPAs of this API. */
+    public long statusWriteFailures(HpaApi api) {
+        return statuses.failures(api);
+    }
+
+    /** The HPAs (keys) whose status another controller wrote lately: the ConflictingController condition. */
+    public Set<String> conflictingWriters() {
+        return statuses.conflicting();
+    }
+
+    /** Events not written because their HPA had used up its event rate (client-go's spam filter). */
+    public long eventsRateLimited() {
+        return events.rateLimited();
+    }
+}

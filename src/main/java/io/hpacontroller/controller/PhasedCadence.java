@@ -1,0 +1,122 @@
+package io.hpacontroller.controller;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.function.Function;
+
+/**
+ * Each HPA is synced once per period at a phase of its own, so the syncs of many HPAs (and the
+ * metrics queries they make) are spread evenly over the period instead of arriving in one burst
+ * (kubernetes/kubernetes#118788).
+ *
+ * <p>An HPA's slots are the instants {@code phase + k x period} after the Unix epoch, its phase a fixed
+ * hash of its key ("namespace/name"): the same after a restart and on every replica, so a new leader
+ * syncs each HPA when the old one would have, on the wall clock. The queue measures time on a
+ * monotonic ticker; the two are tied once, when the cadence is made.
+ *
+ * <ul>
+ *   <li>After a sync, the HPA is due at its next slot that is at least a period after that sync was due:
+ *       after a sync at its slot, the next slot; after one off its slots (its first, at its creation; the
+ *       pick-up of an edit; a first sync moved by the start-up's catch-up) the slot after the next when the
+ *       next is closer than a period. No two syncs of an HPA are due closer than its period. A sync that
+ *       started late (the workers were busy) does not push the later ones back, and a sync that started
+ *       more than a period late skips the slots it missed rather than catching up in a burst. Each HPA is
+ *       synced at most once between two of its slots.</li>
+ *   <li>The first sync of an HPA that existed when the process started ({@link #firstDue}): at its
+ *       slot in the first period after the process started. The slots that passed while the process
+ *       was starting (before the workers took their first key) are spread over the rest of that
+ *       period, so every HPA is synced once within one period of the process start. A process that
+ *       started a period or more before its workers (a standby that took over) syncs each HPA at its
+ *       next slot.</li>
+ * </ul>
+ * The period is the flag's, or an HPA's own ({@code ownPeriod}, asked each time: the HPA's sync-period
+ * control); the phase is then within that period.
+ */
+public final class PhasedCadence implements WorkQueue.Cadence {
+
+    private final long period;
+    private final Function<String, Duration> ownPeriod;
+    /** Nanoseconds since the epoch minus ticker nanoseconds. */
+    private final long epochOffset;
+
+    public PhasedCadence(Duration period, Clock clock, Ticker ticker) {
+        this(period, key -> null, clock, ticker);
+    }
+
+    /** @param ownPeriod a key's own period, null for {@code period} */
+    public PhasedCadence(Duration period, Function<String, Duration> ownPeriod, Clock clock, Ticker ticker) {
+        this.period = period.toNanos();
+        this.ownPeriod = ownPeriod;
+        if (this.period <= 0) {
+            throw new IllegalArgumentException("the sync period must be positive, got " + period);
+        }
+        Instant now = clock.instant();
+        this.epochOffset = now.getEpochSecond() * 1_000_000_000L + now.getNano() - ticker.nanos();
+    }
+
+    @Override
+    public long period(String key) {
+        Duration own = ownPeriod.apply(key);
+        return own == null ? period : own.toNanos();
+    }
+
+    /** When within each period the key's slots fall: nanoseconds after each multiple of the period since the epoch. */
+    public long phase(String key) {
+        return Math.floorMod(mix(fnv1a(key)), period(key));
+    }
+
+    /** The key's latest slot at or before ticker time {@code t}. */
+    long slotAtOrBefore(String key, long t) {
+        return t - Math.floorMod(t + epochOffset - phase(key), period(key));
+    }
+
+    @Override
+    public long nextDue(String key, long dueAt, long startedAt) {
+        long p = period(key);
+        long slotAfterStart = slotAtOrBefore(key, startedAt) + p;
+        long firstSlotAPeriodAfterDue = slotAtOrBefore(key, dueAt + p - 1) + p;
+        return Math.max(slotAfterStart, firstSlotAPeriodAfterDue);
+    }
+
+    @Override
+    public long firstDue(String key, long begunAt, long processStart) {
+        long p = period(key);
+        long startingUp = begunAt - processStart;
+        long next = slotAtOrBefore(key, begunAt - 1) + p;
+        if (startingUp <= 0 || startingUp >= p) {
+            return next;
+        }
+        long slot = slotAtOrBefore(key, processStart - 1) + p; // the key's slot in the first period of the process
+        if (slot >= begunAt) {
+            return slot;
+        }
+        // missed while starting: [processStart, begunAt) is spread over [begunAt, processStart + period)
+        return begunAt + (long) ((double) (slot - processStart) / startingUp * (p - startingUp));
+    }
+
+    /** The missed slots of {@link #firstDue}, {@code [processStart, begunAt)}, fall in {@code [begunAt, processStart + period)}. */
+    @Override
+    public double catchUp(long period, long begunAt, long processStart, long now) {
+        long startingUp = begunAt - processStart;
+        return startingUp > 0 && startingUp < period && now < processStart + period ? (double) period / (period - startingUp) : 1;
+    }
+
+    /** FNV-1a (64 bit) of the key's UTF-8 bytes: a fixed function, unlike an identity hash. */
+    private static long fnv1a(String key) {
+        long h = 0xcbf29ce484222325L;
+        for (byte b : key.getBytes(StandardCharsets.UTF_8)) {
+            h ^= b & 0xff;
+            h *= 0x100000001b3L;
+        }
+        return h;
+    }
+
+    /** SplitMix64's finalizer: keys that differ in one character ("h-1", "h-2") land far apart. */
+    private static long mix(long z) {
+        z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
+        z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
+        return z ^ (z >>> 31);
+    }
+}

@@ -1,0 +1,506 @@
+package io.hpacontroller.controller;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The HPA work queue: a queue of keys ("namespace/name"), not objects, that hands each HPA to a worker
+ * at most once per sync period, whatever the sync's outcome or what triggered it (upstream requeues every
+ * HPA after every sync, and every HPA its informer delivers, through a rate limiter of one resync period;
+ * there is no per-key error backoff). When a key is due is its {@link Cadence}'s to say
+ * ({@link PhasedCadence}: at a phase of its own within the period).
+ *
+ * <ul>
+ *   <li>A key waiting in the queue is there once, however often it is added.</li>
+ *   <li>A key is given to one worker at a time. When the worker is {@link #done}, the key is due again
+ *       at the time its cadence gives for a sync that was due and started when it was
+ *       ({@link Cadence#nextDue}: never less than a period after it was due).</li>
+ *   <li>{@link #add} (the informer saw an HPA that existed before) never makes a key due earlier than
+ *       that. A key that has not been synced yet waits for the first worker to ask for work (the
+ *       queue's start); then the cadence says when its first sync is due
+ *       ({@link Cadence#firstDue}), given when the process started.</li>
+ *   <li>{@link #addChanged} (a new HPA, or its spec or controls changed) makes a key this queue has not
+ *       handed out yet due at once; any other at the next allowed time, one period after its last sync
+ *       started (when that is earlier than its next due time: after a sync off its cadence, such as its
+ *       first), or when the worker that has it is done, whichever is later. Changes coalesce: however
+ *       many come, the key is synced once, from the HPA as it is then.</li>
+ *   <li>{@link #remove} (the HPA was deleted) forgets a key; a worker that still has it does not
+ *       requeue it.</li>
+ *   <li>Keys due by their cadence are handed out at most {@link #PACE} times as fast as the keys' periods
+ *       make them due on average (the sum of one over each key's period; in the first period of the
+ *       process, {@link #PACE} times the rate its catch-up needs, {@link Cadence#catchUp}), with bursts of
+ *       up to a tenth of a second at that rate or {@link #BURST} keys. A backlog (the workers fell behind while the
+ *       API answered slowly) is worked off at that rate, not in one burst on the metrics APIs. New keys
+ *       ({@link #addChanged}) are not paced and go first.</li>
+ * </ul>
+ * Time comes from a {@link Ticker}; after moving a manual ticker, tests call {@link #wakeUp} (or take
+ * what is due with {@link #poll}).
+ */
+public final class WorkQueue {
+
+    /** When a key is due (ticker times); every method takes the key, so each may have its own phase and period. */
+    public interface Cadence {
+
+        /**
+         * When the key is due again after a sync that was due at {@code dueAt} and started at {@code startedAt}
+         * (later when the workers were busy): never less than a period after {@code dueAt}.
+         */
+        long nextDue(String key, long dueAt, long startedAt);
+
+        /**
+         * When the first sync of a key is due that was added before the queue started, or that existed
+         * before the process did.
+         *
+         * @param begunAt      when the queue started (the first worker asked for work)
+         * @param processStart when the process started
+         */
+        long firstDue(String key, long begunAt, long processStart);
+
+        /** The key's period (nanoseconds): on average, it is due once per period. */
+        long period(String key);
+
+        /**
+         * How many times as often as once per {@code period} keys are due at ticker time {@code now}, given
+         * how {@link #firstDue} catches up the slots missed while the process started: 1 outside that catch-up.
+         */
+        double catchUp(long period, long begunAt, long processStart, long now);
+    }
+
+    /** How many times their average rate keys due by their cadence may be handed out at most. */
+    static final double PACE = 2.0;
+    /** The least burst of keys due by their cadence handed out at once. */
+    static final int BURST = 10;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private final Ticker ticker;
+    private final Cadence cadence;
+    private final long processStart;
+
+    /** Ready keys due by their cadence, handed out as {@link #PACE} allows. */
+    private final ArrayDeque<String> ready = new ArrayDeque<>();
+    /** Ready keys due at once (new: {@link #addChanged}), handed out first. */
+    private final ArrayDeque<String> readyNow = new ArrayDeque<>();
+    /** Ready keys (in either deque), and since when (ticker time they became due). */
+    private final Map<String, Long> readySince = new HashMap<>();
+    private final Set<String> processing = new HashSet<>();
+    /** Keys a worker has that changed meanwhile: due at the next allowed time when it is done (at once if new). */
+    private final Set<String> changedMeanwhile = new HashSet<>();
+    private final Map<String, Long> scheduledAt = new HashMap<>();
+    private final PriorityQueue<Scheduled> schedule = new PriorityQueue<>();
+    /** The last sync of each key; a key is known from its first sync until removed. */
+    private final Map<String, LastSync> lastSync = new HashMap<>();
+    /** Keys added before the queue started, not scheduled yet. */
+    private final Set<String> beforeStart = new HashSet<>();
+    /** The period of each key as it was last scheduled (nanoseconds), and the sum of their inverses. */
+    private final Map<String, Long> periods = new HashMap<>();
+    private double keysPerNano;
+    /** Keys due by their cadence that may be handed out now, as of ticker time {@link #allowanceAt}. */
+    private double allowance = BURST;
+    private long allowanceAt;
+    /** When the first worker asked for work; null until then. */
+    private Long begunAt;
+    private boolean shuttingDown;
+
+    private long adds;
+    private long requeues;
+
+    private record Scheduled(long at, String key) implements Comparable<Scheduled> {
+        @Override
+        public int compareTo(Scheduled o) {
+            return Long.compare(at, o.at);
+        }
+    }
+
+    /** When a key's last sync was due and when a worker took it (ticker times). */
+    private record LastSync(long due, long started) {
+    }
+
+    /** A key a worker took, with how long it waited in the queue after it became due. */
+    public record Item(String key, long waitedNanos) {
+    }
+
+    /**
+     * @param processStart when the process started (ticker time), for the first syncs of the HPAs that
+     *                     existed before it ({@link Cadence#firstDue})
+     */
+    public WorkQueue(Ticker ticker, Cadence cadence, long processStart) {
+        this.ticker = ticker;
+        this.cadence = cadence;
+        this.processStart = processStart;
+    }
+
+    /**
+     * The informer saw an HPA that existed before: before the queue starts, it waits for the start;
+     * a key never synced is then due at its first due time, any other at its next due time (never
+     * earlier).
+     */
+    public void add(String key) {
+        lock.lock();
+        try {
+            if (shuttingDown || readySince.containsKey(key) || scheduledAt.containsKey(key) || beforeStart.contains(key)) {
+                return;
+            }
+            LastSync last = lastSync.get(key);
+            if (processing.contains(key)) {
+                if (last == null) {
+                    changedMeanwhile.add(key); // deleted and created again while the old one was being synced
+                }
+                return;
+            }
+            if (last != null) {
+                scheduleAt(key, cadence.nextDue(key, last.due(), last.started()));
+            } else if (begunAt == null) {
+                beforeStart.add(key);
+            } else {
+                scheduleAt(key, cadence.firstDue(key, begunAt, processStart));
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * A new HPA, or the HPA's spec or controls changed: a key never handed out is due at once; any other at the
+     * next allowed time ({@link #allowedAfter}) if its next due time is later, or when the worker that has it is done.
+     */
+    public void addChanged(String key) {
+        lock.lock();
+        try {
+            if (shuttingDown || readySince.containsKey(key)) {
+                return;
+            }
+            if (processing.contains(key)) {
+                changedMeanwhile.add(key);
+                return;
+            }
+            LastSync last = lastSync.get(key);
+            if (last == null) {
+                unschedule(key);
+                beforeStart.remove(key);
+                enqueueNow(key, ticker.nanos());
+                return;
+            }
+            long allowed = allowedAfter(key, last);
+            Long due = scheduledAt.get(key);
+            if (due == null || allowed < due) {
+                unschedule(key);
+                scheduleAt(key, allowed);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The earliest time the key may be synced again: one period after its last sync started, and not in the past. */
+    private long allowedAfter(String key, LastSync last) {
+        return Math.max(ticker.nanos(), last.started() + Math.max(1, cadence.period(key)));
+    }
+
+    /** Forgets a key entirely: no schedule, no requeue by a worker that still has it (the HPA was deleted). */
+    public void remove(String key) {
+        lock.lock();
+        try {
+            unschedule(key);
+            changedMeanwhile.remove(key);
+            lastSync.remove(key);
+            beforeStart.remove(key);
+            Long period = periods.remove(key);
+            if (period != null) {
+                keysPerNano = periods.isEmpty() ? 0 : keysPerNano - 1.0 / period;
+            }
+            if (readySince.remove(key) != null && !ready.remove(key)) {
+                readyNow.remove(key);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void unschedule(String key) {
+        Long at = scheduledAt.remove(key);
+        if (at != null) {
+            schedule.remove(new Scheduled(at, key));
+        }
+    }
+
+    private void enqueue(String key, long dueSince) {
+        if (readySince.putIfAbsent(key, dueSince) == null) {
+            adds++;
+            ready.add(key);
+            changed.signal();
+        }
+    }
+
+    /** Queues a key due at once, ahead of the paced ones (moved ahead if it was waiting among them). */
+    private void enqueueNow(String key, long dueSince) {
+        if (readySince.putIfAbsent(key, dueSince) == null) {
+            adds++;
+        } else if (!ready.remove(key)) {
+            return;
+        }
+        readyNow.add(key);
+        changed.signal();
+    }
+
+    private void scheduleAt(String key, long at) {
+        long period = Math.max(1, cadence.period(key));
+        Long before = periods.put(key, period);
+        if (before == null || before != period) {
+            keysPerNano += 1.0 / period - (before == null ? 0 : 1.0 / before);
+        }
+        if (at <= ticker.nanos()) {
+            enqueue(key, at);
+            return;
+        }
+        scheduledAt.put(key, at);
+        schedule.add(new Scheduled(at, key));
+        changed.signalAll();
+    }
+
+    /** Moves scheduled keys that are due into the ready queue. */
+    private void promoteDue() {
+        long now = ticker.nanos();
+        while (!schedule.isEmpty() && schedule.peek().at() <= now) {
+            Scheduled s = schedule.poll();
+            Long at = scheduledAt.get(s.key());
+            if (at != null && at == s.at()) {
+                scheduledAt.remove(s.key());
+                enqueue(s.key(), s.at());
+            }
+        }
+    }
+
+    /**
+     * Takes the next due key, waiting up to {@code timeout} (real time). Empty when the timeout passed
+     * or the queue is shutting down.
+     */
+    public Optional<Item> take(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        lock.lock();
+        try {
+            while (true) {
+                Optional<Item> item = next();
+                if (item.isPresent() || shuttingDown) {
+                    return item;
+                }
+                long wait = deadline - System.nanoTime();
+                if (wait <= 0) {
+                    return Optional.empty();
+                }
+                changed.awaitNanos(Math.min(wait, untilNext()));
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Takes the next key that is due now, without waiting. */
+    public Optional<Item> poll() {
+        lock.lock();
+        try {
+            return next();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The first worker asks for work: the keys added before are scheduled for their first sync. */
+    private void begin() {
+        if (begunAt != null) {
+            return;
+        }
+        long now = ticker.nanos();
+        begunAt = now;
+        for (String key : beforeStart) {
+            scheduleAt(key, cadence.firstDue(key, now, processStart));
+        }
+        beforeStart.clear();
+    }
+
+    private Optional<Item> next() {
+        begin();
+        promoteDue();
+        long now = ticker.nanos();
+        String key = readyNow.poll();
+        if (key == null && !ready.isEmpty()) {
+            allow(now);
+            if (allowance >= 1) {
+                allowance -= 1;
+                key = ready.poll();
+            }
+        }
+        if (key == null) {
+            return Optional.empty();
+        }
+        long since = readySince.remove(key);
+        processing.add(key);
+        lastSync.put(key, new LastSync(since, now));
+        return Optional.of(new Item(key, Math.max(0, now - since)));
+    }
+
+    /** Keys due by their cadence per nanosecond that may be handed out at ticker time {@code now}. */
+    private double pace(long now) {
+        if (begunAt == null || keysPerNano <= 0) {
+            return PACE * keysPerNano;
+        }
+        long meanPeriod = (long) (periods.size() / keysPerNano);
+        return PACE * keysPerNano * cadence.catchUp(meanPeriod, begunAt, processStart, now);
+    }
+
+    /** Adds to the allowance what the pace gave since it was last counted, up to a burst. */
+    private void allow(long now) {
+        double pace = pace(now);
+        double burst = Math.max(BURST, pace * 100_000_000L);
+        allowance = Math.min(burst, allowance + Math.max(0, now - allowanceAt) * pace);
+        allowanceAt = now;
+    }
+
+    /** Ticker nanoseconds (at least 1) until a key may be handed out: the next slot, or the pace's next key; MAX_VALUE if none. */
+    private long untilNext() {
+        long now = ticker.nanos();
+        long until = Long.MAX_VALUE;
+        if (!ready.isEmpty()) { // keys in it were scheduled, so the pace is positive
+            until = (long) Math.ceil((1 - allowance) / pace(now));
+        }
+        if (!schedule.isEmpty()) {
+            until = Math.min(until, schedule.peek().at() - now);
+        }
+        return Math.max(1, until);
+    }
+
+    /**
+     * A worker finished a key, whatever the outcome: it is due again at its next due time (at the next allowed
+     * time if it changed meanwhile), unless it was removed (at once if it was created again meanwhile).
+     */
+    public void done(String key) {
+        lock.lock();
+        try {
+            processing.remove(key);
+            if (shuttingDown) {
+                return;
+            }
+            boolean edited = changedMeanwhile.remove(key);
+            LastSync last = lastSync.get(key);
+            if (last == null) {
+                if (edited) {
+                    enqueueNow(key, ticker.nanos());
+                }
+                return;
+            }
+            requeues++;
+            long next = cadence.nextDue(key, last.due(), last.started());
+            scheduleAt(key, edited ? Math.min(next, allowedAfter(key, last)) : next);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Wakes waiting workers so they look at the schedule again (after a manual ticker moved). */
+    public void wakeUp() {
+        lock.lock();
+        try {
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Stops handing out keys; waiting workers return empty. */
+    public void shutDown() {
+        lock.lock();
+        try {
+            shuttingDown = true;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public boolean isShuttingDown() {
+        lock.lock();
+        try {
+            return shuttingDown;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Keys due now (not the scheduled ones). */
+    public int depth() {
+        lock.lock();
+        try {
+            promoteDue();
+            return ready.size() + readyNow.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether the key is ready, scheduled, being processed, or waiting for the queue to start. */
+    public boolean isTracked(String key) {
+        lock.lock();
+        try {
+            return readySince.containsKey(key) || scheduledAt.containsKey(key) || processing.contains(key) || beforeStart.contains(key);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Keys of which the queue holds anything (for tests: a deleted HPA leaves nothing behind). */
+    int keysHeld() {
+        lock.lock();
+        try {
+            Set<String> keys = new HashSet<>(readySince.keySet());
+            keys.addAll(processing);
+            keys.addAll(changedMeanwhile);
+            keys.addAll(scheduledAt.keySet());
+            keys.addAll(lastSync.keySet());
+            keys.addAll(beforeStart);
+            keys.addAll(periods.keySet());
+            schedule.forEach(s -> keys.add(s.key()));
+            return keys.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** When the key is due next (ticker time), empty when it is not scheduled. */
+    public Optional<Long> dueAt(String key) {
+        lock.lock();
+        try {
+            Long since = readySince.get(key);
+            return Optional.ofNullable(since != null ? since : scheduledAt.get(key));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Keys queued to be handed out, at once or later. */
+    public long totalAdds() {
+        lock.lock();
+        try {
+            return adds;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Keys requeued after a sync (client-go counts these rate-limited adds as retries). */
+    public long totalRequeues() {
+        lock.lock();
+        try {
+            return requeues;
+        } finally {
+            lock.unlock();
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package io.hpacontroller.core;
+
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+
+/**
+ * The key of an HPA (queue, histories, selector index, logs): "namespace/name" for autoscaling's own (as
+ * upstream), "group/namespace/name" for an HPA of another API group with the same schema (a driver hands those
+ * to the core with their apiVersion), so HPAs of two APIs with the same namespace and name never share histories
+ * or selector entries. The one place the format is written and read.
+ */
+public final class HpaKey {
+
+    /** The API group whose keys carry no group. */
+    public static final String BUILTIN_GROUP = "autoscaling";
+
+    private HpaKey() {
+    }
+
+    /** The key of an HPA of {@code group}. */
+    public static String of(String group, String namespace, String name) {
+        String key = namespace + "/" + name;
+        return group.equals(BUILTIN_GROUP) ? key : group + "/" + key;
+    }
+
+    /** The key of an HPA handed to the core (its group from its apiVersion; none is autoscaling). */
+    public static String of(HorizontalPodAutoscaler hpa) {
+        if (hpa == null || hpa.getMetadata() == null) {
+            return "<unknown>/<unknown>";
+        }
+        String apiVersion = hpa.getApiVersion();
+        int slash = apiVersion == null ? -1 : apiVersion.indexOf('/');
+        String group = slash < 0 ? BUILTIN_GROUP : apiVersion.substring(0, slash);
+        return of(group, hpa.getMetadata().getNamespace(), hpa.getMetadata().getName());
+    }
+
+    /** The group of a key: the first of three segments, else autoscaling. */
+    public static String group(String key) {
+        return key.chars().filter(c -> c == '/').count() == 2 ? key.substring(0, key.indexOf('/')) : BUILTIN_GROUP;
+    }
+
+    /** "namespace/name" of a key of any group. */
+    public static String namespacedName(String key) {
+        String group = group(key);
+        return group.equals(BUILTIN_GROUP) ? key : key.substring(group.length() + 1);
+    }
+}

@@ -1,0 +1,48 @@
+package io.hpacontroller.core.reconcile;
+
+import io.hpacontroller.core.normalize.Behavior;
+import io.hpacontroller.core.normalize.HpaHistory;
+import io.hpacontroller.core.normalize.Retention;
+import io.hpacontroller.core.port.ApiException;
+import io.hpacontroller.core.port.EventRecorder;
+import io.hpacontroller.core.port.HistoryWriter;
+
+/**
+ * The history kept for the next leader: each sync hands the {@link HistoryWriter} the history as it will be once
+ * its scale is recorded, before the scale is written, so a new leader never meets a scale whose event it does not
+ * know.
+ */
+final class KeptHistory {
+
+    private final HistoryWriter writer;
+    private final EventRecorder events;
+    private final java.time.Clock clock;
+
+    KeptHistory(HistoryWriter writer, EventRecorder events, java.time.Clock clock) {
+        this.writer = writer;
+        this.events = events;
+        this.clock = clock;
+    }
+
+    /**
+     * Hands the history, as it will be once the scale from {@code currentReplicas} to {@code nextReplicas} is
+     * recorded, to the writer. Returns null when it was kept, else the error, which also costs a Warning event
+     * {@value Reconciler#FAILED_UPDATE_HISTORY}: a sync that would scale then does not write the scale; one that would
+     * not goes on with the history in memory, and the next sync tries again.
+     */
+    String save(Sync s, HpaHistory history, Retention retention, Behavior behavior, int currentReplicas, int nextReplicas) {
+        if (writer == HistoryWriter.NONE) {
+            return null;
+        }
+        long at = clock.millis(); // the scale is written right after: the next leader counts its periods from here
+        HpaHistory.Snapshot planned = history.snapshotWithScaleEvent(behavior, currentReplicas, nextReplicas, at);
+        try {
+            writer.save(s.hpa(), retention.compact(planned, at), retention, at);
+            return null;
+        } catch (ApiException e) {
+            events.record(s.hpa(), EventRecorder.Type.Warning, Reconciler.FAILED_UPDATE_HISTORY,
+                    "failed to keep the history (recommendations, scale events) for the next leader: " + e.getMessage());
+            return e.getMessage();
+        }
+    }
+}

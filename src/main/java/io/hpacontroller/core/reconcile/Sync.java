@@ -1,0 +1,83 @@
+package io.hpacontroller.core.reconcile;
+
+import io.fabric8.kubernetes.api.model.autoscaling.v2.CrossVersionObjectReference;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricStatus;
+import io.hpacontroller.core.controls.HpaControls;
+import io.hpacontroller.core.controls.Mode;
+import io.hpacontroller.core.trace.ConditionList;
+import io.hpacontroller.core.trace.ControlsTrace;
+import io.hpacontroller.core.trace.DecisionTrace;
+import io.hpacontroller.core.trace.ReconcileOutcome.Action;
+import io.hpacontroller.core.trace.ReconcileOutcome.ErrorKind;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The HPA being synced and the status it started with: the inputs every step of one sync shares. The conditions
+ * are the status being built (upstream sets them on its copy of the HPA); {@code decision} is the trace of a sync
+ * that reaches its decision, each step setting what it decided.
+ */
+record Sync(HorizontalPodAutoscaler hpa, String key, String namespace, long now, HorizontalPodAutoscalerStatus original,
+            ConditionList conditions, HpaControls controls, ScalingAhead.Traces ahead, DecisionTrace.Builder decision) {
+
+    boolean preview() {
+        return controls.mode() == Mode.PREVIEW;
+    }
+
+    ControlsTrace controlsTrace() {
+        return ControlsTrace.of(controls);
+    }
+
+    String reference() {
+        CrossVersionObjectReference ref = hpa.getSpec() == null ? null : hpa.getSpec().getScaleTargetRef();
+        return ref == null ? "<none>/" + namespace : ref.getKind() + "/" + namespace + "/" + ref.getName();
+    }
+
+    int originalDesired() {
+        return original.getDesiredReplicas() == null ? 0 : original.getDesiredReplicas();
+    }
+
+    /** In Preview, AbleToScale=False {@value Reconciler#PREVIEW} with what the sync would do. */
+    void previewHolds(String would) {
+        if (preview()) {
+            conditions.set(ConditionList.ABLE_TO_SCALE, false, Reconciler.PREVIEW, "mode Preview: the HPA controller does not write the target's scale; "
+                    + would);
+        }
+    }
+
+    /** Upstream {@code setStatus}: the status this sync ends with. */
+    HorizontalPodAutoscalerStatus setStatus(int currentReplicas, int desiredReplicas, List<MetricStatus> metricStatuses, boolean rescale) {
+        HorizontalPodAutoscalerStatus next = new HorizontalPodAutoscalerStatus();
+        next.setCurrentReplicas(currentReplicas);
+        next.setDesiredReplicas(desiredReplicas);
+        next.setLastScaleTime(rescale ? SpecChecks.formatTime(now) : original.getLastScaleTime());
+        next.setCurrentMetrics(metricStatuses == null ? null : new ArrayList<>(metricStatuses));
+        next.setConditions(conditions.toList());
+        next.setObservedGeneration(hpa.getMetadata().getGeneration());
+        return next;
+    }
+
+    /** The HPA's status as it was, with the conditions this sync set. */
+    HorizontalPodAutoscalerStatus withConditions() {
+        HorizontalPodAutoscalerStatus next = SpecChecks.copyOf(original);
+        next.setConditions(conditions.toList());
+        return next;
+    }
+
+    /** The trace of a sync that ended before its decision: the replicas as far as they were read, and the error. */
+    DecisionTrace failure(int currentReplicas, int minReplicas, int maxReplicas, ErrorKind error, String errorReason, String errorMessage,
+                          ControlsTrace controls) {
+        return DecisionTrace.builder(key, now).replicas(currentReplicas, minReplicas, maxReplicas)
+                .error(error, errorReason, errorMessage).controls(controls).build();
+    }
+
+    /** The trace of the decision: what the steps set, the scheduled rules and prediction, the final count and any error. */
+    DecisionTrace decided(int desiredReplicas, Action action, boolean rescaled, String reason, ErrorKind error, String errorReason,
+                          String errorMessage) {
+        return decision.decision(desiredReplicas, action, rescaled, reason).error(error, errorReason, errorMessage)
+                .controls(controlsTrace()).ahead(ahead.schedule, ahead.prediction).build();
+    }
+}

@@ -1,0 +1,89 @@
+package io.hpacontroller.core.reconcile;
+
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.hpacontroller.core.labels.Selector;
+import io.hpacontroller.core.model.PodInfo;
+import io.hpacontroller.core.port.EventRecorder;
+import io.hpacontroller.core.port.PodSource;
+import io.hpacontroller.core.port.SelectorOwnership;
+import io.hpacontroller.core.trace.ConditionList;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The selector check of a sync (upstream {@code validateSelector} and its ambiguity check): the target scale's
+ * selector text, parsed once and cached, and refused when it is missing, does not parse, or selects pods another
+ * HPA controls too. A refusal sets ScalingActive=False and records a Warning event.
+ */
+final class TargetSelector {
+
+    private static final int PARSED_SELECTORS_MAX = 65_536;
+
+    private final PodSource pods;
+    private final SelectorOwnership ownership;
+    private final EventRecorder events;
+    private final Map<String, Selector> parsedSelectors = new ConcurrentHashMap<>();
+
+    TargetSelector(PodSource pods, SelectorOwnership ownership, EventRecorder events) {
+        this.pods = pods;
+        this.ownership = ownership;
+        this.events = events;
+    }
+
+    /** The target's selector, parsed, or the error that makes it unusable and its reason (the condition and event already set). */
+    record Check(Selector selector, String error, String reason) {
+    }
+
+    Check check(HorizontalPodAutoscaler hpa, String key, String namespace, String text, ConditionList conditions) {
+        if (text == null || text.isEmpty()) {
+            String error = "selector is required";
+            events.record(hpa, EventRecorder.Type.Warning, "SelectorRequired", error);
+            conditions.set(ConditionList.SCALING_ACTIVE, false, "InvalidSelector", "the HPA target's scale is missing a selector");
+            return new Check(null, error, "InvalidSelector");
+        }
+        Selector selector;
+        try {
+            selector = parsed(text);
+        } catch (IllegalArgumentException e) {
+            String error = "couldn't convert selector into a corresponding internal selector object: " + e.getMessage();
+            events.record(hpa, EventRecorder.Type.Warning, "InvalidSelector", error);
+            conditions.set(ConditionList.SCALING_ACTIVE, false, "InvalidSelector", error);
+            return new Check(null, error, "InvalidSelector");
+        }
+        if (ownership != SelectorOwnership.NONE) {
+            List<PodInfo> selected = pods.list(namespace, selector);
+            List<String> controllers = ownership.controllers(key, namespace, selector, selected);
+            if (controllers.size() > 1) {
+                String error = "pods by selector " + text + " are controlled by multiple HPAs: " + controllers;
+                events.record(hpa, EventRecorder.Type.Warning, "AmbiguousSelector", error);
+                conditions.set(ConditionList.SCALING_ACTIVE, false, "AmbiguousSelector", error);
+                return new Check(null, error, "AmbiguousSelector");
+            }
+        }
+        return new Check(selector, null, null);
+    }
+
+    /**
+     * The parsed form of a scale's selector text, parsed once: a target's selector rarely changes, and every sync
+     * needs it. Invalid texts are not kept (they are parsed again, and fail again, at each sync). The map is
+     * emptied when it holds more texts than {@value #PARSED_SELECTORS_MAX}.
+     */
+    private Selector parsed(String text) {
+        Selector selector = parsedSelectors.get(text);
+        if (selector == null) {
+            selector = Selector.parse(text);
+            if (parsedSelectors.size() >= PARSED_SELECTORS_MAX) {
+                parsedSelectors.clear();
+            }
+            parsedSelectors.put(text, selector);
+        }
+        return selector;
+    }
+
+    /** The HPA is gone. */
+    void forget(String key) {
+        ownership.forget(key);
+    }
+}

@@ -1,0 +1,209 @@
+package io.hpacontroller.controller;
+
+import io.hpacontroller.testing.ManualTime;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Syncs spread over the period, on an injected clock: 1,000 HPAs of the 15 s period through a
+ * {@link WorkQueue} with a {@link PhasedCadence}, time moved in 10 ms steps, every due key synced at
+ * once (workers that keep up).
+ */
+class PhasedCadenceTest {
+
+    private static final Duration PERIOD = Duration.ofSeconds(15);
+    private static final Duration STEP = Duration.ofMillis(10);
+    private static final List<String> KEYS = IntStream.range(0, 1000).mapToObj(i -> "bench-" + i / 100 + "/h-" + i).toList();
+
+    /** A controller process: its clock and ticker, its queue. */
+    private static final class Process {
+        final ManualTime time;
+        final PhasedCadence cadence;
+        final WorkQueue queue;
+        final Instant origin;
+        /** Each sync: the key and the wall-clock time (epoch ms). */
+        final List<Map.Entry<String, Long>> syncs = new ArrayList<>();
+
+        /** A process started at {@code start}, its ticker at an arbitrary origin. */
+        Process(Instant start) {
+            this.origin = start;
+            this.time = new ManualTime(start);
+            this.cadence = new PhasedCadence(PERIOD, time, time);
+            this.queue = new WorkQueue(time, cadence, time.nanos());
+        }
+
+        /** Runs the workers for a while: every due key is synced at once. */
+        void run(Duration d) {
+            long steps = d.toMillis() / STEP.toMillis();
+            for (long i = 0; i < steps; i++) {
+                for (Optional<WorkQueue.Item> item = queue.poll(); item.isPresent(); item = queue.poll()) {
+                    syncs.add(Map.entry(item.get().key(), time.millis()));
+                    queue.done(item.get().key());
+                }
+                time.advance(STEP);
+            }
+        }
+
+        long epochMillisAfter(Duration d) {
+            return origin.plus(d).toEpochMilli();
+        }
+
+        /** Syncs per wall-clock second in [from, to) (epoch ms). */
+        long[] perSecond(long from, long to) {
+            long[] counts = new long[(int) ((to - from) / 1000)];
+            for (var s : syncs) {
+                if (s.getValue() >= from && s.getValue() < to) {
+                    counts[(int) ((s.getValue() - from) / 1000)]++;
+                }
+            }
+            return counts;
+        }
+
+        /** Each key's syncs (epoch ms) in [from, to). */
+        Map<String, List<Long>> byKey(long from, long to) {
+            Map<String, List<Long>> out = new TreeMap<>();
+            for (var s : syncs) {
+                if (s.getValue() >= from && s.getValue() < to) {
+                    out.computeIfAbsent(s.getKey(), k -> new ArrayList<>()).add(s.getValue());
+                }
+            }
+            return out;
+        }
+    }
+
+    private static long percentile(long[] values, int p) {
+        long[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return sorted[Math.max(0, (int) Math.ceil(p / 100.0 * sorted.length) - 1)];
+    }
+
+    @Test
+    void aThousandHpasQueryAtAFlatRateOncePerPeriodEach() {
+        Process p = new Process(Instant.parse("2026-03-01T12:00:00.250Z"));
+        KEYS.forEach(p.queue::add);
+        p.run(Duration.ofSeconds(75));
+
+        long from = p.epochMillisAfter(PERIOD);
+        long to = p.epochMillisAfter(Duration.ofSeconds(75));
+        long[] counts = p.perSecond(from, to);
+        assertThat(Arrays.stream(counts).sum()).as("as many queries as one per HPA per period").isEqualTo(4 * KEYS.size());
+        long p50 = percentile(counts, 50);
+        long p90 = percentile(counts, 90);
+        assertThat((double) p90 / p50).as("p90 %d / p50 %d of %s", p90, p50, Arrays.toString(counts)).isLessThanOrEqualTo(1.5);
+        assertThat(Arrays.stream(counts).max().orElseThrow()).as("no burst").isLessThan(2 * KEYS.size() / 15);
+
+        Map<String, List<Long>> byKey = p.byKey(from, to);
+        assertThat(byKey).hasSize(KEYS.size());
+        assertThat(byKey.values()).allSatisfy(times -> {
+            assertThat(times).hasSize(4);
+            for (int i = 1; i < times.size(); i++) {
+                assertThat(times.get(i) - times.get(i - 1)).isBetween(PERIOD.toMillis() - STEP.toMillis(), PERIOD.toMillis() + STEP.toMillis());
+            }
+        });
+    }
+
+    @Test
+    void afterAStartEveryHpaIsSyncedWithinOnePeriodTheSlotsMissedWhileStartingSpreadOverTheRest() {
+        Process p = new Process(Instant.parse("2026-03-01T12:00:00Z"));
+        KEYS.forEach(p.queue::add); // the informer listed them while the process started
+        p.time.advance(Duration.ofSeconds(3)); // JVM start, caches synced: the workers start 3 s after the process
+        p.run(Duration.ofSeconds(12).plus(PERIOD.multipliedBy(2)));
+
+        Map<String, List<Long>> first = p.byKey(p.epochMillisAfter(Duration.ZERO), p.epochMillisAfter(PERIOD));
+        assertThat(first).as("every HPA once in the first period").hasSize(KEYS.size());
+        assertThat(first.values()).allSatisfy(t -> assertThat(t).hasSize(1));
+        long[] firstPeriod = p.perSecond(p.epochMillisAfter(Duration.ofSeconds(3)), p.epochMillisAfter(PERIOD));
+        // the 3 s of slots missed while starting land on the other 12: 1.25 x the steady rate, not a burst
+        assertThat(Arrays.stream(firstPeriod).max().orElseThrow()).as(Arrays.toString(firstPeriod)).isLessThan(2 * KEYS.size() / 15);
+
+        Map<String, List<Long>> second = p.byKey(p.epochMillisAfter(PERIOD), p.epochMillisAfter(PERIOD.multipliedBy(2)));
+        assertThat(second.values()).as("then once per period").allSatisfy(t -> assertThat(t).hasSize(1));
+        // a first sync the catch-up moved off its slot is followed by the first slot a period after it, not the next
+        // (within a step: syncs happen at the steps)
+        assertThat(p.byKey(p.epochMillisAfter(Duration.ZERO), p.epochMillisAfter(PERIOD.multipliedBy(3))).values())
+                .allSatisfy(t -> assertThat(gapsFromFirst(t)).allSatisfy(gap -> assertThat(gap).isGreaterThan(PERIOD.minus(STEP).toMillis())));
+    }
+
+    private static List<Long> gapsFromFirst(List<Long> times) {
+        List<Long> out = new ArrayList<>();
+        for (int i = 1; i < times.size(); i++) {
+            out.add(times.get(i) - times.get(i - 1));
+        }
+        return out;
+    }
+
+    @Test
+    void aStandbyThatTakesOverSyncsEachHpaAtItsNextSlotWithoutABurst() {
+        Process standby = new Process(Instant.parse("2026-03-01T12:00:00Z"));
+        KEYS.forEach(standby.queue::add);
+        standby.time.advance(Duration.ofMinutes(10)); // it waited for the lease
+        standby.run(PERIOD);
+
+        long from = standby.epochMillisAfter(Duration.ofMinutes(10));
+        Map<String, List<Long>> first = standby.byKey(from, from + PERIOD.toMillis());
+        assertThat(first).hasSize(KEYS.size());
+        long[] counts = standby.perSecond(from, from + PERIOD.toMillis());
+        assertThat(Arrays.stream(counts).max().orElseThrow()).as(Arrays.toString(counts)).isLessThan(2 * KEYS.size() / 15);
+    }
+
+    @Test
+    void anHpaKeepsItsPhaseAcrossARestartAndOnAnotherReplica() {
+        Process before = new Process(Instant.parse("2026-03-01T12:00:00Z"));
+        Process after = new Process(Instant.parse("2026-03-01T14:07:31.123Z")); // another JVM: another ticker origin
+        after.time.advance(Duration.ofMillis(4_567));
+        for (Process p : List.of(before, after)) {
+            KEYS.subList(0, 50).forEach(p.queue::add);
+            p.run(PERIOD.multipliedBy(3));
+        }
+        Map<String, Long> phaseBefore = new HashMap<>();
+        Map<String, Long> phaseAfter = new HashMap<>();
+        before.syncs.forEach(s -> phaseBefore.put(s.getKey(), Math.floorMod(s.getValue(), PERIOD.toMillis()) / STEP.toMillis()));
+        after.syncs.forEach(s -> phaseAfter.put(s.getKey(), Math.floorMod(s.getValue(), PERIOD.toMillis()) / STEP.toMillis()));
+        assertThat(phaseAfter).isEqualTo(phaseBefore);
+        assertThat(new HashSet<>(phaseBefore.values())).as("50 HPAs, 50 phases").hasSizeGreaterThan(45);
+    }
+
+    @Test
+    void anHpaWithItsOwnPeriodIsSyncedOncePerThatPeriodAtAPhaseWithinIt() {
+        ManualTime time = new ManualTime(Instant.parse("2026-03-01T12:00:00Z"));
+        Map<String, Duration> own = new HashMap<>(Map.of("demo/fast", Duration.ofSeconds(3)));
+        PhasedCadence cadence = new PhasedCadence(PERIOD, own::get, time, time);
+        WorkQueue queue = new WorkQueue(time, cadence, time.nanos());
+        List.of("demo/fast", "demo/flag").forEach(queue::add);
+        Map<String, List<Long>> syncs = new TreeMap<>();
+        for (long i = 0; i < Duration.ofMinutes(2).toMillis() / STEP.toMillis(); i++) {
+            for (Optional<WorkQueue.Item> item = queue.poll(); item.isPresent(); item = queue.poll()) {
+                syncs.computeIfAbsent(item.get().key(), k -> new ArrayList<>()).add(time.millis());
+                queue.done(item.get().key());
+            }
+            time.advance(STEP);
+        }
+
+        assertThat(cadence.phase("demo/fast")).isLessThan(Duration.ofSeconds(3).toNanos());
+        assertThat(gaps(syncs.get("demo/fast"))).as("every 3 s after the first").hasSizeGreaterThanOrEqualTo(35).containsOnly(3_000L);
+        assertThat(gaps(syncs.get("demo/flag"))).hasSizeGreaterThanOrEqualTo(6).containsOnly(15_000L);
+        assertThat(syncs.get("demo/fast")).allSatisfy(t -> assertThat(Math.floorMod(t * 1_000_000L - cadence.phase("demo/fast"), 3_000_000_000L))
+                .isLessThan(STEP.toNanos()));
+    }
+
+    private static List<Long> gaps(List<Long> times) {
+        List<Long> out = new ArrayList<>();
+        for (int i = 2; i < times.size(); i++) {
+            out.add(times.get(i) - times.get(i - 1));
+        }
+        return out;
+    }
+}

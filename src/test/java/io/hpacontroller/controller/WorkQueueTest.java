@@ -1,0 +1,270 @@
+package io.hpacontroller.controller;
+
+import io.hpacontroller.testing.ManualTime;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The work queue at the production ratio: a 15 s sync period on a manual ticker. New HPAs
+ * ({@code addChanged}) are synced at once, then at their slots, never two syncs of a key closer than a
+ * period; {@link PhasedCadenceTest} has the phases, the first syncs after a start and the spread over the period.
+ */
+class WorkQueueTest {
+
+    private static final Duration PERIOD = Duration.ofSeconds(15);
+    private final ManualTime time = new ManualTime(Instant.parse("2026-03-01T12:00:00Z"));
+    private final PhasedCadence cadence = new PhasedCadence(PERIOD, time, time);
+    private final WorkQueue queue = new WorkQueue(time, cadence, 0);
+
+    private void advance(Duration d) {
+        time.advance(d);
+    }
+
+    /** How long until the key's next slot. */
+    private Duration untilNextSlotOf(String key) {
+        return Duration.ofNanos(cadence.slotAtOrBefore(key, time.nanos()) + PERIOD.toNanos() - time.nanos());
+    }
+
+    /** How long until the key's first slot at least a period from now (the next one, or the one after). */
+    private Duration untilSlotAPeriodOnOf(String key) {
+        Duration next = untilNextSlotOf(key);
+        return next.compareTo(PERIOD) < 0 ? next.plus(PERIOD) : next;
+    }
+
+    private Optional<String> next() {
+        return queue.poll().map(WorkQueue.Item::key);
+    }
+
+    /** Takes the key, "syncs" it and hands it back. */
+    private void sync(String key) {
+        assertThat(next()).contains(key);
+        queue.done(key);
+    }
+
+    @Test
+    void aKeyIsQueuedOnceHoweverOftenItIsAdded() {
+        queue.addChanged("ns/a");
+        queue.addChanged("ns/a");
+        queue.addChanged("ns/b");
+        assertThat(queue.depth()).isEqualTo(2);
+        assertThat(next()).contains("ns/a");
+        assertThat(next()).contains("ns/b");
+        assertThat(next()).isEmpty();
+        assertThat(queue.totalAdds()).isEqualTo(2);
+    }
+
+    @Test
+    void aBacklogIsHandedOutAtTwiceTheKeysRateAndANewKeyGoesFirst() {
+        int keys = 150;
+        for (int i = 0; i < keys; i++) {
+            queue.addChanged("ns/h-" + i);
+        }
+        int firstSyncs = 0;
+        for (Optional<String> k = next(); k.isPresent(); k = next()) {
+            queue.done(k.get());
+            firstSyncs++;
+        }
+        assertThat(firstSyncs).as("new HPAs are not paced").isEqualTo(keys);
+
+        advance(PERIOD.multipliedBy(2).plusSeconds(5)); // the workers stalled: every key's slot a period on passed
+        assertThat(queue.depth()).isEqualTo(keys);
+        List<String> handedOut = new ArrayList<>();
+        for (Optional<String> k = next(); k.isPresent(); k = next()) {
+            handedOut.add(k.get());
+        }
+        assertThat(handedOut).as("a burst of at most").hasSize(WorkQueue.BURST);
+
+        queue.addChanged("ns/new");
+        assertThat(next()).as("a new HPA is not paced and goes first").contains("ns/new");
+
+        int perTwoSeconds = 0;
+        for (int step = 0; step < 200; step++) {
+            advance(Duration.ofMillis(10));
+            for (Optional<String> k = next(); k.isPresent(); k = next()) {
+                perTwoSeconds++;
+            }
+        }
+        // 150 keys every 15 s are 10 a second on average; at most twice that
+        assertThat(perTwoSeconds).isBetween(39, 40);
+
+        advance(Duration.ofSeconds(6));
+        int rest = 0;
+        for (int step = 0; step < 1000 && next().isPresent(); step++) {
+            rest++;
+            advance(Duration.ofMillis(50));
+        }
+        assertThat(WorkQueue.BURST + perTwoSeconds + rest).as("every key handed out once").isEqualTo(keys);
+    }
+
+    @Test
+    void aNewKeyIsDueAgainAtItsFirstSlotAPeriodOnWhateverHappenedAndNotBefore() {
+        queue.addChanged("ns/a");
+        assertThat(next()).contains("ns/a");
+        // its next slot is closer than a period on most runs (a phase of its own): the one after that
+        Duration untilSlot = untilSlotAPeriodOnOf("ns/a");
+        assertThat(untilSlot).isBetween(PERIOD, PERIOD.multipliedBy(2));
+        advance(Duration.ofMillis(300)); // a slow sync, failed or not: the queue does not know and does not care
+        queue.done("ns/a");
+        advance(untilSlot.minusMillis(301));
+        assertThat(next()).as("1 ms before its slot").isEmpty();
+        advance(Duration.ofMillis(1));
+        assertThat(next()).as("at its slot").contains("ns/a");
+        assertThat(queue.totalRequeues()).isEqualTo(1);
+    }
+
+    @Test
+    void overThreeMinutesAKeyIsSyncedOncePerPeriodAtItsPhase() {
+        queue.addChanged("ns/a");
+        List<Long> syncedAt = new ArrayList<>();
+        for (int tenth = 0; tenth < 1800; tenth++) {
+            for (Optional<String> k = next(); k.isPresent(); k = next()) {
+                syncedAt.add(time.nanos());
+                queue.done(k.get());
+                queue.add(k.get()); // the informer's resync, a sweep: never earlier
+            }
+            advance(Duration.ofMillis(100));
+        }
+        // the new HPA at once, then 11 slots in 180 s: its first slot is closer than a period to its creation, skipped
+        assertThat(syncedAt).hasSize(12);
+        long phase = cadence.phase("ns/a");
+        for (int i = 1; i < syncedAt.size(); i++) {
+            long epochNanos = Instant.parse("2026-03-01T12:00:00Z").toEpochMilli() * 1_000_000 + syncedAt.get(i);
+            assertThat(Math.floorMod(epochNanos - phase, PERIOD.toNanos())).as("sync %d on its slot, within a step", i)
+                    .isLessThan(Duration.ofMillis(100).toNanos());
+            if (i > 1) {
+                assertThat(syncedAt.get(i) - syncedAt.get(i - 1)).isBetween(PERIOD.minusMillis(100).toNanos(), PERIOD.plusMillis(100).toNanos());
+            }
+        }
+        assertThat(syncedAt.get(1) - syncedAt.get(0)).as("the second sync a period or more after the first")
+                .isBetween(PERIOD.toNanos(), PERIOD.multipliedBy(2).toNanos());
+    }
+
+    @Test
+    void aSyncThatStartedLateDoesNotPushTheNextOneBackAndOneMoreThanAPeriodLateSkipsASlot() {
+        queue.addChanged("ns/a");
+        sync("ns/a");
+        advance(untilSlotAPeriodOnOf("ns/a").plusSeconds(5)); // the workers were busy: 5 s late
+        sync("ns/a");
+        Duration untilSlot = untilNextSlotOf("ns/a");
+        assertThat(untilSlot).as("still due at its own slot").isEqualTo(Duration.ofSeconds(10));
+        advance(untilSlot.plus(PERIOD).plusSeconds(1)); // more than a period late
+        sync("ns/a");
+        assertThat(next()).as("no catch-up for the slot it missed").isEmpty();
+        assertThat(untilNextSlotOf("ns/a")).isEqualTo(Duration.ofSeconds(14));
+    }
+
+    @Test
+    void addingASyncedKeyAgainNeverMakesItDueEarlier() {
+        queue.addChanged("ns/a");
+        sync("ns/a");
+        long due = time.nanos() + untilSlotAPeriodOnOf("ns/a").toNanos();
+        advance(Duration.ofSeconds(1));
+        queue.add("ns/a");
+        assertThat(next()).isEmpty();
+        assertThat(queue.dueAt("ns/a")).contains(due);
+    }
+
+    @Test
+    void aChangeIsSyncedAPeriodAfterTheLastSyncEvenWhileAWorkerHasTheKey() {
+        queue.addChanged("ns/a");
+        long created = time.nanos();
+        sync("ns/a");
+        assertThat(queue.dueAt("ns/a")).as("its first slot a period on").contains(created + untilSlotAPeriodOnOf("ns/a").toNanos());
+        advance(Duration.ofMillis(1));
+        queue.addChanged("ns/a");
+        queue.addChanged("ns/a"); // changes coalesce
+        assertThat(next()).as("not at once").isEmpty();
+        assertThat(queue.dueAt("ns/a")).as("a period after the last sync, its slot or earlier").contains(created + PERIOD.toNanos());
+        advance(PERIOD.minusMillis(2));
+        assertThat(next()).as("1 ms before").isEmpty();
+        advance(Duration.ofMillis(1));
+        assertThat(next()).as("a period after the last sync").contains("ns/a");
+
+        queue.addChanged("ns/a"); // changed again while the worker has it
+        assertThat(next()).as("a second worker must not get it").isEmpty();
+        advance(Duration.ofSeconds(1));
+        queue.done("ns/a");
+        assertThat(next()).as("not at once when the first worker is done").isEmpty();
+        assertThat(queue.dueAt("ns/a")).as("a period after the sync that had it").contains(created + PERIOD.multipliedBy(2).toNanos());
+        advance(PERIOD.minusSeconds(1));
+        sync("ns/a");
+        assertThat(queue.dueAt("ns/a")).as("then at its slots again, a period on or more")
+                .contains(time.nanos() + untilSlotAPeriodOnOf("ns/a").toNanos());
+        assertThat(queue.totalAdds()).as("one add per sync, however many changes").isEqualTo(3);
+    }
+
+    @Test
+    void aChangeAfterASyncAtItsSlotIsPickedUpAtItsNextSlot() {
+        queue.addChanged("ns/a");
+        sync("ns/a");
+        advance(untilSlotAPeriodOnOf("ns/a"));
+        sync("ns/a"); // at its slot: the next slot is a period on
+        long slot = time.nanos() + PERIOD.toNanos();
+        advance(Duration.ofSeconds(3));
+        queue.addChanged("ns/a");
+        assertThat(queue.dueAt("ns/a")).contains(slot);
+        advance(Duration.ofSeconds(12));
+        assertThat(next()).contains("ns/a");
+    }
+
+    @Test
+    void aKeyAddedBeforeTheQueueStartsWaitsForItsFirstSlot() {
+        queue.add("ns/a");
+        assertThat(queue.isTracked("ns/a")).isTrue();
+        assertThat(queue.dueAt("ns/a")).as("not scheduled before the first worker asks").isEmpty();
+        assertThat(next()).isEmpty();
+        assertThat(queue.dueAt("ns/a")).contains(cadence.firstDue("ns/a", 0, 0));
+        advance(untilNextSlotOf("ns/a"));
+        assertThat(next()).contains("ns/a");
+    }
+
+    @Test
+    void aRemovedKeyIsNotRequeuedByTheWorkerThatHadIt() {
+        queue.addChanged("ns/a");
+        queue.addChanged("ns/b");
+        assertThat(next()).contains("ns/a");
+        queue.remove("ns/a"); // deleted while it was synced
+        queue.remove("ns/b");
+        queue.done("ns/a");
+        assertThat(queue.isTracked("ns/a")).isFalse();
+        assertThat(queue.isTracked("ns/b")).isFalse();
+        advance(PERIOD.multipliedBy(2));
+        assertThat(next()).isEmpty();
+    }
+
+    @Test
+    void anHpaCreatedAgainWhileTheDeletedOneIsSyncedIsDueWhenThatSyncEnds() {
+        queue.addChanged("ns/a");
+        assertThat(next()).contains("ns/a");
+        queue.remove("ns/a");
+        queue.add("ns/a");
+        assertThat(next()).isEmpty();
+        queue.done("ns/a");
+        assertThat(next()).contains("ns/a");
+    }
+
+    @Test
+    void shutDownReleasesWaitingWorkers() throws Exception {
+        Thread t = new Thread(queue::shutDown);
+        t.start();
+        assertThat(queue.take(Duration.ofSeconds(10))).isEmpty();
+        t.join();
+        queue.add("ns/a");
+        assertThat(queue.depth()).isZero();
+    }
+
+    @Test
+    void reportsHowLongAKeyWaitedAfterItWasDue() {
+        queue.addChanged("ns/a");
+        sync("ns/a");
+        advance(untilSlotAPeriodOnOf("ns/a").plusMillis(300));
+        assertThat(queue.poll()).get().extracting(WorkQueue.Item::waitedNanos).isEqualTo(Duration.ofMillis(300).toNanos());
+    }
+}
