@@ -12,8 +12,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The image's class-data archive (AppCDS), written when the image is built: the controller's {@code run}, on the
- * image's own runtime (jlink's, with the JDK's archive from {@code --generate-cds-archive} as its base), against
+ * The image's class-data archives, written when the image is built: the JDK's ({@code -Xshare:dump}, what jlink's
+ * {@code --generate-cds-archive} does, but skipped with the rest when the runtime was linked for another platform), and
+ * the controller's (AppCDS): its {@code run}, on the image's own runtime, against
  * the bench's API stub for a few seconds ({@code bench --run-for}, 100 HPAs: the client, informers, Jackson
  * models, workers, reconciler, metrics and health endpoints), ends with {@code -XX:ArchiveClassesAtExit}. The
  * image's entrypoint maps it ({@code -XX:SharedArchiveFile}, {@code -Xshare:auto}: an archive that does not match
@@ -40,9 +41,6 @@ public final class ClassDataArchive {
             throw new IllegalArgumentException("usage: ClassDataArchive RUNTIME_DIR JAR APP_DIR JVM_OPTIONS");
         }
         Path java = Path.of(args[0], "bin", "java").toAbsolutePath();
-        // jlink writes the JDK's archive twice, with and without compressed object pointers; these are off only for a
-        // heap of 32 GiB or more, which a controller's pod never has
-        Files.deleteIfExists(Path.of(args[0], "lib", "server", "classes_nocoops.jsa"));
         Path app = Path.of(args[2]);
         Files.createDirectories(app);
         Path jar = app.resolve(JAR);
@@ -50,7 +48,15 @@ public final class ClassDataArchive {
         Files.setLastModifiedTime(jar, JIB_FILE_TIME);
         Path archive = app.resolve(ARCHIVE);
         Files.deleteIfExists(archive);
+        if (!runsHere(java)) {
+            // a runtime linked from another platform's modules (the release's cross-built image): no archive, and the
+            // entrypoint's -Xshare:auto runs without one
+            System.out.println(java + " does not run on this machine: no class-data archive");
+            return;
+        }
 
+        // the JDK's archive (lib/server/classes.jsa, from the runtime's lib/classlist), the base of the controller's
+        run(app, List.of(java.toString(), "-Xshare:dump"));
         run(app, List.of(java.toString(), "-jar", JAR, "bench", "--hpas", "100", "--pods-per-hpa", "5", "--duration", "0s",
                 "--run-for", "25s", "--jvm-options", args[3].trim() + " -XX:ArchiveClassesAtExit=" + ARCHIVE));
         if (!Files.isRegularFile(archive)) {
@@ -59,6 +65,23 @@ public final class ClassDataArchive {
         // -Xshare:on fails when the archive cannot be mapped with this class path
         run(app, List.of(java.toString(), "-Xshare:on", "-XX:SharedArchiveFile=" + ARCHIVE, "-jar", JAR, "--version"));
         System.out.println(archive + ": " + Files.size(archive) / 1024 + " KiB");
+    }
+
+    /** Whether the runtime's launcher can be started here (not a binary of another machine type). */
+    private static boolean runsHere(Path java) throws IOException {
+        try {
+            Process p = new ProcessBuilder(java.toString(), "-version").redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            p.waitFor(2, TimeUnit.MINUTES);
+            return true;
+        } catch (IOException e) {
+            if (String.valueOf(e.getMessage()).contains("error=8")) { // ENOEXEC: Exec format error
+                return false;
+            }
+            throw e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted");
+        }
     }
 
     private static void run(Path dir, List<String> command) {
