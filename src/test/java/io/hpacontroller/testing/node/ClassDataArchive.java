@@ -8,6 +8,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -67,20 +68,24 @@ public final class ClassDataArchive {
         System.out.println(archive + ": " + Files.size(archive) / 1024 + " KiB");
     }
 
-    /** Whether the runtime's launcher can be started here (not a binary of another machine type). */
-    private static boolean runsHere(Path java) throws IOException {
-        try {
-            Process p = new ProcessBuilder(java.toString(), "-version").redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            p.waitFor(2, TimeUnit.MINUTES);
-            return true;
-        } catch (IOException e) {
-            if (String.valueOf(e.getMessage()).contains("error=8")) { // ENOEXEC: Exec format error
-                return false;
+    /**
+     * Whether the runtime's launcher is a program for this machine: its ELF class, byte order and machine are those
+     * of the launcher of the JVM running this. (Starting it would not tell: the JDK hands a foreign binary to
+     * {@code /bin/sh}, which fails like a broken runtime.)
+     */
+    static boolean runsHere(Path java) throws IOException {
+        byte[] ours = elfIdentity(Path.of(System.getProperty("java.home"), "bin", "java"));
+        return Arrays.equals(elfIdentity(java), ours);
+    }
+
+    /** EI_CLASS, EI_DATA and e_machine of an ELF file. */
+    private static byte[] elfIdentity(Path elf) throws IOException {
+        try (var in = Files.newInputStream(elf)) {
+            byte[] h = in.readNBytes(20);
+            if (h.length < 20 || h[0] != 0x7f || h[1] != 'E' || h[2] != 'L' || h[3] != 'F') {
+                throw new IllegalStateException(elf + " is not an ELF program");
             }
-            throw e;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted");
+            return new byte[] {h[4], h[5], h[18], h[19]};
         }
     }
 
