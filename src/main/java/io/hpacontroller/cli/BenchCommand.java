@@ -16,7 +16,8 @@ import java.util.concurrent.Callable;
         description = {"Runs the real controller against an API stub holding N HPAs, N Deployments and N x M pods with metrics,",
                 "and prints its figures as 'key: value' lines: first the run command in a JVM of its own with the image's",
                 "JVM options, from process start to steady state (memory, CPU, start-up, metrics queries per second), then",
-                "the capacity of the controller in this JVM (give it the heap you want to check: java -Xmx512m -jar ...)."})
+                "the capacity of the controller in this JVM (give it the heap you want to check: java -Xmx512m -jar ...),",
+                "and its paced throughput: how fast it works off every HPA due at once at --sync-period."})
 public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--hpas", paramLabel = "N", defaultValue = "1000", description = "number of HPAs (default: ${DEFAULT-VALUE})")
@@ -26,7 +27,7 @@ public final class BenchCommand implements Callable<Integer> {
     int podsPerHpa;
 
     @Option(names = "--duration", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "60s",
-            description = "how long to measure the capacity after the warm-up; 0s skips it (default: ${DEFAULT-VALUE})")
+            description = "how long to measure the capacity after the warm-up; 0s skips it and the paced throughput (default: ${DEFAULT-VALUE})")
     Duration duration;
 
     @Option(names = "--run-for", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "90s",
@@ -34,7 +35,7 @@ public final class BenchCommand implements Callable<Integer> {
     Duration runFor;
 
     @Option(names = "--sync-period", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "15s",
-            description = "the controller process's --horizontal-pod-autoscaler-sync-period (default: ${DEFAULT-VALUE})")
+            description = "the controller process's --horizontal-pod-autoscaler-sync-period, and the paced throughput's period (default: ${DEFAULT-VALUE})")
     Duration syncPeriod;
 
     @Option(names = "--jvm-options", paramLabel = "OPTIONS",

@@ -75,7 +75,7 @@ public final class WorkQueue {
     }
 
     /** How many times their average rate keys due by their cadence may be handed out at most. */
-    static final double PACE = 2.0;
+    public static final double PACE = 2.0;
     /** The least burst of keys due by their cadence handed out at once. */
     static final int BURST = 10;
 

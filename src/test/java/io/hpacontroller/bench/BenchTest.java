@@ -46,6 +46,10 @@ class BenchTest {
         // at steady state nothing scales and no status changes: one request per reconcile (the metrics query)
         assertThat(Double.parseDouble(figures.get("api_requests_per_reconcile"))).isEqualTo(1.0);
         assertThat(out.toString()).contains("scale-get=0").contains("status=0");
+        // every HPA due at once at a 3 s period: worked off at most twice as fast as 60 HPAs are due (40/s), after a
+        // first burst of 10
+        assertThat(figures.get("paced_limit_per_second")).isEqualTo("40");
+        assertThat(Double.parseDouble(figures.get("paced_reconciles_per_second"))).isPositive().isLessThanOrEqualTo(40.0 * 60 / 50);
     }
 
     @Test

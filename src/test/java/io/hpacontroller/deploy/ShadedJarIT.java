@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 
@@ -30,6 +31,30 @@ class ShadedJarIT {
         assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
         assertThat(p.exitValue()).as(out).isZero();
         assertThat(out.lines().filter(l -> !l.startsWith("NOTE: Picked up"))).containsExactly("hpa-controller " + OneVersionTest.pomVersion());
+    }
+
+    /** The jar without the model modules it never reads: {@code run} from it syncs every HPA of the bench's stub. */
+    @Test
+    void runsTheControllerWithTheModelModulesItKeeps() throws Exception {
+        try (JarFile jar = new JarFile(JAR.toFile())) {
+            for (String kept : List.of("autoscaling/v2/HorizontalPodAutoscaler", "autoscaling/v1/Scale", "coordination/v1/Lease",
+                    "authorization/v1/SubjectAccessReview", "authentication/TokenReview", "Pod")) {
+                assertThat(jar.getEntry("io/fabric8/kubernetes/api/model/" + kept + ".class")).as(kept).isNotNull();
+            }
+            for (String left : List.of("networking/v1/Ingress", "gatewayapi/v1/Gateway", "resource/v1/ResourceClaim",
+                    "apiextensions/v1/CustomResourceDefinition", "metrics/v1beta1/PodMetrics", "rbac/Role", "flowcontrol/v1/FlowSchema")) {
+                assertThat(jar.getEntry("io/fabric8/kubernetes/api/model/" + left + ".class")).as(left).isNull();
+            }
+        }
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", JAR.toString(),
+                "bench", "--hpas", "20", "--pods-per-hpa", "2", "--duration", "0s", "--run-for", "30s", "--sync-period", "5s")
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+        assertThat(p.waitFor(5, TimeUnit.MINUTES)).isTrue();
+        assertThat(p.exitValue()).as(out).isZero();
+        String allSynced = out.lines().filter(l -> l.startsWith("seconds_to_first_reconcile_all: ")).findFirst().orElseThrow();
+        assertThat(allSynced).as(out).doesNotEndWith("n/a");
     }
 
     @Test
