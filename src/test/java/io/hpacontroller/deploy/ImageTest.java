@@ -26,7 +26,10 @@ class ImageTest {
 
     @Test
     void runsTheShadedJarOnTheLinkedRuntime() {
-        assertThat(texts(child(child(JIB, "container"), "entrypoint"), "arg")).containsExactly("/opt/java/bin/java", "-jar", "/app/hpa-controller.jar");
+        // the class path as the class-data archive was written with: the jar by its relative name, in /app
+        assertThat(texts(child(child(JIB, "container"), "entrypoint"), "arg")).containsExactly("/opt/java/bin/java",
+                "-XX:SharedArchiveFile=/app/hpa-controller.jsa", "-Xshare:auto", "-jar", "hpa-controller.jar");
+        assertThat(text(child(child(JIB, "container"), "workingDirectory"))).isEqualTo("/app");
         assertThat(texts(child(child(JIB, "container"), "args"), "arg")).containsExactly("run");
         List<String> froms = new ArrayList<>();
         List<String> intos = new ArrayList<>();
@@ -36,7 +39,7 @@ class ImageTest {
             froms.add(text(child(p, "from")));
             intos.add(text(child(p, "into")));
         }
-        assertThat(froms).containsExactly("${project.build.directory}/image/runtime", "${project.build.directory}");
+        assertThat(froms).containsExactly("${project.build.directory}/image/runtime", "${project.build.directory}/image/app");
         assertThat(intos).containsExactly("/opt/java", "/app");
         String shadedJar = pom().getElementsByTagName("outputFile").item(0).getTextContent().strip();
         assertThat(shadedJar).isEqualTo("${project.build.directory}/hpa-controller.jar");
