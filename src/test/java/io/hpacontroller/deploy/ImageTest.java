@@ -80,7 +80,7 @@ class ImageTest {
         NodeList plugins = pom().getElementsByTagName("plugin");
         for (int i = 0; i < plugins.getLength(); i++) {
             Element p = (Element) plugins.item(i);
-            if ("jib-maven-plugin".equals(text(child(p, "artifactId")))) {
+            if ("jib-maven-plugin".equals(text(child(p, "artifactId"))) && has(p, "configuration")) { // not pluginManagement's version
                 return child(p, "configuration");
             }
         }
@@ -94,6 +94,15 @@ class ImageTest {
             }
         }
         throw new AssertionError("<" + name + "> not in <" + parent.getTagName() + ">");
+    }
+
+    private static boolean has(Element parent, String name) {
+        for (Node n = parent.getFirstChild(); n != null; n = n.getNextSibling()) {
+            if (n instanceof Element e && e.getTagName().equals(name)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String text(Element e) {
