@@ -1,11 +1,11 @@
 package io.hpacontroller.cli;
 
-import io.hpacontroller.sim.Scenario;
-import io.hpacontroller.sim.ScenarioException;
-import io.hpacontroller.sim.ScenarioReader;
 import io.hpacontroller.sim.SimulationResult;
 import io.hpacontroller.sim.report.SimulationOutput;
 import io.hpacontroller.sim.report.SummaryText;
+import io.hpacontroller.sim.scenario.Scenario;
+import io.hpacontroller.sim.scenario.ScenarioException;
+import io.hpacontroller.sim.scenario.ScenarioReader;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

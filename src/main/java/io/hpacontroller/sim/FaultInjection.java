@@ -8,6 +8,7 @@ import io.hpacontroller.core.model.ScaleTarget;
 import io.hpacontroller.core.port.ApiException;
 import io.hpacontroller.core.port.MetricsSource;
 import io.hpacontroller.core.port.ScaleClient;
+import io.hpacontroller.sim.scenario.Scenario;
 
 import java.util.List;
 import java.util.Map;

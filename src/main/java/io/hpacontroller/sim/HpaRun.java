@@ -24,6 +24,8 @@ import io.hpacontroller.core.reconcile.Reconciler;
 import io.hpacontroller.core.port.SelectorOwnership;
 import io.hpacontroller.core.trace.MetricTrace;
 import io.hpacontroller.core.trace.ReconcileOutcome;
+import io.hpacontroller.sim.scenario.MetricsPipeline;
+import io.hpacontroller.sim.scenario.Scenario;
 
 import java.util.ArrayList;
 import java.util.List;

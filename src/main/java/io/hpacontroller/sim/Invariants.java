@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerCondition;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus;
 import io.hpacontroller.core.trace.ReconcileOutcome;
+import io.hpacontroller.sim.scenario.DurationText;
 
 import java.time.Instant;
 import java.util.ArrayList;

@@ -5,6 +5,7 @@ import io.hpacontroller.core.labels.Selector;
 import io.hpacontroller.core.model.PodMetric;
 import io.hpacontroller.core.model.PodUsage;
 import io.hpacontroller.core.port.MetricsSource;
+import io.hpacontroller.sim.scenario.MetricsPipeline;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

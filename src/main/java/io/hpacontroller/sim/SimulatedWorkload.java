@@ -6,6 +6,7 @@ import io.hpacontroller.core.model.PodInfo;
 import io.hpacontroller.core.model.PodPhase;
 import io.hpacontroller.core.model.ReadyStatus;
 import io.hpacontroller.core.model.ResourceAmounts;
+import io.hpacontroller.sim.scenario.Scenario;
 
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -2,6 +2,8 @@ package io.hpacontroller.sim;
 
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.hpacontroller.sim.scenario.LoadTrace;
+import io.hpacontroller.sim.scenario.Scenario;
 
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,5 +1,7 @@
 package io.hpacontroller.sim;
 
+import io.hpacontroller.sim.scenario.Scenario;
+
 import java.util.ArrayList;
 import java.util.List;
 

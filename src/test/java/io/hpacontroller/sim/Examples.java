@@ -1,5 +1,9 @@
 package io.hpacontroller.sim;
 
+import io.hpacontroller.sim.scenario.Scenario;
+import io.hpacontroller.sim.scenario.ScenarioException;
+import io.hpacontroller.sim.scenario.ScenarioReader;
+
 import java.nio.file.Path;
 
 /** Runs the shipped examples. */

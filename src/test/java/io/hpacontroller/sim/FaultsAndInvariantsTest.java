@@ -5,6 +5,10 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBui
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatusBuilder;
 import io.hpacontroller.core.trace.DecisionTrace;
 import io.hpacontroller.core.trace.ReconcileOutcome;
+import io.hpacontroller.sim.scenario.Scenario;
+import io.hpacontroller.sim.scenario.ScenarioException;
+import io.hpacontroller.sim.scenario.ScenarioReader;
+import io.hpacontroller.sim.scenario.ScenarioReaderTest;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -1,6 +1,8 @@
 package io.hpacontroller.sim;
 
 import io.hpacontroller.sim.SimulationResult.ReplicaChange;
+import io.hpacontroller.sim.scenario.ScenarioException;
+import io.hpacontroller.sim.scenario.ScenarioReader;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

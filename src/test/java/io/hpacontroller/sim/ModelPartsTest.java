@@ -1,5 +1,8 @@
 package io.hpacontroller.sim;
 
+import io.hpacontroller.sim.scenario.LoadTrace;
+import io.hpacontroller.sim.scenario.MetricsPipeline;
+
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -2,6 +2,10 @@ package io.hpacontroller.sim;
 
 import io.hpacontroller.sim.report.SimulationOutput;
 import io.hpacontroller.sim.report.SummaryCsv;
+import io.hpacontroller.sim.scenario.MetricsPipeline;
+import io.hpacontroller.sim.scenario.Scenario;
+import io.hpacontroller.sim.scenario.ScenarioException;
+import io.hpacontroller.sim.scenario.ScenarioReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,6 +1,7 @@
 package io.hpacontroller.sim;
 
 import io.hpacontroller.sim.SimulationResult.ReplicaChange;
+import io.hpacontroller.sim.scenario.ScenarioException;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,8 @@
 package io.hpacontroller.sim;
 
+import io.hpacontroller.sim.scenario.Scenario;
+import io.hpacontroller.sim.scenario.ScenarioException;
+
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;

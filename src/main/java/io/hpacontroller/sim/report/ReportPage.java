@@ -3,8 +3,8 @@ package io.hpacontroller.sim.report;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.hpacontroller.sim.HpaSummary;
-import io.hpacontroller.sim.Scenario;
 import io.hpacontroller.sim.SimulationResult;
+import io.hpacontroller.sim.scenario.Scenario;
 
 import java.util.ArrayList;
 import java.util.List;

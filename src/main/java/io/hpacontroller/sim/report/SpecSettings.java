@@ -1,8 +1,8 @@
 package io.hpacontroller.sim.report;
 
 import io.hpacontroller.core.Quantities;
-import io.hpacontroller.sim.MetricsPipeline;
-import io.hpacontroller.sim.Scenario;
+import io.hpacontroller.sim.scenario.MetricsPipeline;
+import io.hpacontroller.sim.scenario.Scenario;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,8 +1,8 @@
 package io.hpacontroller.sim.report;
 
 import io.hpacontroller.sim.HpaSummary;
-import io.hpacontroller.sim.Scenario;
 import io.hpacontroller.sim.SimulationResult;
+import io.hpacontroller.sim.scenario.Scenario;
 
 import java.io.IOException;
 import java.io.Writer;

@@ -110,7 +110,7 @@ final class SvgChart {
 
         svg.append("<g id=\"series\">\n");
         var load = result.scenario().load();
-        boolean demandSteps = load.interpolation() == io.hpacontroller.sim.LoadTrace.Interpolation.STEP && load.noise() == null;
+        boolean demandSteps = load.interpolation() == io.hpacontroller.sim.scenario.LoadTrace.Interpolation.STEP && load.noise() == null;
         plot.path("series-demand", "series demand", null, DEMAND_COLOR, "2", null, pathData(top, result.demand(), demandSteps));
         for (int i = 0; i < result.capacity().size(); i++) {
             plot.path("series-capacity-" + i, "series capacity", name(i), color(i), "2", capacityDash(), i * CAPACITY_DASH,

@@ -1,8 +1,8 @@
 package io.hpacontroller.sim.report;
 
-import io.hpacontroller.sim.ScenarioReader;
 import io.hpacontroller.sim.Simulation;
 import io.hpacontroller.sim.SimulationResult;
+import io.hpacontroller.sim.scenario.ScenarioReader;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

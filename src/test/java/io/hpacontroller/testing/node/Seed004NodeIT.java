@@ -1,9 +1,9 @@
 package io.hpacontroller.testing.node;
 
 import io.hpacontroller.hpa.HpaApi;
-import io.hpacontroller.sim.ScenarioReader;
 import io.hpacontroller.sim.Simulation;
 import io.hpacontroller.sim.SimulationResult;
+import io.hpacontroller.sim.scenario.ScenarioReader;
 import io.hpacontroller.testing.kube.TestNamespace;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.ResourceAccessMode;

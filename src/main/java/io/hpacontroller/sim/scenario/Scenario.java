@@ -1,4 +1,4 @@
-package io.hpacontroller.sim;
+package io.hpacontroller.sim.scenario;
 
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.hpacontroller.core.Parsed;

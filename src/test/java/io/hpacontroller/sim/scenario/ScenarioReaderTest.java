@@ -1,4 +1,4 @@
-package io.hpacontroller.sim;
+package io.hpacontroller.sim.scenario;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -11,9 +11,9 @@ import java.time.Duration;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class ScenarioReaderTest {
+public class ScenarioReaderTest {
 
-    static final String HPA = """
+    public static final String HPA = """
             hpas:
             - apiVersion: autoscaling/v2
               kind: HorizontalPodAutoscaler

@@ -1,4 +1,4 @@
-package io.hpacontroller.sim;
+package io.hpacontroller.sim.scenario;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package io.hpacontroller.sim;
+package io.hpacontroller.sim.scenario;
 
 /** A scenario file that cannot be used; the message says where and why, for the user. */
 public final class ScenarioException extends Exception {

@@ -1,4 +1,4 @@
-package io.hpacontroller.sim;
+package io.hpacontroller.sim.scenario;
 
 import io.hpacontroller.core.GoDuration;
 
@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
  * Durations as written in scenario files: Go-style text ("500ms", "15s", "5m", "1h30m", "2d") or a plain
  * number of seconds (15, 0.5).
  */
-final class DurationText {
+public final class DurationText {
 
     private static final Pattern PLAIN_SECONDS = Pattern.compile("\\d+(?:\\.\\d+)?");
     private static final Pattern DAYS_OR_WEEKS = Pattern.compile("(\\d+(?:\\.\\d+)?)([dw])");
@@ -44,7 +44,7 @@ final class DurationText {
     }
 
     /** Seconds as text for messages and reports: "26", "1.5". */
-    static String seconds(long millis) {
+    public static String seconds(long millis) {
         if (millis % 1000 == 0) {
             return Long.toString(millis / 1000);
         }

@@ -1,4 +1,4 @@
-package io.hpacontroller.sim;
+package io.hpacontroller.sim.scenario;
 
 /**
  * When metrics become visible, and what they cover. A scraper (metrics-server, or a Prometheus adapter)
