@@ -125,7 +125,7 @@ public final class ScenarioReader {
         if (top.child("load").isMissing()) {
             throw top.child("load").error("required (points or csv)");
         }
-        LoadTrace load = load(top.child("load"), dir);
+        LoadTrace load = LoadTraceReader.read(top.child("load"), dir);
         Scenario.SpecSetup base = new Scenario.SpecSetup(controller, workload, resource, custom, List.of());
         List<HorizontalPodAutoscaler> hpas = new ArrayList<>();
         List<Scenario.SpecSetup> setups = new ArrayList<>();
@@ -283,117 +283,6 @@ public final class ScenarioReader {
             throw n.child("window").error("must be more than 0");
         }
         return new MetricsPipeline(interval, window, n.child("delay").duration(d.delayMillis()), n.child("phase").duration(d.phaseMillis()));
-    }
-
-    private static LoadTrace load(ScenarioNode n, Path dir) throws ScenarioException {
-        n.mapping(Set.of("points", "csv", "interpolation", "unit", "noise"));
-        boolean hasPoints = !n.child("points").isMissing();
-        boolean hasCsv = !n.child("csv").isMissing();
-        if (hasPoints == hasCsv) {
-            throw n.error("give exactly one of points (a list of [time, demand]) or csv (a file of time,demand lines)");
-        }
-        List<LoadTrace.Point> points = hasPoints ? inlinePoints(n.child("points")) : csvPoints(n.child("csv"), dir);
-        if (points.isEmpty()) {
-            throw n.error("the trace has no points");
-        }
-        List<LoadTrace.Point> sorted = new ArrayList<>(points);
-        sorted.sort((a, b) -> Long.compare(a.timeMillis(), b.timeMillis()));
-        String interp = n.child("interpolation").text("step");
-        LoadTrace.Interpolation interpolation = switch (interp) {
-            case "step" -> LoadTrace.Interpolation.STEP;
-            case "linear" -> LoadTrace.Interpolation.LINEAR;
-            default -> throw n.child("interpolation").error("expected step or linear, got \"" + interp + "\"");
-        };
-        LoadTrace.Noise noise = null;
-        ScenarioNode z = n.child("noise");
-        if (!z.isMissing()) {
-            z.mapping(Set.of("relative", "seed"));
-            noise = new LoadTrace.Noise(z.child("relative").number(0, 0, 10), z.child("seed").integerLong(1));
-        }
-        return new LoadTrace(List.copyOf(sorted), interpolation, n.child("unit").text("demand"), noise);
-    }
-
-    private static List<LoadTrace.Point> inlinePoints(ScenarioNode n) throws ScenarioException {
-        List<LoadTrace.Point> out = new ArrayList<>();
-        for (ScenarioNode p : n.list()) {
-            ScenarioNode time;
-            ScenarioNode demand;
-            if (p.raw().isArray()) {
-                if (p.raw().size() != 2) {
-                    throw p.error("expected [time, demand], e.g. [30s, 1000]");
-                }
-                time = new ScenarioNode(p.raw().get(0), p.path() + "[0]");
-                demand = new ScenarioNode(p.raw().get(1), p.path() + "[1]");
-            } else if (p.raw().isObject()) {
-                p.mapping(Set.of("time", "demand"));
-                time = p.child("time");
-                demand = p.child("demand");
-                if (time.isMissing() || demand.isMissing()) {
-                    throw p.error("needs both time and demand");
-                }
-            } else {
-                throw p.error("expected [time, demand] or {time: ..., demand: ...}, got " + ScenarioNode.describe(p.raw()));
-            }
-            out.add(point(time, demand));
-        }
-        return out;
-    }
-
-    private static LoadTrace.Point point(ScenarioNode time, ScenarioNode demand) throws ScenarioException {
-        long t = time.duration(0);
-        double d = demand.number(0);
-        if (d < 0) {
-            throw demand.error("demand must not be negative, got " + d);
-        }
-        return new LoadTrace.Point(t, d);
-    }
-
-    private static List<LoadTrace.Point> csvPoints(ScenarioNode n, Path dir) throws ScenarioException {
-        String name = n.text(null);
-        Path file = dir == null ? Path.of(name) : dir.resolve(name);
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw n.error("cannot read the load CSV " + file + " (" + e.getClass().getSimpleName() + ")");
-        }
-        List<LoadTrace.Point> out = new ArrayList<>();
-        for (int i = 0; i < lines.size(); i++) {
-            String line = lines.get(i).strip();
-            if (line.isEmpty() || line.startsWith("#")) {
-                continue;
-            }
-            String[] cells = line.split("\\s*[,;\\t]\\s*");
-            String where = file.getFileName() + " line " + (i + 1);
-            if (cells.length < 2) {
-                throw n.error(where + ": expected time,demand, got \"" + line + "\"");
-            }
-            long t = DurationText.parseMillis(cells[0]);
-            double d;
-            try {
-                d = Double.parseDouble(cells[1]);
-            } catch (NumberFormatException e) {
-                d = Double.NaN;
-            }
-            if (t < 0 || Double.isNaN(d) || Double.isInfinite(d) || d < 0) {
-                if (out.isEmpty() && i == firstContentLine(lines)) {
-                    continue; // a header line
-                }
-                throw n.error(where + ": expected a time (seconds) and a demand (a number, not negative), got \"" + line + "\"");
-            }
-            out.add(new LoadTrace.Point(t, d));
-        }
-        return out;
-    }
-
-    private static int firstContentLine(List<String> lines) {
-        for (int i = 0; i < lines.size(); i++) {
-            String l = lines.get(i).strip();
-            if (!l.isEmpty() && !l.startsWith("#")) {
-                return i;
-            }
-        }
-        return -1;
     }
 
     /** The problems the API server would report for the HPA at {@code h}, on one line, each with its path in the scenario. */
