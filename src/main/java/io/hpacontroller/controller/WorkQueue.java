@@ -100,12 +100,8 @@ public final class WorkQueue {
     private final Map<String, LastSync> lastSync = new HashMap<>();
     /** Keys added before the queue started, not scheduled yet. */
     private final Set<String> beforeStart = new HashSet<>();
-    /** The period of each key as it was last scheduled (nanoseconds), and the sum of their inverses. */
-    private final Map<String, Long> periods = new HashMap<>();
-    private double keysPerNano;
-    /** Keys due by their cadence that may be handed out now, as of ticker time {@link #allowanceAt}. */
-    private double allowance = BURST;
-    private long allowanceAt;
+    /** How fast keys due by their cadence are handed out. */
+    private final SyncPace pace;
     /** When the first worker asked for work; null until then. */
     private Long begunAt;
     private boolean shuttingDown;
@@ -136,6 +132,7 @@ public final class WorkQueue {
         this.ticker = ticker;
         this.cadence = cadence;
         this.processStart = processStart;
+        this.pace = new SyncPace(cadence, processStart);
     }
 
     /**
@@ -213,10 +210,7 @@ public final class WorkQueue {
             changedMeanwhile.remove(key);
             lastSync.remove(key);
             beforeStart.remove(key);
-            Long period = periods.remove(key);
-            if (period != null) {
-                keysPerNano = periods.isEmpty() ? 0 : keysPerNano - 1.0 / period;
-            }
+            pace.forget(key);
             if (readySince.remove(key) != null && !ready.remove(key)) {
                 readyNow.remove(key);
             }
@@ -252,11 +246,7 @@ public final class WorkQueue {
     }
 
     private void scheduleAt(String key, long at) {
-        long period = Math.max(1, cadence.period(key));
-        Long before = periods.put(key, period);
-        if (before == null || before != period) {
-            keysPerNano += 1.0 / period - (before == null ? 0 : 1.0 / before);
-        }
+        pace.count(key, Math.max(1, cadence.period(key)));
         if (at <= ticker.nanos()) {
             enqueue(key, at);
             return;
@@ -331,12 +321,8 @@ public final class WorkQueue {
         promoteDue();
         long now = ticker.nanos();
         String key = readyNow.poll();
-        if (key == null && !ready.isEmpty()) {
-            allow(now);
-            if (allowance >= 1) {
-                allowance -= 1;
-                key = ready.poll();
-            }
+        if (key == null && !ready.isEmpty() && pace.take(now, begunAt)) {
+            key = ready.poll();
         }
         if (key == null) {
             return Optional.empty();
@@ -347,29 +333,12 @@ public final class WorkQueue {
         return Optional.of(new Item(key, Math.max(0, now - since)));
     }
 
-    /** Keys due by their cadence per nanosecond that may be handed out at ticker time {@code now}. */
-    private double pace(long now) {
-        if (begunAt == null || keysPerNano <= 0) {
-            return PACE * keysPerNano;
-        }
-        long meanPeriod = (long) (periods.size() / keysPerNano);
-        return PACE * keysPerNano * cadence.catchUp(meanPeriod, begunAt, processStart, now);
-    }
-
-    /** Adds to the allowance what the pace gave since it was last counted, up to a burst. */
-    private void allow(long now) {
-        double pace = pace(now);
-        double burst = Math.max(BURST, pace * 100_000_000L);
-        allowance = Math.min(burst, allowance + Math.max(0, now - allowanceAt) * pace);
-        allowanceAt = now;
-    }
-
     /** Ticker nanoseconds (at least 1) until a key may be handed out: the next slot, or the pace's next key; MAX_VALUE if none. */
     private long untilNext() {
         long now = ticker.nanos();
         long until = Long.MAX_VALUE;
         if (!ready.isEmpty()) { // keys in it were scheduled, so the pace is positive
-            until = (long) Math.ceil((1 - allowance) / pace(now));
+            until = pace.untilNext(now, begunAt);
         }
         if (!schedule.isEmpty()) {
             until = Math.min(until, schedule.peek().at() - now);
@@ -465,7 +434,7 @@ public final class WorkQueue {
             keys.addAll(scheduledAt.keySet());
             keys.addAll(lastSync.keySet());
             keys.addAll(beforeStart);
-            keys.addAll(periods.keySet());
+            keys.addAll(pace.keys());
             schedule.forEach(s -> keys.add(s.key()));
             return keys.size();
         } finally {

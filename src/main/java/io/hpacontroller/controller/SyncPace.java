@@ -1,0 +1,86 @@
+package io.hpacontroller.controller;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * How fast the {@link WorkQueue} hands out keys due by their cadence: at most {@link WorkQueue#PACE} times the
+ * rate their periods make them due on average (the sum of one over each key's period), times the cadence's
+ * {@link WorkQueue.Cadence#catchUp} in the first period of the process, with bursts of up to a tenth of a
+ * second at that rate or {@link WorkQueue#BURST} keys. Not thread-safe: the queue calls it under its lock.
+ */
+final class SyncPace {
+
+    private final WorkQueue.Cadence cadence;
+    private final long processStart;
+    /** The period of each key as it was last scheduled (nanoseconds), and the sum of their inverses. */
+    private final Map<String, Long> periods = new HashMap<>();
+    private double keysPerNano;
+    /** Keys due by their cadence that may be handed out now, as of ticker time {@link #allowanceAt}. */
+    private double allowance = WorkQueue.BURST;
+    private long allowanceAt;
+
+    SyncPace(WorkQueue.Cadence cadence, long processStart) {
+        this.cadence = cadence;
+        this.processStart = processStart;
+    }
+
+    /** Counts the key at its period (nanoseconds, at least 1), replacing the period it had. */
+    void count(String key, long period) {
+        Long before = periods.put(key, period);
+        if (before == null || before != period) {
+            keysPerNano += 1.0 / period - (before == null ? 0 : 1.0 / before);
+        }
+    }
+
+    /** No longer counts the key (the HPA was deleted). */
+    void forget(String key) {
+        Long period = periods.remove(key);
+        if (period != null) {
+            keysPerNano = periods.isEmpty() ? 0 : keysPerNano - 1.0 / period;
+        }
+    }
+
+    /** The keys counted. */
+    Set<String> keys() {
+        return periods.keySet();
+    }
+
+    /**
+     * Whether a key due by its cadence may be handed out at ticker time {@code now}, and if so takes it from
+     * the allowance.
+     *
+     * @param begunAt when the queue started, null before
+     */
+    boolean take(long now, Long begunAt) {
+        allow(now, begunAt);
+        if (allowance >= 1) {
+            allowance -= 1;
+            return true;
+        }
+        return false;
+    }
+
+    /** Ticker nanoseconds until the pace allows the next key (at least one key must be counted). */
+    long untilNext(long now, Long begunAt) {
+        return (long) Math.ceil((1 - allowance) / pace(now, begunAt));
+    }
+
+    /** Keys due by their cadence per nanosecond that may be handed out at ticker time {@code now}. */
+    private double pace(long now, Long begunAt) {
+        if (begunAt == null || keysPerNano <= 0) {
+            return WorkQueue.PACE * keysPerNano;
+        }
+        long meanPeriod = (long) (periods.size() / keysPerNano);
+        return WorkQueue.PACE * keysPerNano * cadence.catchUp(meanPeriod, begunAt, processStart, now);
+    }
+
+    /** Adds to the allowance what the pace gave since it was last counted, up to a burst. */
+    private void allow(long now, Long begunAt) {
+        double pace = pace(now, begunAt);
+        double burst = Math.max(WorkQueue.BURST, pace * 100_000_000L);
+        allowance = Math.min(burst, allowance + Math.max(0, now - allowanceAt) * pace);
+        allowanceAt = now;
+    }
+}
