@@ -2,15 +2,10 @@ package io.hpacontroller.controller;
 
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.hpacontroller.api.ApiCallStats;
 import io.hpacontroller.api.ApiDiscovery;
 import io.hpacontroller.api.KubeApi;
-import io.hpacontroller.api.KubeTime;
-import io.hpacontroller.api.WithoutManagedFields;
 import io.hpacontroller.api.WriteGate;
-import io.hpacontroller.core.Parsed;
 import io.hpacontroller.core.controls.HpaControls;
 import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.port.HistoryWriter;
@@ -24,10 +19,8 @@ import io.hpacontroller.hpa.BuiltinHpaSelectors;
 import io.hpacontroller.hpa.HpaApi;
 import io.hpacontroller.hpa.HpaControlsCache;
 import io.hpacontroller.hpa.HpaStatusUpdater;
-import io.hpacontroller.hpa.MirrorHpa;
 import io.hpacontroller.metrics.RestMetrics;
 import io.hpacontroller.pods.PodCache;
-import io.hpacontroller.pods.PodFields;
 import io.hpacontroller.pods.PodIndex;
 import io.hpacontroller.scale.ScaleSubresource;
 import io.hpacontroller.scale.WorkloadScales;
@@ -49,8 +42,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -89,11 +80,8 @@ public final class HorizontalController implements AutoCloseable {
     /** How long an idle worker waits for a key before it checks whether it should stop. */
     private static final Duration TAKE_TIMEOUT = Duration.ofMillis(200);
 
-    private final KubernetesClient client;
     private final ControllerOptions options;
     private final Clock clock;
-    /** When this process started: an HPA created after it is new, and synced at once. */
-    private final Instant processStart;
     private final WorkQueue queue;
     private final Reconciler reconciler;
     private final HpaStatusUpdater statuses;
@@ -109,20 +97,17 @@ public final class HorizontalController implements AutoCloseable {
     private final PodCache pods;
     private final WorkloadScales workloads;
     private final WriteGate gate;
-    private final List<SharedIndexInformer<HorizontalPodAutoscaler>> hpaInformers = new ArrayList<>();
-    private final List<SharedIndexInformer<MirrorHpa>> mirrorInformers = new ArrayList<>();
+    private final Informers informers;
+    /** Turns the informers' events and the sweep into queued keys. */
+    private final QueueFeed feed;
     /** Records the selectors of the autoscaling/v2 HPAs that are not reconciled here, null when they are. */
     private final BuiltinHpaSelectors builtinSelectors;
     /** Shadow mode, null without it. */
     private final Shadow shadow;
-    private final List<SharedIndexInformer<PodFields>> podInformers = new ArrayList<>();
     private final List<SyncListener> listeners = new CopyOnWriteArrayList<>();
     private final List<Thread> workers = new ArrayList<>();
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicInteger busy = new AtomicInteger();
-    private ScheduledExecutorService sweeper;
-    /** The least interval of the sweep ({@link #sweep}). */
-    private static final Duration SWEEP_FLOOR = Duration.ofSeconds(1);
 
     /**
      * Told about every reconcile (on the worker thread), and about every HPA that is gone (a report without an
@@ -141,11 +126,12 @@ public final class HorizontalController implements AutoCloseable {
      * @param ticker monotonic time for the sync cadence
      */
     public HorizontalController(KubernetesClient client, ControllerOptions options, Clock clock, Ticker ticker, WriteGate gate) {
-        this.client = Objects.requireNonNull(client);
+        Objects.requireNonNull(client);
         this.options = Objects.requireNonNull(options);
         this.clock = Objects.requireNonNull(clock);
         this.gate = Objects.requireNonNull(gate);
-        this.processStart = ProcessHandle.current().info().startInstant().orElseGet(clock::instant);
+        // when this process started: an HPA created after it is new, and synced at once
+        Instant processStart = ProcessHandle.current().info().startInstant().orElseGet(clock::instant);
         long sinceStart = Math.max(0, Duration.between(processStart, clock.instant()).toNanos());
         this.queue = new WorkQueue(ticker, new PhasedCadence(options.syncPeriod(), periods::get, clock, ticker), ticker.nanos() - sinceStart);
         KubeApi api = new KubeApi(client, options.apiTimeout());
@@ -158,6 +144,7 @@ public final class HorizontalController implements AutoCloseable {
             options.namespaces().forEach(ns -> podIndexes.put(ns, new PodIndex()));
         }
         this.pods = new PodCache(podIndexes);
+        this.informers = new Informers(client, options, podIndexes);
         this.workloads = new WorkloadScales(client, options.namespaces());
         ScaleSubresource scales = new ScaleSubresource(api, writes, discovery, gate, workloads);
         RestMetrics metrics = new RestMetrics(api, discovery, options.metricsLimits());
@@ -167,16 +154,12 @@ public final class HorizontalController implements AutoCloseable {
                 kept == null ? HistoryWriter.NONE : kept, selectors), histories, clock);
         this.builtinSelectors = options.apis().contains(HpaApi.BUILTIN) ? null : new BuiltinHpaSelectors(scales, selectors);
         this.shadow = options.shadow() ? new Shadow(options.decisions(), scales, pods, metrics, selectors, clock, options.workers()) : null;
+        this.feed = new QueueFeed(queue, informers, options, selectors, controls, periods, processStart, builtinSelectors, shadow, this::deleted);
     }
 
     /** Shadow mode's comparisons; null without {@code --shadow}. */
     public Shadow shadow() {
         return shadow;
-    }
-
-    /** Whether autoscaling/v2 HPAs go through the work queue: reconciled, or read for their selectors next to mirror HPAs. */
-    private boolean queuesBuiltin() {
-        return !options.apis().isEmpty();
     }
 
     public void addListener(SyncListener listener) {
@@ -191,146 +174,37 @@ public final class HorizontalController implements AutoCloseable {
 
     /** Starts the HPA informers only (the bench measures them apart from the pods). */
     public void startHpaInformers() {
-        ResourceEventHandler<HorizontalPodAutoscaler> builtin = new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(HorizontalPodAutoscaler hpa) {
-                added(hpa, queuesBuiltin());
-                if (shadow != null) {
-                    shadow.added(hpa);
-                }
-            }
-
-            @Override
-            public void onUpdate(HorizontalPodAutoscaler old, HorizontalPodAutoscaler hpa) {
-                updated(old, hpa, queuesBuiltin());
-                if (shadow != null) {
-                    shadow.updated(old, hpa);
-                }
-            }
-
-            @Override
-            public void onDelete(HorizontalPodAutoscaler hpa, boolean finalStateUnknown) {
-                deleted(hpa);
-                if (shadow != null) {
-                    shadow.forget(hpa);
-                }
-            }
-        };
-        ResourceEventHandler<MirrorHpa> mirror = new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(MirrorHpa hpa) {
-                added(hpa.toCore(), true);
-            }
-
-            @Override
-            public void onUpdate(MirrorHpa old, MirrorHpa hpa) {
-                updated(old.toCore(), hpa.toCore(), true);
-            }
-
-            @Override
-            public void onDelete(MirrorHpa hpa, boolean finalStateUnknown) {
-                deleted(hpa.toCore());
-            }
-        };
-        boolean mirrors = options.apis().contains(HpaApi.MIRROR);
-        if (options.namespaces().isEmpty()) {
-            hpaInformers.add(WithoutManagedFields.inform(client.autoscaling().v2().horizontalPodAutoscalers().inAnyNamespace(), builtin));
-            if (mirrors) {
-                mirrorInformers.add(WithoutManagedFields.inform(client.resources(MirrorHpa.class).inAnyNamespace(), mirror));
-            }
-        } else {
-            for (String ns : options.namespaces()) {
-                hpaInformers.add(WithoutManagedFields.inform(client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns), builtin));
-                if (mirrors) {
-                    mirrorInformers.add(WithoutManagedFields.inform(client.resources(MirrorHpa.class).inNamespace(ns), mirror));
-                }
-            }
-        }
+        informers.startHpas(feed);
     }
 
-    private void added(HorizontalPodAutoscaler hpa, boolean queue) {
-        String key = Reconciler.keyOf(hpa);
-        selectors.register(key, hpa.getMetadata().getNamespace());
-        if (!queue) {
-            return;
-        }
-        if (reconciledHere(hpa)) {
-            keepPeriod(key, hpa);
-        }
-        if (createdSinceStart(hpa)) {
-            this.queue.addChanged(key);
-        } else {
-            this.queue.add(key);
-        }
-    }
-
-    /** Whether this instance reconciles the HPA (it is not an autoscaling/v2 HPA only read for its selector). */
-    private boolean reconciledHere(HorizontalPodAutoscaler hpa) {
-        return builtinSelectors == null || HpaApi.of(hpa) != HpaApi.BUILTIN;
-    }
-
-    /** Whether the HPA was created after this process started (the API server's clock, to the second). */
-    private boolean createdSinceStart(HorizontalPodAutoscaler hpa) {
-        long at = KubeTime.parse(hpa.getMetadata().getCreationTimestamp(), Long.MIN_VALUE);
-        return at != Long.MIN_VALUE && at >= processStart.toEpochMilli();
-    }
-
-    private void updated(HorizontalPodAutoscaler old, HorizontalPodAutoscaler hpa, boolean queue) {
-        String key = Reconciler.keyOf(hpa);
-        selectors.register(key, hpa.getMetadata().getNamespace());
-        if (queue && (!Objects.equals(old.getMetadata().getGeneration(), hpa.getMetadata().getGeneration()) || HpaControlsCache.changed(old, hpa))) {
-            if (reconciledHere(hpa)) {
-                keepPeriod(key, hpa);
-            }
-            this.queue.addChanged(key);
-        }
-    }
-
+    /** An HPA the informer no longer has: forgotten at once. */
     private void deleted(HorizontalPodAutoscaler hpa) {
         String key = Reconciler.keyOf(hpa);
         queue.remove(key);
         forget(key);
-        if (reconciledHere(hpa)) {
+        if (feed.reconciledHere(hpa)) {
             notifyListeners(SyncReport.gone(key));
         }
     }
 
     /** Starts the Pod informers only. */
     public void startPodInformers() {
-        for (Map.Entry<String, PodIndex> e : podIndexes.entrySet()) {
-            var pods = e.getKey().equals(PodCache.ALL) ? client.resources(PodFields.class, PodFields.Items.class).inAnyNamespace()
-                    : client.resources(PodFields.class, PodFields.Items.class).inNamespace(e.getKey());
-            SharedIndexInformer<PodFields> informer = pods.withLimit(500L).runnableInformer(0);
-            // a failed first list is tried again (with the client's backoff), as client-go's reflector does;
-            // otherwise the cache would never sync and the workers never start
-            informer.exceptionHandler((started, error) -> true);
-            informer.itemStore(e.getValue()).removeNamespaceIndex();
-            informer.start();
-            podInformers.add(informer);
-        }
+        informers.startPods();
     }
 
     /** Whether every informer has listed its objects once. */
     public boolean isSynced() {
-        return hpaInformersSynced() && !podInformers.isEmpty() && podInformers.stream().allMatch(SharedIndexInformer::hasSynced);
+        return informers.isSynced();
     }
 
     /** Whether the HPA informers have listed the HPAs once. */
     public boolean hpaInformersSynced() {
-        return !hpaInformers.isEmpty() && hpaInformers.stream().allMatch(SharedIndexInformer::hasSynced)
-                && mirrorInformers.stream().allMatch(SharedIndexInformer::hasSynced);
+        return informers.hpasSynced();
     }
 
     /** Waits for the informers to sync. */
     public boolean awaitSynced(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!isSynced()) {
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            Thread.sleep(20);
-        }
-        return true;
+        return informers.awaitSynced(timeout);
     }
 
     /** Starts the workers and the sweep; informers must be started. */
@@ -340,7 +214,7 @@ public final class HorizontalController implements AutoCloseable {
         }
         if (builtinSelectors != null) {
             // before any mirror HPA is reconciled: the built-in HPAs' selectors, for its AmbiguousSelector check
-            hpaInformers.forEach(i -> i.getStore().list().forEach(builtinSelectors::refresh));
+            informers.hpas(HpaApi.BUILTIN).forEach(builtinSelectors::refresh);
         }
         if (shadow != null) {
             shadow.start();
@@ -355,25 +229,16 @@ public final class HorizontalController implements AutoCloseable {
             t.start();
             workers.add(t);
         }
-        sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "hpa-sweep");
-            t.setDaemon(true);
-            return t;
-        });
-        // A safety net that walks every cached HPA: once a period, but not more often than SWEEP_FLOOR (at the
-        // bench's 1 ms period it took more CPU than the 5 workers together)
-        long period = Math.max(options.syncPeriod().toMillis(), SWEEP_FLOOR.toMillis());
-        sweeper.scheduleAtFixedRate(this::sweep, period, period, TimeUnit.MILLISECONDS);
-        sweep();
+        feed.startSweeping();
     }
 
     /** The HPAs in the caches that this instance reconciles (not the built-in ones beside the mirror API). */
     private List<HorizontalPodAutoscaler> reconciledHpas() {
         List<HorizontalPodAutoscaler> hpas = new ArrayList<>();
         if (options.apis().contains(HpaApi.BUILTIN)) {
-            hpaInformers.forEach(i -> hpas.addAll(i.getStore().list()));
+            hpas.addAll(informers.hpas(HpaApi.BUILTIN));
         }
-        mirrorInformers.forEach(i -> i.getStore().list().forEach(m -> hpas.add(m.toCore())));
+        hpas.addAll(informers.hpas(HpaApi.MIRROR));
         return hpas;
     }
 
@@ -384,24 +249,6 @@ public final class HorizontalController implements AutoCloseable {
             throw new IllegalStateException("informers did not sync within " + syncTimeout);
         }
         startWorkers();
-    }
-
-    /** Queues every cached HPA the queue does not know about. */
-    void sweep() {
-        if (queuesBuiltin()) {
-            hpaInformers.forEach(informer -> sweep(HpaApi.BUILTIN, informer.getStore().listKeys()));
-        }
-        mirrorInformers.forEach(informer -> sweep(HpaApi.MIRROR, informer.getStore().listKeys()));
-    }
-
-    private void sweep(HpaApi api, List<String> storeKeys) {
-        for (String storeKey : storeKeys) {
-            int slash = storeKey.indexOf('/');
-            String key = api.key(storeKey.substring(0, slash), storeKey.substring(slash + 1));
-            if (!queue.isTracked(key)) {
-                queue.add(key);
-            }
-        }
     }
 
     private void work() {
@@ -461,7 +308,7 @@ public final class HorizontalController implements AutoCloseable {
             }
             return notifyListeners(SyncReport.gone(key));
         }
-        if (!reconciledHere(hpa)) {
+        if (!feed.reconciledHere(hpa)) {
             builtinSelectors.refresh(hpa);
             return null;
         }
@@ -483,20 +330,6 @@ public final class HorizontalController implements AutoCloseable {
             notifyListeners(SyncReport.gone(key));
         }
         return report;
-    }
-
-    /**
-     * The period the queue schedules the HPA's next sync by: its own when its controls give one, else the flag's. Kept
-     * when the informer delivers the HPA, so that a changed period counts from the change on.
-     */
-    private void keepPeriod(String key, HorizontalPodAutoscaler hpa) {
-        Parsed<HpaControls> hpaControls = controls.of(key, hpa);
-        Duration own = hpaControls instanceof Parsed.Valid<HpaControls> v ? v.value().syncPeriod() : null;
-        if (own == null || own.equals(options.syncPeriod())) {
-            periods.remove(key);
-        } else {
-            periods.put(key, own);
-        }
     }
 
     private void forget(String key) {
@@ -521,23 +354,7 @@ public final class HorizontalController implements AutoCloseable {
     }
 
     private HorizontalPodAutoscaler lookup(String key) {
-        String storeKey = HpaApi.namespacedName(key);
-        if (HpaApi.ofKey(key) == HpaApi.MIRROR) {
-            for (SharedIndexInformer<MirrorHpa> informer : mirrorInformers) {
-                MirrorHpa hpa = informer.getStore().getByKey(storeKey);
-                if (hpa != null) {
-                    return hpa.toCore();
-                }
-            }
-            return null;
-        }
-        for (SharedIndexInformer<HorizontalPodAutoscaler> informer : hpaInformers) {
-            HorizontalPodAutoscaler hpa = informer.getStore().getByKey(storeKey);
-            if (hpa != null) {
-                return hpa;
-            }
-        }
-        return null;
+        return informers.lookup(key);
     }
 
     /**
@@ -550,10 +367,7 @@ public final class HorizontalController implements AutoCloseable {
         if (shadow != null) {
             shadow.stop(timeout);
         }
-        if (sweeper != null) {
-            sweeper.shutdownNow();
-            sweeper = null;
-        }
+        feed.stopSweeping();
         long deadline = System.nanoTime() + timeout.toNanos();
         for (Thread t : workers) {
             try {
@@ -588,9 +402,7 @@ public final class HorizontalController implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        hpaInformers.forEach(SharedIndexInformer::stop);
-        mirrorInformers.forEach(SharedIndexInformer::stop);
-        podInformers.forEach(SharedIndexInformer::stop);
+        informers.stop();
         workloads.stop();
         events.close();
     }
@@ -608,8 +420,8 @@ public final class HorizontalController implements AutoCloseable {
 
     /** The HPAs this controller reconciles (of the APIs of {@code --hpa-apis}). */
     public int hpaCount() {
-        int builtin = options.apis().contains(HpaApi.BUILTIN) ? hpaInformers.stream().mapToInt(i -> i.getStore().list().size()).sum() : 0;
-        return builtin + mirrorInformers.stream().mapToInt(i -> i.getStore().list().size()).sum();
+        int builtin = options.apis().contains(HpaApi.BUILTIN) ? informers.count(HpaApi.BUILTIN) : 0;
+        return builtin + informers.count(HpaApi.MIRROR);
     }
 
     /**

@@ -1,0 +1,191 @@
+package io.hpacontroller.controller;
+
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.hpacontroller.api.WithoutManagedFields;
+import io.hpacontroller.hpa.HpaApi;
+import io.hpacontroller.hpa.MirrorHpa;
+import io.hpacontroller.pods.PodCache;
+import io.hpacontroller.pods.PodFields;
+import io.hpacontroller.pods.PodIndex;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@link HorizontalController}'s informers and their caches: autoscaling/v2 HPAs (always), mirror HPAs (when
+ * that API is selected), one of each per namespace of {@code --namespace} (or one for all), and the Pods into
+ * their {@link PodIndex}es. Mirror HPAs are delivered and looked up as autoscaling/v2 model objects.
+ */
+final class Informers {
+
+    /** What the HPA informers deliver, with the API each HPA came from. */
+    interface HpaEvents {
+        void onAdd(HorizontalPodAutoscaler hpa, HpaApi api);
+
+        void onUpdate(HorizontalPodAutoscaler old, HorizontalPodAutoscaler hpa, HpaApi api);
+
+        void onDelete(HorizontalPodAutoscaler hpa, HpaApi api);
+    }
+
+    private final KubernetesClient client;
+    private final ControllerOptions options;
+    private final Map<String, PodIndex> podIndexes;
+    private final List<SharedIndexInformer<HorizontalPodAutoscaler>> hpaInformers = new ArrayList<>();
+    private final List<SharedIndexInformer<MirrorHpa>> mirrorInformers = new ArrayList<>();
+    private final List<SharedIndexInformer<PodFields>> podInformers = new ArrayList<>();
+
+    Informers(KubernetesClient client, ControllerOptions options, Map<String, PodIndex> podIndexes) {
+        this.client = client;
+        this.options = options;
+        this.podIndexes = podIndexes;
+    }
+
+    /** Starts the HPA informers. */
+    void startHpas(HpaEvents events) {
+        ResourceEventHandler<HorizontalPodAutoscaler> builtin = new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(HorizontalPodAutoscaler hpa) {
+                events.onAdd(hpa, HpaApi.BUILTIN);
+            }
+
+            @Override
+            public void onUpdate(HorizontalPodAutoscaler old, HorizontalPodAutoscaler hpa) {
+                events.onUpdate(old, hpa, HpaApi.BUILTIN);
+            }
+
+            @Override
+            public void onDelete(HorizontalPodAutoscaler hpa, boolean finalStateUnknown) {
+                events.onDelete(hpa, HpaApi.BUILTIN);
+            }
+        };
+        ResourceEventHandler<MirrorHpa> mirror = new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(MirrorHpa hpa) {
+                events.onAdd(hpa.toCore(), HpaApi.MIRROR);
+            }
+
+            @Override
+            public void onUpdate(MirrorHpa old, MirrorHpa hpa) {
+                events.onUpdate(old.toCore(), hpa.toCore(), HpaApi.MIRROR);
+            }
+
+            @Override
+            public void onDelete(MirrorHpa hpa, boolean finalStateUnknown) {
+                events.onDelete(hpa.toCore(), HpaApi.MIRROR);
+            }
+        };
+        boolean mirrors = options.apis().contains(HpaApi.MIRROR);
+        if (options.namespaces().isEmpty()) {
+            hpaInformers.add(WithoutManagedFields.inform(client.autoscaling().v2().horizontalPodAutoscalers().inAnyNamespace(), builtin));
+            if (mirrors) {
+                mirrorInformers.add(WithoutManagedFields.inform(client.resources(MirrorHpa.class).inAnyNamespace(), mirror));
+            }
+        } else {
+            for (String ns : options.namespaces()) {
+                hpaInformers.add(WithoutManagedFields.inform(client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns), builtin));
+                if (mirrors) {
+                    mirrorInformers.add(WithoutManagedFields.inform(client.resources(MirrorHpa.class).inNamespace(ns), mirror));
+                }
+            }
+        }
+    }
+
+    /** Starts the Pod informers. */
+    void startPods() {
+        for (Map.Entry<String, PodIndex> e : podIndexes.entrySet()) {
+            var pods = e.getKey().equals(PodCache.ALL) ? client.resources(PodFields.class, PodFields.Items.class).inAnyNamespace()
+                    : client.resources(PodFields.class, PodFields.Items.class).inNamespace(e.getKey());
+            SharedIndexInformer<PodFields> informer = pods.withLimit(500L).runnableInformer(0);
+            // a failed first list is tried again (with the client's backoff), as client-go's reflector does;
+            // otherwise the cache would never sync and the workers never start
+            informer.exceptionHandler((started, error) -> true);
+            informer.itemStore(e.getValue()).removeNamespaceIndex();
+            informer.start();
+            podInformers.add(informer);
+        }
+    }
+
+    /** Whether every informer has listed its objects once. */
+    boolean isSynced() {
+        return hpasSynced() && !podInformers.isEmpty() && podInformers.stream().allMatch(SharedIndexInformer::hasSynced);
+    }
+
+    /** Whether the HPA informers have listed the HPAs once. */
+    boolean hpasSynced() {
+        return !hpaInformers.isEmpty() && hpaInformers.stream().allMatch(SharedIndexInformer::hasSynced)
+                && mirrorInformers.stream().allMatch(SharedIndexInformer::hasSynced);
+    }
+
+    /** Waits for the informers to sync. */
+    boolean awaitSynced(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!isSynced()) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(20);
+        }
+        return true;
+    }
+
+    /** The cached HPAs of one API. */
+    List<HorizontalPodAutoscaler> hpas(HpaApi api) {
+        List<HorizontalPodAutoscaler> hpas = new ArrayList<>();
+        if (api == HpaApi.MIRROR) {
+            mirrorInformers.forEach(i -> i.getStore().list().forEach(m -> hpas.add(m.toCore())));
+        } else {
+            hpaInformers.forEach(i -> hpas.addAll(i.getStore().list()));
+        }
+        return hpas;
+    }
+
+    /** How many HPAs of one API are cached. */
+    int count(HpaApi api) {
+        return (api == HpaApi.MIRROR ? mirrorInformers : hpaInformers).stream().mapToInt(i -> i.getStore().list().size()).sum();
+    }
+
+    /** The queue keys of the cached HPAs of one API. */
+    List<String> keys(HpaApi api) {
+        List<String> keys = new ArrayList<>();
+        for (SharedIndexInformer<?> informer : api == HpaApi.MIRROR ? mirrorInformers : hpaInformers) {
+            for (String storeKey : informer.getStore().listKeys()) {
+                int slash = storeKey.indexOf('/');
+                keys.add(api.key(storeKey.substring(0, slash), storeKey.substring(slash + 1)));
+            }
+        }
+        return keys;
+    }
+
+    /** The HPA of this queue key as the informer's cache holds it, null when it holds none. */
+    HorizontalPodAutoscaler lookup(String key) {
+        String storeKey = HpaApi.namespacedName(key);
+        if (HpaApi.ofKey(key) == HpaApi.MIRROR) {
+            for (SharedIndexInformer<MirrorHpa> informer : mirrorInformers) {
+                MirrorHpa hpa = informer.getStore().getByKey(storeKey);
+                if (hpa != null) {
+                    return hpa.toCore();
+                }
+            }
+            return null;
+        }
+        for (SharedIndexInformer<HorizontalPodAutoscaler> informer : hpaInformers) {
+            HorizontalPodAutoscaler hpa = informer.getStore().getByKey(storeKey);
+            if (hpa != null) {
+                return hpa;
+            }
+        }
+        return null;
+    }
+
+    /** Stops every informer. */
+    void stop() {
+        hpaInformers.forEach(SharedIndexInformer::stop);
+        mirrorInformers.forEach(SharedIndexInformer::stop);
+        podInformers.forEach(SharedIndexInformer::stop);
+    }
+}

@@ -1,0 +1,183 @@
+package io.hpacontroller.controller;
+
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.hpacontroller.api.KubeTime;
+import io.hpacontroller.core.Parsed;
+import io.hpacontroller.core.controls.HpaControls;
+import io.hpacontroller.core.reconcile.HpaSelectorIndex;
+import io.hpacontroller.core.reconcile.Reconciler;
+import io.hpacontroller.hpa.BuiltinHpaSelectors;
+import io.hpacontroller.hpa.HpaApi;
+import io.hpacontroller.hpa.HpaControlsCache;
+import io.hpacontroller.shadow.Shadow;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * What puts HPA keys into the {@link HorizontalController}'s {@link WorkQueue}: the HPA informers' events (a new HPA,
+ * or one whose spec or controls changed, and the sync period each HPA asks for) and the sweep, a safety net that
+ * re-adds every cached HPA the queue does not track. Also registers each HPA's selector and hands autoscaling/v2
+ * HPAs to {@link Shadow} mode. A deleted HPA goes to the controller, which forgets it.
+ */
+final class QueueFeed implements Informers.HpaEvents {
+
+    /** The least interval of the sweep ({@link #sweep}). */
+    private static final Duration SWEEP_FLOOR = Duration.ofSeconds(1);
+
+    private final WorkQueue queue;
+    private final Informers informers;
+    private final ControllerOptions options;
+    private final HpaSelectorIndex selectors;
+    private final HpaControlsCache controls;
+    /** The sync period of each HPA whose own differs from the flag's. */
+    private final Map<String, Duration> periods;
+    /** When this process started: an HPA created after it is new, and synced at once. */
+    private final Instant processStart;
+    /** Records the selectors of the autoscaling/v2 HPAs that are not reconciled here, null when they are. */
+    private final BuiltinHpaSelectors builtinSelectors;
+    /** Shadow mode, null without it. */
+    private final Shadow shadow;
+    private final Consumer<HorizontalPodAutoscaler> deleted;
+    private ScheduledExecutorService sweeper;
+
+    QueueFeed(WorkQueue queue, Informers informers, ControllerOptions options, HpaSelectorIndex selectors, HpaControlsCache controls,
+              Map<String, Duration> periods, Instant processStart, BuiltinHpaSelectors builtinSelectors, Shadow shadow,
+              Consumer<HorizontalPodAutoscaler> deleted) {
+        this.queue = queue;
+        this.informers = informers;
+        this.options = options;
+        this.selectors = selectors;
+        this.controls = controls;
+        this.periods = periods;
+        this.processStart = processStart;
+        this.builtinSelectors = builtinSelectors;
+        this.shadow = shadow;
+        this.deleted = deleted;
+    }
+
+    /** Whether autoscaling/v2 HPAs go through the work queue: reconciled, or read for their selectors next to mirror HPAs. */
+    private boolean queues(HpaApi api) {
+        return api == HpaApi.MIRROR || !options.apis().isEmpty();
+    }
+
+    @Override
+    public void onAdd(HorizontalPodAutoscaler hpa, HpaApi api) {
+        added(hpa, queues(api));
+        if (api == HpaApi.BUILTIN && shadow != null) {
+            shadow.added(hpa);
+        }
+    }
+
+    @Override
+    public void onUpdate(HorizontalPodAutoscaler old, HorizontalPodAutoscaler hpa, HpaApi api) {
+        updated(old, hpa, queues(api));
+        if (api == HpaApi.BUILTIN && shadow != null) {
+            shadow.updated(old, hpa);
+        }
+    }
+
+    @Override
+    public void onDelete(HorizontalPodAutoscaler hpa, HpaApi api) {
+        deleted.accept(hpa);
+        if (api == HpaApi.BUILTIN && shadow != null) {
+            shadow.forget(hpa);
+        }
+    }
+
+    private void added(HorizontalPodAutoscaler hpa, boolean queue) {
+        String key = Reconciler.keyOf(hpa);
+        selectors.register(key, hpa.getMetadata().getNamespace());
+        if (!queue) {
+            return;
+        }
+        if (reconciledHere(hpa)) {
+            keepPeriod(key, hpa);
+        }
+        if (createdSinceStart(hpa)) {
+            this.queue.addChanged(key);
+        } else {
+            this.queue.add(key);
+        }
+    }
+
+    /** Whether this instance reconciles the HPA (it is not an autoscaling/v2 HPA only read for its selector). */
+    boolean reconciledHere(HorizontalPodAutoscaler hpa) {
+        return builtinSelectors == null || HpaApi.of(hpa) != HpaApi.BUILTIN;
+    }
+
+    /** Whether the HPA was created after this process started (the API server's clock, to the second). */
+    private boolean createdSinceStart(HorizontalPodAutoscaler hpa) {
+        long at = KubeTime.parse(hpa.getMetadata().getCreationTimestamp(), Long.MIN_VALUE);
+        return at != Long.MIN_VALUE && at >= processStart.toEpochMilli();
+    }
+
+    private void updated(HorizontalPodAutoscaler old, HorizontalPodAutoscaler hpa, boolean queue) {
+        String key = Reconciler.keyOf(hpa);
+        selectors.register(key, hpa.getMetadata().getNamespace());
+        if (queue && (!Objects.equals(old.getMetadata().getGeneration(), hpa.getMetadata().getGeneration()) || HpaControlsCache.changed(old, hpa))) {
+            if (reconciledHere(hpa)) {
+                keepPeriod(key, hpa);
+            }
+            this.queue.addChanged(key);
+        }
+    }
+
+    /**
+     * The period the queue schedules the HPA's next sync by: its own when its controls give one, else the flag's. Kept
+     * when the informer delivers the HPA, so that a changed period counts from the change on.
+     */
+    private void keepPeriod(String key, HorizontalPodAutoscaler hpa) {
+        Parsed<HpaControls> hpaControls = controls.of(key, hpa);
+        Duration own = hpaControls instanceof Parsed.Valid<HpaControls> v ? v.value().syncPeriod() : null;
+        if (own == null || own.equals(options.syncPeriod())) {
+            periods.remove(key);
+        } else {
+            periods.put(key, own);
+        }
+    }
+
+    /** Sweeps now, then once a sync period (not more often than {@link #SWEEP_FLOOR}) until {@link #stopSweeping}. */
+    void startSweeping() {
+        sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "hpa-sweep");
+            t.setDaemon(true);
+            return t;
+        });
+        // A safety net that walks every cached HPA: once a period, but not more often than SWEEP_FLOOR (at the
+        // bench's 1 ms period it took more CPU than the 5 workers together)
+        long period = Math.max(options.syncPeriod().toMillis(), SWEEP_FLOOR.toMillis());
+        sweeper.scheduleAtFixedRate(this::sweep, period, period, TimeUnit.MILLISECONDS);
+        sweep();
+    }
+
+    void stopSweeping() {
+        if (sweeper != null) {
+            sweeper.shutdownNow();
+            sweeper = null;
+        }
+    }
+
+    /** Queues every cached HPA the queue does not know about. */
+    void sweep() {
+        if (queues(HpaApi.BUILTIN)) {
+            sweep(informers.keys(HpaApi.BUILTIN));
+        }
+        sweep(informers.keys(HpaApi.MIRROR));
+    }
+
+    private void sweep(List<String> keys) {
+        for (String key : keys) {
+            if (!queue.isTracked(key)) {
+                queue.add(key);
+            }
+        }
+    }
+}
