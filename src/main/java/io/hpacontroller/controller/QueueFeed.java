@@ -63,7 +63,10 @@ final class QueueFeed implements Informers.HpaEvents {
         this.deleted = deleted;
     }
 
-    /** Whether autoscaling/v2 HPAs go through the work queue: reconciled, or read for their selectors next to mirror HPAs. */
+    /**
+     * Whether HPAs of this API go through the work queue: mirror HPAs always; autoscaling/v2 ones when an API is
+     * selected (reconciled, or read for their selectors next to mirror HPAs).
+     */
     private boolean queues(HpaApi api) {
         return api == HpaApi.MIRROR || !options.apis().isEmpty();
     }
