@@ -145,9 +145,10 @@ class ReplacementNodeIT {
              CpuWorkload web = CpuWorkload.create(node, ns.name(), "web", 4, CpuWorkload.Shape.of("20m", Duration.ofSeconds(5)))) {
             t.watchReplicas(node, ns.name(), "web");
             t.watchReplicas(node, ns.name(), "crashing");
-            // 9.5m a pod: 47.5 % of the request, within the tolerance of the 50 % target; a count taken wrongly either way
-            // shows as a scale-up, and the default 5 min scale-down window outlasts the test
-            web.demand(38);
+            // 8m a pod (about 9m measured, with the burner's own cost): 45 % of the request, inside the tolerance of the
+            // 50 % target (a first run at 9.5m measured 11m, 56 %, and rightly scaled); a count taken wrongly shows as a
+            // scale-up, and the default 5 min scale-down window outlasts the test
+            web.demand(32);
             node.adminClient().apps().deployments().inNamespace(ns.name()).resource(crashing()).create();
             await("4 web pods Ready").atMost(LONG).until(() -> web.readyPods().size() == 4);
             NodeHpas.create(node.adminClient(), HpaApi.BUILTIN, ns.name(), NodeHpas.cpuHpa("web", 2, 6, 300));
