@@ -88,13 +88,24 @@ public final class KubeApi {
     }
 
     public String get(String path) throws ApiException {
+        return read(() -> send(http.newHttpRequestBuilder().uri(base + path), path, "GET"));
+    }
+
+    /** A read that may be sent twice. */
+    @FunctionalInterface
+    private interface Read<T> {
+        T send() throws ApiException;
+    }
+
+    /** Sends the read; once more after a transient failure when {@link #retryingReadsOnce} asked for it. */
+    private <T> T read(Read<T> read) throws ApiException {
         try {
-            return send(http.newHttpRequestBuilder().uri(base + path), path, "GET");
+            return read.send();
         } catch (Transient e) {
             if (!retryReads) {
                 throw e;
             }
-            return send(http.newHttpRequestBuilder().uri(base + path), path, "GET");
+            return read.send();
         }
     }
 
@@ -124,14 +135,7 @@ public final class KubeApi {
      * @param bound what sets {@code maxBytes}, for the error ("--metrics-max-response-bytes")
      */
     public <T> T getStreamed(String path, long maxBytes, String bound, BodyReader<T> reader) throws ApiException {
-        try {
-            return getStreamedOnce(path, maxBytes, bound, reader);
-        } catch (Transient e) {
-            if (!retryReads) {
-                throw e;
-            }
-            return getStreamedOnce(path, maxBytes, bound, reader);
-        }
+        return read(() -> getStreamedOnce(path, maxBytes, bound, reader));
     }
 
     private <T> T getStreamedOnce(String path, long maxBytes, String bound, BodyReader<T> reader) throws ApiException {

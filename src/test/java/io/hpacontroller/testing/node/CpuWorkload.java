@@ -168,6 +168,11 @@ public final class CpuWorkload implements AutoCloseable {
                 && Integer.valueOf(want).equals(st.getReplicas()) && Integer.valueOf(want).equals(st.getAvailableReplicas());
     }
 
+    /** The Deployment's spec.replicas now (what an HPA set). */
+    public int replicas() {
+        return client.apps().deployments().inNamespace(namespace).withName(name).get().getSpec().getReplicas();
+    }
+
     /** The total demand, in millicores, split over the ready pods from now on. */
     public void demand(int millicores) {
         totalMillicores = millicores;

@@ -91,13 +91,13 @@ class DefaultInstallNodeIT {
                     .until(() -> "False FailedGetResourceMetric".equals(condition(node, ns, "ScalingActive")));
             await("three syncs that met the outage (the event's count)").atMost(LONG)
                     .until(() -> failedGetEvents(node, ns) >= 3);
-            assertThat(replicas(node, ns)).as("no scale while the metric cannot be read").isEqualTo(2);
+            assertThat(web.replicas()).as("no scale while the metric cannot be read").isEqualTo(2);
             t.mark("outage: " + NodeHpas.conditions(hpa(node, ns)) + "; events " + NodeHpas.events(node.adminClient(), ns.name(), "web"));
             assertThat(NodeHpas.events(node.adminClient(), ns.name(), "web")).anyMatch(e -> e.startsWith("Warning FailedGetResourceMetric"));
 
             ns.metrics().heal(FakeMetricsServer.Api.RESOURCE);
             t.mark("metrics.k8s.io answers again");
-            await("the HPA to read the metric again and scale up").atMost(LONG).until(() -> replicas(node, ns) > 2);
+            await("the HPA to read the metric again and scale up").atMost(LONG).until(() -> web.replicas() > 2);
             t.mark("scaling again: " + NodeHpas.conditions(hpa(node, ns)));
         }
     }
@@ -124,9 +124,6 @@ class DefaultInstallNodeIT {
         return NodeHpas.condition(hpa(node, ns), type);
     }
 
-    private static int replicas(RealNode node, TestNamespace ns) {
-        return node.adminClient().apps().deployments().inNamespace(ns.name()).withName("web").get().getSpec().getReplicas();
-    }
 
     private static int failedGetEvents(RealNode node, TestNamespace ns) {
         return node.adminClient().v1().events().inNamespace(ns.name()).list().getItems().stream()

@@ -79,7 +79,7 @@ class ReplacementNodeIT {
             await("the HPA to read the metric").atMost(LONG).until(() -> "True ValidMetricFound".equals(condition(ns, "ScalingActive")));
             web.demand(60);
             t.mark("demand 60m");
-            await("a scale-up").atMost(LONG).until(() -> replicas(ns) >= 3);
+            await("a scale-up").atMost(LONG).until(() -> web.replicas() >= 3);
             assertThat(scaleWrites(ns, release.user(), start)).as("this controller wrote the scale").isPositive();
             assertThat(scaleWrites(ns, UpstreamHpaController.USER, start)).as("nothing else did").isZero();
             assertThat(condition(ns, Reconciler.CONFLICTING_CONTROLLER)).as("alone, no conflict").isNull();
@@ -113,7 +113,7 @@ class ReplacementNodeIT {
             t.watchHpa(node, HpaApi.BUILTIN, ns.name(), "web");
             web.demand(60);
             t.mark("HPA web (scale-down window " + window + " s); demand 60m");
-            await("6 replicas (60m at 10m a pod)").atMost(LONG).until(() -> replicas(ns) == 6);
+            await("6 replicas (60m at 10m a pod)").atMost(LONG).until(() -> web.replicas() == 6);
             web.demand(20);
             double dropped = t.now();
             String leader = release.leader();
@@ -205,9 +205,6 @@ class ReplacementNodeIT {
         return NodeHpas.condition(hpa(ns), type);
     }
 
-    private int replicas(TestNamespace ns) {
-        return node.adminClient().apps().deployments().inNamespace(ns.name()).withName("web").get().getSpec().getReplicas();
-    }
 
     private long scaleWrites(TestNamespace ns, String user, Instant since) {
         return node.plane().audit().count(AuditEvent.Filter.all().user(user).since(since).namespace(ns.name()).subresource("scale").writes());

@@ -51,10 +51,10 @@ class ShadowNodeIT {
                     NodeHpas.condition(NodeHpas.read(node.adminClient(), HpaApi.BUILTIN, ns.name(), "web"), "ScalingActive")));
             web.demand(60);
             t.mark("demand 60m");
-            await("upstream to scale up").atMost(LONG).until(() -> replicas(node, ns) >= 4);
+            await("upstream to scale up").atMost(LONG).until(() -> web.replicas() >= 4);
             web.demand(10);
             t.mark("demand 10m (2 replicas, the minimum)");
-            await("upstream to scale back down").atMost(LONG).until(() -> replicas(node, ns) == 2);
+            await("upstream to scale back down").atMost(LONG).until(() -> web.replicas() == 2);
             // the rest of the five minutes at a steady demand
             await("five minutes since the HPA was created").pollInterval(Duration.ofSeconds(5)).atMost(RUN.plus(LONG))
                     .until(() -> t.now() - created >= RUN.toSeconds());
@@ -85,9 +85,6 @@ class ShadowNodeIT {
         }
     }
 
-    private static int replicas(RealNode node, TestNamespace ns) {
-        return node.adminClient().apps().deployments().inNamespace(ns.name()).withName("web").get().getSpec().getReplicas();
-    }
 
     /** A counter's value for the HPA {@code NAMESPACE/web}; 0 when it has no sample (nothing counted). */
     private static long counter(String metrics, String name, String namespace) {
