@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricValueStatus;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.hpacontroller.core.calc.ReplicaCalculator;
 import io.hpacontroller.core.labels.Selector;
+import io.hpacontroller.core.memory.InMemoryCluster;
 import io.hpacontroller.core.normalize.Behavior;
 import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.normalize.HpaHistory;
@@ -157,7 +158,7 @@ public final class ConformanceRunner {
     private String runCalc(JsonNode c) {
         ControllerConfig cfg = config(c);
         long now = NOW.toEpochMilli();
-        CaseWorld world = new CaseWorld(c, now);
+        InMemoryCluster world = CaseWorld.load(c, now);
         MetricEvaluator evaluator = new MetricEvaluator(new ReplicaCalculator(cfg.cpuInitializationPeriod().toMillis(),
                 cfg.initialReadinessDelay().toMillis()), world, world);
         MetricEvaluator.Context ctx = new MetricEvaluator.Context("test-namespace", Selector.everything(),
@@ -165,7 +166,7 @@ public final class ConformanceRunner {
                 Behavior.tolerances(behavior(c.get("behavior"), cfg), cfg.tolerance()), now);
         MetricEvaluator.Evaluated result = evaluator.evaluate(ctx, convert(c.path("metric"), MetricSpec.class));
         MetricTrace p = result.trace();
-        List<String> diffs = new ArrayList<>(TraceConsistency.ofMetric(p, ctx.specReplicas(), world.pods().size()));
+        List<String> diffs = new ArrayList<>(TraceConsistency.ofMetric(p, ctx.specReplicas(), world.pods.size()));
         JsonNode expect = c.path("expect");
         if (expect.path("error").asBoolean(false)) {
             if (!p.failed()) {
@@ -252,14 +253,14 @@ public final class ConformanceRunner {
     /**
      * A reconcile case's sync: its world (what the core read and wrote), the HPA it synced and what it returned.
      */
-    record CaseSync(CaseWorld world, HorizontalPodAutoscaler hpa, ReconcileOutcome outcome) {
+    record CaseSync(InMemoryCluster world, HorizontalPodAutoscaler hpa, ReconcileOutcome outcome) {
     }
 
     /** Syncs the HPA of a reconcile case in the case's world. */
     CaseSync sync(JsonNode c) {
         ControllerConfig cfg = config(c);
         long now = NOW.toEpochMilli();
-        CaseWorld world = new CaseWorld(c, now);
+        InMemoryCluster world = CaseWorld.load(c, now);
         HorizontalPodAutoscaler hpa = convert(withAbsoluteTimes(c.path("hpa").deepCopy(), now), HorizontalPodAutoscaler.class);
         HistoryStore histories = new HistoryStore();
         seedHistory(histories.of(Reconciler.keyOf(hpa)), c.path("history"), now);
@@ -269,7 +270,7 @@ public final class ConformanceRunner {
 
     private String runReconcile(JsonNode c) {
         CaseSync sync = sync(c);
-        CaseWorld world = sync.world();
+        InMemoryCluster world = sync.world();
         ReconcileOutcome outcome = sync.outcome();
 
         JsonNode expect = c.path("expect");
@@ -307,7 +308,7 @@ public final class ConformanceRunner {
         if (expect.has("statusWritten") && expect.get("statusWritten").asBoolean() != !world.statusWrites.isEmpty()) {
             diffs.add("status written: expected " + expect.get("statusWritten").asBoolean() + ", got " + !world.statusWrites.isEmpty());
         }
-        diffs.addAll(TraceConsistency.ofSync(outcome, world.scaleWrites, world.pods().size()));
+        diffs.addAll(TraceConsistency.ofSync(outcome, world.scaleWrites, world.pods.size()));
         if (!diffs.isEmpty() && outcome.errorMessage() != null) {
             diffs.add("(sync error: " + outcome.errorMessage() + ")");
         }

@@ -10,13 +10,12 @@ import io.hpacontroller.core.Quantities;
 import io.hpacontroller.core.calc.Tolerances;
 import io.hpacontroller.core.controls.HpaControls;
 import io.hpacontroller.core.labels.Selector;
+import io.hpacontroller.core.memory.InMemoryCluster;
 import io.hpacontroller.core.normalize.Behavior;
 import io.hpacontroller.core.normalize.HistoryStore;
-import io.hpacontroller.core.port.HistoryWriter;
 import io.hpacontroller.core.port.MetricsSource;
 import io.hpacontroller.core.port.PodSource;
 import io.hpacontroller.core.port.Ports;
-import io.hpacontroller.core.port.ScaleClient;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.core.reconcile.MetricEvaluator;
 import io.hpacontroller.core.reconcile.MetricStatuses;
@@ -53,6 +52,7 @@ final class HpaRun {
     private final long stepMillis;
     private final MetricsPipeline resourceMetrics;
     private final MetricsPipeline customMetrics;
+    private final SimulatedMetricsApis metrics;
 
     /** What the demand asked for at each step of the model, and each sync as {@link ScaleDelays} reads it. */
     final ScaleDelays.Asked asked = new ScaleDelays.Asked();
@@ -89,26 +89,20 @@ final class HpaRun {
         String target = hpa.getSpec().getScaleTargetRef() != null && hpa.getSpec().getScaleTargetRef().getName() != null
                 ? hpa.getSpec().getScaleTargetRef().getName() : "workload";
         this.workload = new SimulatedWorkload(target, setup.workload(), clock.now(), horizonMillis);
-        this.cluster = new SimulatedCluster(workload, clock);
-        this.faults = new FaultInjection(scenario.faults(), scenario.faults().seed() * 31 + index, cluster);
-        MetricsSource metrics = new SimulatedMetricsApis(workload, setup.resourceMetrics(), setup.customMetrics(), clock);
-        ScaleClient scale = cluster;
-        if (scenario.faults().any()) {
-            metrics = faults.metrics(metrics);
-            scale = faults.scale(scale);
-        }
+        this.faults = new FaultInjection(scenario.faults(), scenario.faults().seed() * 31 + index);
+        this.cluster = new SimulatedCluster(workload, clock, scenario.faults().any() ? faults : null);
         ControllerConfig config = setup.controller().config();
         this.tolerances = tolerances(hpa, config);
         this.controls = HpaControls.of(hpa) instanceof Parsed.Valid<HpaControls> v ? v.value() : HpaControls.NONE;
         this.syncPeriodMillis = scenario.syncPeriodMillis(index);
         this.metricSpecs = Reconciler.metricSpecs(hpa.getSpec());
+        this.metrics = new SimulatedMetricsApis(workload, setup.resourceMetrics(), setup.customMetrics(), clock, metricSpecs);
         this.podSelector = Selector.ofLabels(workload.labels());
         this.stepMillis = scenario.stepMillis();
         this.resourceMetrics = setup.resourceMetrics();
         this.customMetrics = setup.customMetrics();
         this.nextSync = setup.controller().syncPhaseMillis();
-        this.reconciler = new Reconciler(config, new Ports(scale, cluster, metrics, cluster, cluster,
-                HistoryWriter.NONE, SelectorOwnership.NONE), new HistoryStore(), clock);
+        this.reconciler = new Reconciler(config, Ports.of(cluster, SelectorOwnership.NONE), new HistoryStore(), clock);
     }
 
     /** The tolerances the core computes this spec's metrics with: its behavior's where set, the flag's otherwise. */
@@ -210,7 +204,10 @@ final class HpaRun {
      * then also uncapped. Each sample covers the pipeline's window, as the metric the HPA reads does.
      */
     private int[] withoutTheWay(long now) {
-        int fresh = proposal(new SimulatedMetricsApis(workload, sampledAt(now, resourceMetrics), sampledAt(now, customMetrics), clock), cluster, now);
+        InMemoryCluster sampledNow = new InMemoryCluster();
+        sampledNow.pods = cluster.pods;
+        new SimulatedMetricsApis(workload, sampledAt(now, resourceMetrics), sampledAt(now, customMetrics), clock, metricSpecs).feed(sampledNow);
+        int fresh = proposal(sampledNow, now);
         double resourceDemand = workload.offered.average(now - resourceMetrics.windowMillis(), now);
         double customDemand = workload.offered.average(now - customMetrics.windowMillis(), now);
         int ready = proposal(new SettledMetrics(workload, now, resourceDemand, customDemand, true, stepMillis), now);
@@ -232,11 +229,13 @@ final class HpaRun {
     void sync(double demand) {
         long now = clock.now();
         int before = workload.specReplicas();
+        cluster.feed(metrics);
         // from the state the core is about to see
         int[] without = withoutTheWay(now);
         int demanded = askedAt(now, demand);
         faults.startSync();
         ReconcileOutcome outcome = reconciler.reconcile(hpa);
+        cluster.clearWrites(); // read from the workload, the HPA and the outcome
         delaySyncs.add(ScaleDelays.Sync.of(now, outcome.trace(), without[0], without[1], without[2], demanded));
         int after = workload.specReplicas();
         syncs++;

@@ -1,88 +1,87 @@
 package io.hpacontroller.sim;
 
-import io.fabric8.kubernetes.api.model.autoscaling.v2.CrossVersionObjectReference;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus;
 import io.hpacontroller.core.labels.Selector;
-import io.hpacontroller.core.model.PodInfo;
+import io.hpacontroller.core.memory.InMemoryCluster;
 import io.hpacontroller.core.model.ScaleTarget;
 import io.hpacontroller.core.port.ApiException;
-import io.hpacontroller.core.port.EventRecorder;
-import io.hpacontroller.core.port.PodSource;
-import io.hpacontroller.core.port.ScaleClient;
-import io.hpacontroller.core.port.StatusWriter;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The API server of one HPA's simulated cluster: the scale subresource of its workload (with a
- * resourceVersion that guards writes), the pods, the HPA's status subresource and its events.
+ * One HPA's simulated cluster: the {@link InMemoryCluster} fed from the workload before each sync (its scale, its pods
+ * and, through {@link SimulatedMetricsApis}, the metrics APIs), whose scale writes scale the workload, whose status
+ * writes are stored on the HPA object (so the next sync reads them), and whose events are kept with their time. The
+ * seeded faults of the scenario, if any, come in before the calls ({@link FaultInjection}).
  */
-final class SimulatedCluster implements ScaleClient, PodSource, StatusWriter, EventRecorder {
+final class SimulatedCluster extends InMemoryCluster {
 
     private final SimulatedWorkload workload;
     private final VirtualClock clock;
     private final String selectorText;
-    private final List<RecordedEvent> events = new ArrayList<>();
-    private long resourceVersion = 1;
+    private final FaultInjection faults;
+    private final List<RecordedEvent> recorded = new ArrayList<>();
 
-    SimulatedCluster(SimulatedWorkload workload, VirtualClock clock) {
+    /** @param faults the faults to inject, null for none */
+    SimulatedCluster(SimulatedWorkload workload, VirtualClock clock, FaultInjection faults) {
         this.workload = workload;
         this.clock = clock;
+        this.faults = faults;
         this.selectorText = Selector.ofLabels(workload.labels()).toString();
+        this.targetName = workload.name();
+        this.scale = new ScaleTarget(workload.specReplicas(), workload.podCount(), selectorText, "1");
     }
 
-    List<RecordedEvent> events() {
-        return events;
+    /** The events the core recorded, with their time. */
+    List<RecordedEvent> recordedEvents() {
+        return recorded;
     }
 
-    // ---- ScaleClient: the workload's scale subresource ----
+    /**
+     * The cluster as the workload is now: its scale (spec and status replicas; the resourceVersion moves with writes
+     * only), its pods, and the metrics APIs' answers.
+     */
+    void feed(SimulatedMetricsApis metrics) {
+        scale = new ScaleTarget(workload.specReplicas(), workload.podCount(), selectorText, scale.resourceVersion());
+        pods = workload.podInfos(clock.now());
+        metrics.feed(this);
+    }
 
     @Override
-    public ScaleTarget get(String namespace, CrossVersionObjectReference target) throws ApiException {
-        if (!workload.name().equals(target.getName())) {
-            throw new ApiException.NotFound(target.getKind() + " \"" + target.getName() + "\" not found");
+    protected void beforeScaleWrite() throws ApiException {
+        if (faults != null) {
+            faults.beforeScaleWrite(this);
         }
-        return new ScaleTarget(workload.specReplicas(), workload.podCount(), selectorText, Long.toString(resourceVersion));
     }
 
     @Override
-    public void update(String namespace, CrossVersionObjectReference target, ScaleTarget current, int replicas) throws ApiException {
-        if (!Long.toString(resourceVersion).equals(current.resourceVersion())) {
-            throw new ApiException.Conflict("Operation cannot be fulfilled on " + target.getKind() + " \"" + target.getName()
-                    + "\": the object has been modified; please apply your changes to the latest version and try again");
-        }
+    protected void scaleWritten(int replicas) {
         workload.scaleTo(replicas, clock.now());
-        resourceVersion++;
-    }
-
-    /** Someone else touched the workload (a fault): the next write with the old resourceVersion conflicts. */
-    void bumpResourceVersion() {
-        resourceVersion++;
-    }
-
-    // ---- PodSource ----
-
-    @Override
-    public List<PodInfo> list(String namespace, Selector selector) {
-        if (!selector.matches(workload.labels())) {
-            return List.of();
+        if (faults != null) {
+            faults.scaleWritten();
         }
-        return workload.podInfos(clock.now());
     }
 
-    // ---- StatusWriter: the status is stored on the HPA object, so the next sync reads it ----
+    @Override
+    protected void beforeMetricRead(MetricRead read) throws ApiException {
+        if (faults != null) {
+            faults.beforeMetricRead(read);
+        }
+    }
+
+    // ---- the status is stored on the HPA object, so the next sync reads it ----
 
     @Override
-    public void write(HorizontalPodAutoscaler hpa, HorizontalPodAutoscalerStatus status) {
+    public void write(HorizontalPodAutoscaler hpa, HorizontalPodAutoscalerStatus status) throws ApiException {
+        super.write(hpa, status);
         hpa.setStatus(status);
     }
 
-    // ---- EventRecorder ----
-
     @Override
     public void record(HorizontalPodAutoscaler hpa, Type type, String reason, String message) {
-        events.add(new RecordedEvent(clock.now(), hpa.getMetadata().getName(), type.name(), reason, message));
+        super.record(hpa, type, reason, message);
+        recorded.add(new RecordedEvent(clock.now(), hpa.getMetadata().getName(), type.name(), reason, message));
     }
 }

@@ -122,7 +122,7 @@ public final class Simulation {
         for (HpaRun r : runs) {
             timeline.addAll(r.timeline);
             summaries.add(r.summary());
-            events.addAll(r.cluster.events());
+            events.addAll(r.cluster.recordedEvents());
             violations.addAll(r.invariants.violations());
             scaleSteps.add(r.scaleSteps(scenario.workload().replicas()));
         }

@@ -44,7 +44,7 @@ public final class CaseStatuses {
                 ConformanceRunner.CaseSync sync = runner.sync(c);
                 for (int i = 0; i < sync.world().statusWrites.size(); i++) {
                     out.add(new Written(c.path("name").asText(file.getFileName().toString()), sync.hpa(), sync.world().statusWrites.get(i),
-                            sync.world().statusDecisions.get(i)));
+                            sync.world().statusWriteDecisions.get(i)));
                 }
             }
         } catch (IOException e) {
