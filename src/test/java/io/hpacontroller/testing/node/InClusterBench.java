@@ -76,6 +76,9 @@ public final class InClusterBench {
     private record Usage(String cpu, String memory) {
     }
 
+    /** {@code jar}, or {@code jar{VALUE=X;VALUE=Y}}: the chart installed with these values. */
+    private static final java.util.regex.Pattern VARIANT = java.util.regex.Pattern.compile("^jar(?:\\{((?:[^=;{}]+=[^;{}]*;?)*)\\})?$");
+
     private final int hpas;
     private final int podsPerHpa;
     private final int namespaces;
@@ -109,8 +112,9 @@ public final class InClusterBench {
         } catch (NumberFormatException e) {
             usage("not a number: " + e.getMessage());
         }
-        if (!bench.controllers.stream().allMatch(c -> c.equals("upstream") || c.equals("jar"))) {
-            usage("--controllers takes upstream, jar or both, comma-separated: " + bench.controllers);
+        if (!bench.controllers.stream().allMatch(c -> c.equals("upstream") || VARIANT.matcher(c).matches())) {
+            usage("--controllers takes upstream, jar and jar{VALUE=X;VALUE=Y} (the chart with these values), comma-separated: "
+                    + bench.controllers);
         }
         int exit = 0;
         try (RealNode node = RealNode.start("incluster-bench", RealNode.Layout.shared(), List.of());
@@ -148,11 +152,17 @@ public final class InClusterBench {
         figures.put("load_average_before_setup", loadAverages());
         setUp(node, kubelet);
         figures.put("load_average_after_setup", loadAverages());
+        int jars = 0;
         for (String c : controllers) {
             if (c.equals("upstream")) {
                 measureUpstream(node);
             } else {
-                measureChart(node);
+                Map<String, Object> values = new LinkedHashMap<>();
+                String set = VARIANT.matcher(c).replaceFirst("$1");
+                for (String kv : set.isEmpty() ? new String[0] : set.split(";")) {
+                    values.put(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
+                }
+                measureChart(node, jars++ == 0 ? "jar" : "jar" + jars, values);
             }
         }
     }
@@ -285,21 +295,23 @@ public final class InClusterBench {
         deleteHpas(node, HpaApi.BUILTIN);
     }
 
-    private void measureChart(RealNode node) throws Exception {
-        figures.put("jar.image_mib", mib(Files.size(RealNodeExtension.controllerImage())));
+    private void measureChart(RealNode node, String name, Map<String, Object> values) throws Exception {
+        figures.put(name + ".image_mib", mib(Files.size(RealNodeExtension.controllerImage())));
         for (Path crd : Files.list(ControllerRelease.CHART.resolve("crds")).sorted().toList()) {
             Crds.applyOnce(node.plane(), crd); // as helm does before the release: the mirror HPAs exist when the controller starts
         }
         Crds.awaitEstablished(node.adminClient(), "horizontalpodautoscalers." + HpaApi.MIRROR.group());
         createHpas(node, HpaApi.MIRROR);
         Instant started = Instant.now();
-        ControllerRelease release = ControllerRelease.install(node, RELEASE, RELEASE, Map.of());
-        String leader = awaitValue("a leader", release::leader);
-        Pod pod = release.pods().stream().filter(p -> p.getMetadata().getName().equals(leader)).findFirst().orElseThrow();
+        ControllerRelease release = ControllerRelease.install(node, RELEASE, RELEASE, values);
+        // the Lease outlives an earlier release of the same name: its holder must be one of this release's pods
+        Pod pod = awaitValue("a leader among the release's pods", () -> release.pods().stream()
+                .filter(p -> p.getMetadata().getName().equals(release.leader())).findFirst().orElse(null));
+        String leader = pod.getMetadata().getName();
         List<Pod> standby = release.pods().stream().filter(p -> !p.getMetadata().getName().equals(leader)).toList();
-        figures.put("jar.chart_values", "defaults " + ControllerRelease.imageValues());
+        figures.put(name + ".chart_values", values.isEmpty() ? "defaults" : values.toString());
         try {
-            measure("jar", node, started, pod, release.user(), standby);
+            measure(name, node, started, pod, release.user(), standby);
         } finally {
             release.saveLogs();
             release.close();
@@ -340,6 +352,7 @@ public final class InClusterBench {
                 if (first.distinct() >= hpas) {
                     allReconciled = Duration.between(podStart, first.lastFirst()).toMillis() / 1000.0;
                     cpuAtAll = cpu; // sampled at most a second after the last first reconcile
+                    figures.put(p + "cpu_seconds_to_first_reconcile_all_by_thread", cgroup.cpuByThread());
                     progress(String.format("%s: every HPA reconciled once %.1f s after the pod started", name, allReconciled));
                 } else if (now.isAfter(podStart.plus(CEILING))) {
                     figures.put(p + "error", "only " + first.distinct() + " of " + hpas + " HPAs reconciled in " + CEILING);
@@ -365,6 +378,7 @@ public final class InClusterBench {
         figures.put(p + "cpu_seconds_to_first_reconcile_all", String.format("%.2f", cpuAtAll));
         figures.put(p + "working_set_mib_peak_cgroup", mib(peakWorkingSet));
         figures.put(p + "working_set_mib_kubelet", kubeletWorkingSet(node, pod));
+        figures.put(p + "memory_mib_end_cgroup", cgroup.memoryBreakdown());
         for (Pod o : others) {
             figures.put(p + "standby_working_set_mib_kubelet", kubeletWorkingSet(node, o));
         }
@@ -420,6 +434,43 @@ public final class InClusterBench {
             long inactive = read(memory.resolve("memory.stat")).lines().filter(l -> l.startsWith("total_inactive_file "))
                     .mapToLong(l -> Long.parseLong(l.substring(l.indexOf(' ') + 1))).findFirst().orElse(0);
             return Math.max(0, usage - inactive);
+        }
+
+        /** The cgroup's anonymous memory and active and inactive file pages (jar, class-data archive, binary), in MiB. */
+        String memoryBreakdown() {
+            Map<String, Long> stat = new LinkedHashMap<>();
+            read(memory.resolve("memory.stat")).lines().map(l -> l.split(" ")).filter(f -> f.length == 2)
+                    .forEach(f -> stat.put(f[0], Long.parseLong(f[1])));
+            return "anon " + mib(stat.getOrDefault("total_rss", 0L)) + ", active file " + mib(stat.getOrDefault("total_active_file", 0L))
+                    + ", inactive file " + mib(stat.getOrDefault("total_inactive_file", 0L));
+        }
+
+        /**
+         * The CPU seconds of the pod's threads so far, summed by thread name (digits as {@code #}), the eight
+         * largest: the JIT compiler's, the collector's, the application's.
+         */
+        String cpuByThread() {
+            Map<String, Double> byName = new java.util.HashMap<>();
+            try (Stream<Path> dirs = Files.walk(cpuacct)) {
+                for (Path procs : dirs.filter(d -> d.getFileName().toString().equals("cgroup.procs")).toList()) {
+                    for (String pid : read(procs).lines().filter(l -> !l.isBlank()).toList()) {
+                        try (Stream<Path> tasks = Files.list(Path.of("/proc", pid.strip(), "task"))) {
+                            for (Path task : tasks.toList()) {
+                                String stat = read(task.resolve("stat"));
+                                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                                double seconds = (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0; // utime, stime: clock ticks
+                                byName.merge(read(task.resolve("comm")).replaceAll("[0-9]+", "#"), seconds, Double::sum);
+                            }
+                        } catch (IOException | UncheckedIOException e) {
+                            // the process or thread ended meanwhile
+                        }
+                    }
+                }
+            } catch (IOException e) {
+                return "n/a: " + e;
+            }
+            return byName.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed()).limit(8)
+                    .map(e -> e.getKey() + " " + String.format("%.2f", e.getValue())).collect(java.util.stream.Collectors.joining(", "));
         }
 
         private static String read(Path file) {
