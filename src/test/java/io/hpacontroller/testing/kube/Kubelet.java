@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -25,6 +26,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -50,9 +53,55 @@ public final class Kubelet implements PodSource, AutoCloseable {
     private final Set<String> unreadyNamespaces = ConcurrentHashMap.newKeySet();
     private final AtomicInteger ips = new AtomicInteger();
     private SharedIndexInformer<Pod> informer;
+    private ScheduledExecutorService heartbeat;
 
     Kubelet(KubernetesClient client) {
         this.client = client;
+    }
+
+    /**
+     * The fake Node beside real kubelets ({@code io.hpacontroller.testing.node}): started as below, tainted
+     * {@code NoSchedule} so that the scheduler never puts a real pod on it, and its Lease renewed every
+     * 10 s as a kubelet's, so the node-lifecycle controller keeps it Ready and never marks its pods unready.
+     */
+    public static Kubelet besideRealNodes(KubernetesClient client) {
+        Kubelet kubelet = new Kubelet(client);
+        kubelet.start();
+        // beside real kubelets the node-lifecycle controller edits the new Node too
+        kubelet.onConflictAgain(() -> client.nodes().withName(NODE).edit(n -> new NodeBuilder(n).editSpec()
+                .addNewTaint().withKey("hpa-controller.io/fake-kubelet").withEffect("NoSchedule").endTaint().endSpec().build()));
+        kubelet.heartbeat = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "fake-kubelet-lease");
+            t.setDaemon(true);
+            return t;
+        });
+        kubelet.heartbeat.scheduleWithFixedDelay(kubelet::renewLease, 0, 10, TimeUnit.SECONDS);
+        return kubelet;
+    }
+
+    /** Runs the edit, and again (from the Node as it is then) while another writer's change conflicts with it. */
+    private void onConflictAgain(Runnable edit) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                edit.run();
+                return;
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 409 || attempt == 10) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private void renewLease() {
+        try {
+            var now = java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC);
+            client.leases().inNamespace("kube-node-lease").resource(new LeaseBuilder().withNewMetadata().withName(NODE)
+                    .withNamespace("kube-node-lease").endMetadata().withNewSpec().withHolderIdentity(NODE).withLeaseDurationSeconds(40)
+                    .withRenewTime(now).endSpec().build()).fieldManager("fake-kubelet").forceConflicts().serverSideApply();
+        } catch (KubernetesClientException e) {
+            // the next renewal tries again, well within the grace period
+        }
     }
 
     /** Registers the Node (Ready, 64 CPUs) and starts watching its pods. */
@@ -60,13 +109,13 @@ public final class Kubelet implements PodSource, AutoCloseable {
         client.nodes().resource(new NodeBuilder().withNewMetadata().withName(NODE)
                 .withLabels(Map.of("kubernetes.io/hostname", NODE, "kubernetes.io/os", "linux")).endMetadata().build()).create();
         String now = now();
-        client.nodes().withName(NODE).editStatus(n -> new NodeBuilder(n).editOrNewStatus()
+        onConflictAgain(() -> client.nodes().withName(NODE).editStatus(n -> new NodeBuilder(n).editOrNewStatus()
                 .withCapacity(Map.of("cpu", new Quantity("64"), "memory", new Quantity("256Gi"), "pods", new Quantity("1000")))
                 .withAllocatable(Map.of("cpu", new Quantity("64"), "memory", new Quantity("256Gi"), "pods", new Quantity("1000")))
                 .addNewAddress().withType("InternalIP").withAddress("127.0.0.1").endAddress()
                 .addNewCondition().withType("Ready").withStatus("True").withReason("KubeletReady")
                 .withMessage("the test fixture plays the kubelet").withLastHeartbeatTime(now).withLastTransitionTime(now).endCondition()
-                .endStatus().build());
+                .endStatus().build()));
         informer = client.pods().inAnyNamespace().withField("spec.nodeName", NODE).inform(new ResourceEventHandler<>() {
             @Override
             public void onAdd(Pod pod) {
@@ -188,5 +237,8 @@ public final class Kubelet implements PodSource, AutoCloseable {
             informer.stop();
         }
         writer.shutdownNow();
+        if (heartbeat != null) {
+            heartbeat.shutdownNow();
+        }
     }
 }

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hpacontroller.testing.kube.ChildProcess;
 import io.hpacontroller.testing.kube.KubeControlPlane;
+import io.hpacontroller.testing.kube.ResourceMetrics;
 import io.hpacontroller.testing.kube.TestNamespace;
 
 import java.io.IOException;
@@ -95,6 +96,8 @@ public final class RealNode implements AutoCloseable {
     private final Thread shutdownHook = new Thread(this::close, "real-node-shutdown");
     private KubeControlPlane plane;
     private KubeletResourceMetrics resourceMetrics;
+    /** Where metrics.k8s.io takes the samples of the namespaces whose pods run elsewhere than on this node. */
+    private final Map<String, ResourceMetrics> elsewhere = new java.util.concurrent.ConcurrentHashMap<>();
     private ChildProcess namespaceRoot;
     private long init;
     private ChildProcess containerd;
@@ -145,7 +148,7 @@ public final class RealNode implements AutoCloseable {
                 "run/containerd", "logs", "images");
         KubeControlPlane.RealNodes nodes = new KubeControlPlane.RealNodes(NODE_NAME, layout.serviceRange(), controllerManagerFlags, admin -> {
             resourceMetrics = new KubeletResourceMetrics(admin, NODE_NAME);
-            return resourceMetrics;
+            return namespace -> elsewhere.getOrDefault(namespace, resourceMetrics).samples(namespace);
         });
         plane = KubeControlPlane.start(KubeControlPlane.Options.workloads(name).withRealNodes(nodes));
         note("control plane up (" + plane.url() + ")");
@@ -393,6 +396,19 @@ public final class RealNode implements AutoCloseable {
     public void importImage(Path archive) {
         ctr(true, "images", "import", "--no-unpack", archive.toAbsolutePath().toString());
         note("imported " + archive.getFileName());
+    }
+
+    /**
+     * metrics.k8s.io answers for the pods of this namespace from {@code source} instead of this node's kubelet
+     * (pods that a fake kubelet runs beside the real one, by the thousand).
+     */
+    public void podsElsewhere(String namespace, ResourceMetrics source) {
+        elsewhere.put(namespace, source);
+    }
+
+    /** The node's cgroup root (cgroup v1, cgroupfs): the pods' cgroups are under it in each hierarchy. */
+    String cgroupRoot() {
+        return layout.cgroupRoot();
     }
 
     /** Upstream's HPA controller (off until a test turns it on). */
