@@ -59,8 +59,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * decisions ({@link Shadow}).
  *
  * <p>With {@link ControllerOptions#persistHistory}, each reconciled HPA's history is restored from the cluster
- * before this process's first decision for it and kept there as it changes ({@link HistoryObjects}, the history port:
- * the reconcile asks it to restore at every sync, and it does the first time).
+ * before this process's first sync of it and kept there as it changes ({@link HistoryObjects}).
  *
  * <p>Each HPA is synced once per sync period at a phase of its own ({@link PhasedCadence}), whatever
  * the outcome: a sync that failed on the cluster's side waits for the next period like any other, as
@@ -316,8 +315,11 @@ public final class HorizontalController implements AutoCloseable {
         ApiCallStats.reset();
         long cpuStart = THREADS.getCurrentThreadCpuTime();
         long start = System.nanoTime();
-        // the status port catches up with its own last write, the history port restores (Reconciler#reconcile)
-        ReconcileOutcome outcome = reconciler.reconcile(hpa, current -> controls.of(key, current));
+        hpa = statuses.current(hpa); // the cache may not hold our last status write yet
+        if (kept != null) {
+            kept.restore(hpa, clock.millis()); // before the first decision this process makes for it
+        }
+        ReconcileOutcome outcome = reconciler.reconcile(hpa, controls.of(key, hpa));
         long total = System.nanoTime() - start;
         long cpu = THREADS.getCurrentThreadCpuTime() - cpuStart;
         SyncReport report = notifyListeners(new SyncReport(key, outcome, total, cpu, ApiCallStats.nanos(), ApiCallStats.calls(), waitedNanos));

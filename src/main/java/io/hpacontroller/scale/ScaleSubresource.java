@@ -4,11 +4,13 @@ import io.fabric8.kubernetes.api.model.autoscaling.v1.Scale;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.CrossVersionObjectReference;
 import io.hpacontroller.api.ApiDiscovery;
 import io.hpacontroller.api.KubeApi;
-import io.hpacontroller.api.OwnWrites;
 import io.hpacontroller.api.WriteGate;
 import io.hpacontroller.core.model.ScaleTarget;
 import io.hpacontroller.core.port.ApiException;
 import io.hpacontroller.core.port.ScaleClient;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The scale subresource of any kind that has one: Deployment, StatefulSet, ReplicaSet,
@@ -24,17 +26,20 @@ import io.hpacontroller.core.port.ScaleClient;
  *
  * <p>After this controller wrote a scale, or a write failed (a conflict: someone else changed the
  * target), the cache is known to be behind: reads go to the API until the informer has delivered the
- * version the API last returned ({@link OwnWrites}).
+ * version the API last returned.
  */
 public final class ScaleSubresource implements ScaleClient {
+
+    /** In {@link #behind}: the version the API holds is not known, read it. */
+    private static final String UNKNOWN = "";
 
     private final KubeApi api;
     private final KubeApi writes;
     private final ApiDiscovery discovery;
     private final WriteGate gate;
     private final WorkloadScales cache;
-    /** Targets whose cached scale is behind our last write. */
-    private final OwnWrites ownWrites = new OwnWrites();
+    /** Targets whose cached scale is behind, with the resourceVersion the API last returned for them. */
+    private final Map<String, String> behind = new ConcurrentHashMap<>();
 
     public ScaleSubresource(KubeApi api, ApiDiscovery discovery, WriteGate gate) {
         this(api, api, discovery, gate, null);
@@ -73,8 +78,29 @@ public final class ScaleSubresource implements ScaleClient {
         if (!cached(target)) {
             return read(namespace, target);
         }
+        String key = key(namespace, target);
         ScaleTarget cachedScale = cache.get(namespace, target.getApiVersion(), target.getKind(), target.getName());
-        return ownWrites.current(key(namespace, target), cachedScale, ScaleTarget::resourceVersion, () -> read(namespace, target));
+        String latest = behind.get(key);
+        if (cachedScale != null) {
+            if (latest == null) {
+                return cachedScale;
+            }
+            if (latest.equals(cachedScale.resourceVersion())) {
+                behind.remove(key, latest); // the informer caught up
+                return cachedScale;
+            }
+        }
+        ScaleTarget fresh;
+        try {
+            fresh = read(namespace, target);
+        } catch (ApiException.NotFound e) {
+            behind.remove(key); // the target is gone: nothing to catch up with
+            throw e;
+        }
+        if (latest != null && fresh.resourceVersion() != null) {
+            behind.replace(key, latest, fresh.resourceVersion());
+        }
+        return fresh;
     }
 
     private ScaleTarget read(String namespace, CrossVersionObjectReference target) throws ApiException {
@@ -102,23 +128,24 @@ public final class ScaleSubresource implements ScaleClient {
         scale.setSpec(new io.fabric8.kubernetes.api.model.autoscaling.v1.ScaleSpec(replicas));
         String path = path(namespace, target);
         gate.check();
-        String written = null;
+        String written = UNKNOWN;
         try {
             written = versionIn(writes.put(path, scale));
         } finally {
             if (cached(target)) {
-                ownWrites.wrote(key(namespace, target), written);
+                behind.put(key(namespace, target), written);
             }
         }
     }
 
-    /** The resourceVersion of the scale the API answered a write with, null when it cannot be read. */
+    /** The resourceVersion of the scale the API answered a write with, {@link #UNKNOWN} when it cannot be read. */
     private String versionIn(String response) {
         try {
             Scale written = api.serialization().unmarshal(response, Scale.class);
-            return written == null || written.getMetadata() == null ? null : written.getMetadata().getResourceVersion();
+            String version = written == null || written.getMetadata() == null ? null : written.getMetadata().getResourceVersion();
+            return version == null ? UNKNOWN : version;
         } catch (RuntimeException e) {
-            return null; // the write succeeded; the next read goes to the API
+            return UNKNOWN; // the write succeeded; the next read goes to the API
         }
     }
 }
