@@ -1,11 +1,9 @@
 package io.hpacontroller.testing.kube;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.hpacontroller.bench.Bench;
 import io.hpacontroller.bench.ProcessMeter;
 import io.hpacontroller.bench.QueriesPerSecond;
@@ -13,7 +11,6 @@ import io.hpacontroller.bench.StartUpFigures;
 import io.hpacontroller.core.labels.Selector;
 import io.hpacontroller.deploy.ChartReleases;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -82,13 +79,12 @@ public final class RealApiBench {
     }
 
     public static void main(String[] args) {
-        Map<String, String> a = new LinkedHashMap<>(Map.of("--hpas", "1000", "--pods-per-hpa", "5", "--namespaces", "10",
+        Map<String, String> a = Map.of();
+        try {
+            a = BenchRun.options(args, Map.of("--hpas", "1000", "--pods-per-hpa", "5", "--namespaces", "10",
                 "--run-for", "180", "--jar", "target/hpa-controller.jar", "--jar-jvm-options", "", "--upstream", "true", "--upstream-first", "false"));
-        for (int i = 0; i < args.length; i++) {
-            if (!a.containsKey(args[i]) || i + 1 == args.length) {
-                usage("unknown option or missing value: " + args[i] + " (options: " + a.keySet() + ")");
-            }
-            a.put(args[i], args[++i]);
+        } catch (IllegalArgumentException e) {
+            usage(e.getMessage());
         }
         RealApiBench bench;
         try {
@@ -132,10 +128,10 @@ public final class RealApiBench {
         figures.put("sync_period_seconds", Long.toString(SYNC_PERIOD.toSeconds()));
         figures.put("run_for_seconds", Long.toString(runFor.toSeconds()));
         figures.put("cores", Integer.toString(Runtime.getRuntime().availableProcessors()));
-        figures.put("load_average_before_setup", loadAverages());
+        figures.put("load_average_before_setup", BenchRun.loadAverages());
         progress("control plane up: " + plane);
         List<String> spaces = setUp(plane);
-        figures.put("load_average_after_setup", loadAverages());
+        figures.put("load_average_after_setup", BenchRun.loadAverages());
 
         var chart = ChartReleases.shipped(plane);
         String pod = "hpa-controller-bench-0";
@@ -210,13 +206,13 @@ public final class RealApiBench {
     }
 
     private void createWorkload(KubernetesClient admin, String ns, String name) {
-        create(admin, ns, Workloads.deployment(name, podsPerHpa));
+        BenchRun.create(admin, ns, Workloads.deployment(name, podsPerHpa));
         PodTemplateSpec template = Workloads.podTemplate(name);
         for (int k = 0; k < podsPerHpa; k++) {
-            create(admin, ns, new PodBuilder().withNewMetadata().withName(name + "-" + k).withLabels(template.getMetadata().getLabels()).endMetadata()
+            BenchRun.create(admin, ns, new PodBuilder().withNewMetadata().withName(name + "-" + k).withLabels(template.getMetadata().getLabels()).endMetadata()
                     .withSpec(template.getSpec()).build());
         }
-        create(admin, ns, new HorizontalPodAutoscalerBuilder().withNewMetadata().withName(name).endMetadata()
+        BenchRun.create(admin, ns, new HorizontalPodAutoscalerBuilder().withNewMetadata().withName(name).endMetadata()
                 .withNewSpec().withNewScaleTargetRef().withApiVersion("apps/v1").withKind("Deployment").withName(name).endScaleTargetRef()
                 .withMinReplicas(1).withMaxReplicas(podsPerHpa * 2)
                 .addNewMetric().withType("Resource").withNewResource().withName("cpu")
@@ -224,16 +220,6 @@ public final class RealApiBench {
                 .endSpec().build());
     }
 
-    /** Creates the object; one that exists already (a retried create that had gone through) is fine. */
-    private static void create(KubernetesClient admin, String ns, HasMetadata object) {
-        try {
-            admin.resource(object).inNamespace(ns).create();
-        } catch (KubernetesClientException e) {
-            if (e.getCode() != 409) {
-                throw e;
-            }
-        }
-    }
 
     // ---- one controller ----
 
@@ -265,7 +251,7 @@ public final class RealApiBench {
             while (true) {
                 process.checkAlive();
                 double seconds = (System.nanoTime() - t0) / 1e9;
-                double load = loadAverage1m();
+                double load = BenchRun.loadAverage1m();
                 loadSum += load;
                 loadMax = Math.max(loadMax, load);
                 loadSamples++;
@@ -338,20 +324,5 @@ public final class RealApiBench {
         return out;
     }
 
-    private static String loadAverages() {
-        try {
-            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
-            return f[0] + " " + f[1] + " " + f[2];
-        } catch (IOException e) {
-            return "n/a";
-        }
-    }
 
-    private static double loadAverage1m() {
-        try {
-            return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).trim().split(" ")[0]);
-        } catch (IOException | RuntimeException e) {
-            return 0;
-        }
-    }
 }

@@ -1,6 +1,5 @@
 package io.hpacontroller.testing.node;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -11,10 +10,10 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.hpacontroller.core.labels.Selector;
 import io.hpacontroller.hpa.HpaApi;
 import io.hpacontroller.testing.kube.AuditEvent;
+import io.hpacontroller.testing.kube.BenchRun;
 import io.hpacontroller.testing.kube.Crds;
 import io.hpacontroller.testing.kube.Kubelet;
 import io.hpacontroller.testing.kube.MetricsQueries;
@@ -96,13 +95,12 @@ public final class InClusterBench {
     }
 
     public static void main(String[] args) {
-        Map<String, String> a = new LinkedHashMap<>(Map.of("--hpas", "1000", "--pods-per-hpa", "5", "--namespaces", "10",
+        Map<String, String> a = Map.of();
+        try {
+            a = BenchRun.options(args, Map.of("--hpas", "1000", "--pods-per-hpa", "5", "--namespaces", "10",
                 "--run-for", "240", "--controllers", "upstream,jar"));
-        for (int i = 0; i < args.length; i++) {
-            if (!a.containsKey(args[i]) || i + 1 == args.length) {
-                usage("unknown option or missing value: " + args[i] + " (options: " + a.keySet() + ")");
-            }
-            a.put(args[i], args[++i]);
+        } catch (IllegalArgumentException e) {
+            usage(e.getMessage());
         }
         InClusterBench bench = null;
         try {
@@ -149,9 +147,9 @@ public final class InClusterBench {
         figures.put("hpas", Integer.toString(hpas));
         figures.put("pods", Integer.toString(hpas * podsPerHpa));
         figures.put("cores", Integer.toString(Runtime.getRuntime().availableProcessors()));
-        figures.put("load_average_before_setup", loadAverages());
+        figures.put("load_average_before_setup", BenchRun.loadAverages());
         setUp(node, kubelet);
-        figures.put("load_average_after_setup", loadAverages());
+        figures.put("load_average_after_setup", BenchRun.loadAverages());
         int jars = 0;
         for (String c : controllers) {
             if (c.equals("upstream")) {
@@ -185,10 +183,10 @@ public final class InClusterBench {
             String name = "app-" + i;
             Deployment d = Workloads.deployment(name, podsPerHpa);
             d.getSpec().setPaused(true); // the deployment controller runs here: paused, it makes no ReplicaSet and no pods
-            create(admin, ns, d);
+            BenchRun.create(admin, ns, d);
             PodTemplateSpec template = Workloads.podTemplate(name);
             for (int k = 0; k < podsPerHpa; k++) {
-                create(admin, ns, new PodBuilder().withNewMetadata().withName(name + "-" + k).withLabels(template.getMetadata().getLabels())
+                BenchRun.create(admin, ns, new PodBuilder().withNewMetadata().withName(name + "-" + k).withLabels(template.getMetadata().getLabels())
                         .endMetadata().withSpec(template.getSpec()).build());
             }
         });
@@ -221,16 +219,6 @@ public final class InClusterBench {
         }
     }
 
-    /** Creates the object; one that exists already (a retried create that had gone through) is fine. */
-    private static void create(KubernetesClient admin, String ns, HasMetadata object) {
-        try {
-            admin.resource(object).inNamespace(ns).create();
-        } catch (KubernetesClientException e) {
-            if (e.getCode() != 409) {
-                throw e;
-            }
-        }
-    }
 
     private void createHpas(RealNode node, HpaApi api) throws Exception {
         parallel(i -> NodeHpas.create(node.adminClient(), api, spaces.get(i % spaces.size()), """
@@ -344,7 +332,7 @@ public final class InClusterBench {
         while (true) {
             Instant now = Instant.now();
             double cpu = cgroup.cpuSeconds();
-            loadSum += loadAverage1m();
+            loadSum += BenchRun.loadAverage1m();
             loadSamples++;
             peakWorkingSet = Math.max(peakWorkingSet, cgroup.workingSetBytes());
             if (allReconciled < 0) {
@@ -511,20 +499,5 @@ public final class InClusterBench {
         return String.format("%.1f", bytes / 1048576.0);
     }
 
-    private static double loadAverage1m() {
-        try {
-            return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).trim().split(" ")[0]);
-        } catch (IOException | RuntimeException e) {
-            return 0;
-        }
-    }
 
-    private static String loadAverages() {
-        try {
-            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
-            return f[0] + " " + f[1] + " " + f[2];
-        } catch (IOException e) {
-            return "n/a";
-        }
-    }
 }

@@ -1,0 +1,60 @@
+package io.hpacontroller.testing.kube;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** What the benchmarks on the test fixture share ({@link RealApiBench}, {@code testing.node.InClusterBench}): their options, the load, creates. */
+public final class BenchRun {
+
+    private BenchRun() {
+    }
+
+    /** The options {@code --NAME VALUE} over their defaults; an unknown option or a missing value is an IllegalArgumentException. */
+    public static Map<String, String> options(String[] args, Map<String, String> defaults) {
+        Map<String, String> a = new LinkedHashMap<>(defaults);
+        for (int i = 0; i < args.length; i++) {
+            if (!a.containsKey(args[i]) || i + 1 == args.length) {
+                throw new IllegalArgumentException("unknown option or missing value: " + args[i] + " (options: " + a.keySet() + ")");
+            }
+            a.put(args[i], args[++i]);
+        }
+        return a;
+    }
+
+    /** Creates the object; one that exists already (a retried create that had gone through) is fine. */
+    public static void create(KubernetesClient admin, String ns, HasMetadata object) {
+        try {
+            admin.resource(object).inNamespace(ns).create();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 409) {
+                throw e;
+            }
+        }
+    }
+
+    /** The three load averages, "n/a" without /proc. */
+    public static String loadAverages() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
+            return f[0] + " " + f[1] + " " + f[2];
+        } catch (IOException e) {
+            return "n/a";
+        }
+    }
+
+    /** The 1-minute load average, 0 without /proc. */
+    public static double loadAverage1m() {
+        try {
+            return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).trim().split(" ")[0]);
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+}
