@@ -41,9 +41,12 @@ final class SimulatedCluster extends InMemoryCluster {
 
     /**
      * The cluster as the workload is now: its scale (spec and status replicas; the resourceVersion moves with writes
-     * only), its pods, and the metrics APIs' answers.
+     * only), its pods, and the metrics APIs' answers; the records of the previous sync's writes are dropped.
      */
     void feed(SimulatedMetricsApis metrics) {
+        // nothing here reads the world's records of earlier syncs (the events are kept, timed, below): a week's
+        // simulation would otherwise hold every status and decision trace it wrote
+        clearWrites();
         scale = new ScaleTarget(workload.specReplicas(), workload.podCount(), selectorText, scale.resourceVersion());
         pods = workload.podInfos(clock.now());
         metrics.feed(this);
