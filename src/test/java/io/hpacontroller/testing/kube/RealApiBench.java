@@ -294,7 +294,7 @@ public final class RealApiBench {
 
     private void steadyFigures(String p, AuditLog audit, Predicate<AuditEvent> controller, Mark from, Mark to) {
         List<AuditEvent> requests = audit.events(AuditEvent.Filter.all().between(from.at(), to.at()).and(controller));
-        long reconciles = requests.stream().filter(e -> "metrics.k8s.io".equals(e.apiGroup()) && "pods".equals(e.resource())).count();
+        long reconciles = requests.stream().filter(AuditEvent::isPodMetricsQuery).count();
         long leases = requests.stream().filter(e -> "leases".equals(e.resource())).count();
         Map<String, Long> kinds = new TreeMap<>();
         for (AuditEvent e : requests) {

@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hpacontroller.core.labels.Selector;
+import io.hpacontroller.bench.StartUpFigures;
 import io.hpacontroller.hpa.HpaApi;
 import io.hpacontroller.testing.kube.AuditEvent;
 import io.hpacontroller.testing.kube.BenchRun;
@@ -19,6 +20,7 @@ import io.hpacontroller.testing.kube.Kubelet;
 import io.hpacontroller.testing.kube.MetricsQueries;
 import io.hpacontroller.testing.kube.ResourceMetrics;
 import io.hpacontroller.testing.kube.Workloads;
+import org.awaitility.Awaitility;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -30,6 +32,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -375,16 +378,15 @@ public final class InClusterBench {
     private void steady(String p, RealNode node, String user, Instant from, Instant to, double cpuSeconds) {
         node.plane().audit().sync();
         List<AuditEvent> requests = node.plane().audit().events(AuditEvent.Filter.all().user(user).between(from, to));
-        long reconciles = requests.stream().filter(e -> "metrics.k8s.io".equals(e.apiGroup()) && "pods".equals(e.resource())).count();
+        long reconciles = requests.stream().filter(AuditEvent::isPodMetricsQuery).count();
         double seconds = Duration.between(from, to).toMillis() / 1000.0;
         figures.put(p + "steady_seconds", String.format("%.1f", seconds));
         figures.put(p + "steady_reconciles", Long.toString(reconciles));
-        figures.put(p + "steady_cpu_ms_per_reconcile", reconciles == 0 ? "n/a" : String.format("%.2f", cpuSeconds * 1000 / reconciles));
+        StartUpFigures.steady(seconds, reconciles, cpuSeconds, requests.size()).forEach((k, v) -> figures.put(p + k, v));
         figures.put(p + "steady_cpu_millicores", String.format("%.1f", cpuSeconds * 1000 / seconds));
-        figures.put(p + "steady_api_requests_per_reconcile", reconciles == 0 ? "n/a" : String.format("%.2f", (double) requests.size() / reconciles));
     }
 
-    /** The working set the kubelet reports for the pod's container (waiting for a sample, at most a minute). */
+    /** The working set the kubelet reports for the pod's container (waiting for a sample, at most {@link #CEILING}). */
     private static String kubeletWorkingSet(RealNode node, Pod pod) {
         try {
             ResourceMetrics.PodSample sample = awaitValue("the kubelet's sample of " + pod.getMetadata().getName(),
@@ -473,26 +475,11 @@ public final class InClusterBench {
     // ---- waiting ----
 
     private static void await(String what, Supplier<Boolean> condition) {
-        awaitValue(what, () -> condition.get() ? Boolean.TRUE : null);
+        Awaitility.await(what).atMost(CEILING).pollInterval(Duration.ofSeconds(1)).until(condition::get);
     }
 
     private static <T> T awaitValue(String what, Supplier<T> value) {
-        long deadline = System.nanoTime() + CEILING.toNanos();
-        while (true) {
-            T v = value.get();
-            if (v != null) {
-                return v;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("waited " + CEILING + " for " + what);
-            }
-            try {
-                Thread.sleep(1000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted waiting for " + what, e);
-            }
-        }
+        return Awaitility.await(what).atMost(CEILING).pollInterval(Duration.ofSeconds(1)).until(value::get, Objects::nonNull);
     }
 
     private static String mib(long bytes) {
