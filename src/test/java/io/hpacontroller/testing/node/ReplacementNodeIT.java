@@ -1,6 +1,8 @@
 package io.hpacontroller.testing.node;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
+import io.hpacontroller.core.controls.ControlAnnotations;
 import io.hpacontroller.core.reconcile.Reconciler;
 import io.hpacontroller.hpa.HpaApi;
 import io.hpacontroller.testing.kube.AuditEvent;
@@ -84,9 +86,16 @@ class ReplacementNodeIT {
             assertThat(scaleWrites(ns, UpstreamHpaController.USER, start)).as("nothing else did").isZero();
             assertThat(condition(ns, Reconciler.CONFLICTING_CONTROLLER)).as("alone, no conflict").isNull();
 
+            // upstream writes a status only when it differs from the one it read. Both controllers syncing every 15 s on
+            // metrics scraped every 15 s, upstream can fall each time just after this controller's write in the same
+            // scrape window, find nothing to change and never write. Synced every 50 s here, this controller leaves
+            // upstream the first sync after most scrapes: a status of upstream's to find at its next sync
+            node.adminClient().autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns.name()).withName("web")
+                    .edit(h -> new HorizontalPodAutoscalerBuilder(h).editMetadata()
+                            .addToAnnotations(ControlAnnotations.PREFIX + "sync-period", "50s").endMetadata().build());
             node.upstreamHpaController().on();
             try {
-                t.mark("the built-in HPA controller on");
+                t.mark("the built-in HPA controller on; this controller syncs the HPA every 50 s");
                 // both write the status: the condition shows between this controller's write and upstream's next
                 await("ConflictingController").atMost(LONG).pollInterval(Duration.ofMillis(200)).until(() -> ("True " + Reconciler.STATUS_WRITTEN_BY_ANOTHER)
                         .equals(condition(ns, Reconciler.CONFLICTING_CONTROLLER)));
