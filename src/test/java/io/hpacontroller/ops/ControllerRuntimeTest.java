@@ -11,6 +11,7 @@ import io.hpacontroller.controller.ControllerOptions;
 import io.hpacontroller.controller.SyncReport;
 import io.hpacontroller.controller.Ticker;
 import io.hpacontroller.core.reconcile.ControllerConfig;
+import io.hpacontroller.core.trace.DecisionTrace;
 import io.hpacontroller.testing.MockCluster;
 import io.hpacontroller.testing.Waits;
 import org.junit.jupiter.api.AfterEach;
@@ -27,6 +28,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -77,18 +79,28 @@ class ControllerRuntimeTest {
         return runtime(leaderElection ? Waits.steadyLease(NS, "hpa-controller", identity) : null);
     }
 
+    /** A runtime under leader election whose every sync, from the first, is added to {@code syncs}. */
+    private ControllerRuntime runtime(String identity, List<SyncReport> syncs) throws IOException {
+        return runtime(Waits.steadyLease(NS, "hpa-controller", identity), syncs);
+    }
+
     /** A lease renewed every 300 ms, lost 2 s after the last renewal: for the tests about losing it, and its deadline. */
     private ControllerRuntime runtimeOnAShortLease(String identity) throws IOException {
         return runtime(new LeaderElection.Settings(NS, "hpa-controller", identity, Duration.ofSeconds(4), Duration.ofSeconds(2), Duration.ofMillis(300)));
     }
 
     private ControllerRuntime runtime(LeaderElection.Settings election) throws IOException {
+        return runtime(election, new ArrayList<>());
+    }
+
+    private ControllerRuntime runtime(LeaderElection.Settings election, List<SyncReport> syncs) throws IOException {
         ControllerOptions options = new ControllerOptions(ControllerConfig.defaults().withDownscaleStabilization(Duration.ZERO),
                 Duration.ofMillis(250), 2, List.of(), Duration.ofSeconds(5));
         // in-flight syncs finish before a stop or a lost lease goes on, however slow the machine
         ControllerRuntime r = new ControllerRuntime(cluster.newClient(), new ControllerRuntime.Settings(options, election,
                 new InetSocketAddress("127.0.0.1", 0), MetricsServing.PLAIN, new InetSocketAddress("127.0.0.1", 0), Waits.STATE),
                 exits::add, Clock.systemUTC(), Ticker.SYSTEM);
+        r.controller().addListener(syncs::add);
         runtimes.add(r);
         r.start();
         return r;
@@ -125,13 +137,11 @@ class ControllerRuntimeTest {
 
     @Test
     void exactlyOneInstanceReconcilesAndAStandbyTakesOverWhenTheLeaderStops() throws Exception {
-        ControllerRuntime a = runtime("instance-a", true);
-        await().atMost(Waits.STATE).until(a::isLeader);
         List<SyncReport> syncsOfA = new CopyOnWriteArrayList<>();
-        a.controller().addListener(syncsOfA::add);
-        ControllerRuntime b = runtime("instance-b", true);
+        ControllerRuntime a = runtime("instance-a", syncsOfA);
+        await().atMost(Waits.STATE).until(a::isLeader);
         List<SyncReport> syncsOfB = new CopyOnWriteArrayList<>();
-        b.controller().addListener(syncsOfB::add);
+        ControllerRuntime b = runtime("instance-b", syncsOfB);
 
         cluster.workloads().setCpuPerPod(NS, "web", "100m");
         await().atMost(Waits.STATE).until(() -> replicas() == 8 && syncsOfA.size() >= 10);
@@ -141,15 +151,34 @@ class ControllerRuntimeTest {
 
         a.close(); // graceful: releases the lease
         await().atMost(Waits.STATE).until(b::isLeader);
-        cluster.workloads().setCpuPerPod(NS, "web", "10m");
-        await().atMost(Waits.STATE).until(() -> replicas() < 8);
+        cluster.workloads().setCpuPerPod(NS, "web", "10m"); // 10 %: 8 -> 2 -> 1
+        await().atMost(Waits.STATE).until(() -> replicas() == 1);
         // a sync is reported when it ends, after its status write: the scale can be seen before
-        await().atMost(Waits.STATE).untilAsserted(() -> assertThat(syncsOfB).isNotEmpty());
+        await().atMost(Waits.STATE).until(() -> rescales(syncsOfB).size() == 2);
         assertThat(exits).as("a graceful stop is not a lost lease").isEmpty();
 
-        // no double scaling: every rescale event names a distinct step of one sequence
-        List<String> sizes = events("SuccessfulRescale").stream().map(Event::getMessage).collect(Collectors.toList());
-        assertThat(sizes).doesNotHaveDuplicates();
+        // no double scaling: in time order, the rescales of both instances form one chain, each from the count the one
+        // before left, the standby's all after the leader's; A may have scaled 2 -> 1 before the load, B ends 2 -> 1 too
+        List<DecisionTrace> chain = new ArrayList<>(rescales(syncsOfA));
+        assertThat(chain).as("the leader scaled up to 8").extracting(DecisionTrace::desiredReplicas).contains(8);
+        chain.addAll(rescales(syncsOfB));
+        assertThat(chain).extracting(DecisionTrace::time).isSorted();
+        assertThat(chain.get(0).currentReplicas()).isEqualTo(2);
+        for (int i = 1; i < chain.size(); i++) {
+            assertThat(chain.get(i).currentReplicas()).as("rescale %d of %s", i, steps(chain)).isEqualTo(chain.get(i - 1).desiredReplicas());
+        }
+        // and each has its event, once (A's were posted before it let the lease go; B posts in the background)
+        List<String> expected = chain.stream().map(t -> "New size: " + t.desiredReplicas() + "; reason: " + t.reason()).sorted().toList();
+        await().atMost(Waits.STATE).untilAsserted(() -> assertThat(events("SuccessfulRescale").stream()
+                .flatMap(e -> Collections.nCopies(e.getCount(), e.getMessage()).stream()).sorted().toList()).isEqualTo(expected));
+    }
+
+    private static List<DecisionTrace> rescales(List<SyncReport> syncs) {
+        return syncs.stream().filter(r -> r.outcome() != null && r.outcome().trace().rescaled()).map(r -> r.outcome().trace()).toList();
+    }
+
+    private static String steps(List<DecisionTrace> rescales) {
+        return rescales.stream().map(t -> t.currentReplicas() + " -> " + t.desiredReplicas()).collect(Collectors.joining(", "));
     }
 
     @Test
