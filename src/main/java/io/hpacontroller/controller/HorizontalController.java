@@ -59,7 +59,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * decisions ({@link Shadow}).
  *
  * <p>With {@link ControllerOptions#persistHistory}, each reconciled HPA's history is restored from the cluster
- * before this process's first sync of it and kept there as it changes ({@link HistoryObjects}).
+ * before this process's first decision for it and kept there as it changes ({@link HistoryObjects}, the history port:
+ * the reconcile asks it to restore at every sync, and it does the first time).
  *
  * <p>Each HPA is synced once per sync period at a phase of its own ({@link PhasedCadence}), whatever
  * the outcome: a sync that failed on the cluster's side waits for the next period like any other, as
@@ -315,11 +316,8 @@ public final class HorizontalController implements AutoCloseable {
         ApiCallStats.reset();
         long cpuStart = THREADS.getCurrentThreadCpuTime();
         long start = System.nanoTime();
-        hpa = statuses.current(hpa); // the cache may not hold our last status write yet
-        if (kept != null) {
-            kept.restore(hpa, clock.millis()); // before the first decision this process makes for it
-        }
-        ReconcileOutcome outcome = reconciler.reconcile(hpa, controls.of(key, hpa));
+        // the status port catches up with its own last write, the history port restores (Reconciler#reconcile)
+        ReconcileOutcome outcome = reconciler.reconcile(hpa, current -> controls.of(key, current));
         long total = System.nanoTime() - start;
         long cpu = THREADS.getCurrentThreadCpuTime() - cpuStart;
         SyncReport report = notifyListeners(new SyncReport(key, outcome, total, cpu, ApiCallStats.nanos(), ApiCallStats.calls(), waitedNanos));

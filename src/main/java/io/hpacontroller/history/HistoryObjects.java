@@ -104,7 +104,11 @@ public final class HistoryObjects implements HistoryWriter {
         return StoredHistory.nameFor(HpaApi.of(hpa), hpa.getMetadata().getName());
     }
 
-    /** Restores the HPA's history from the cluster unless this instance already knows it. Never throws. */
+    /**
+     * Restores the HPA's history from the cluster unless this instance already knows it (the first sync of the HPA in
+     * this process, or the first after it was forgotten: {@link #forget}, a conflict). Never throws.
+     */
+    @Override
     public void restore(HorizontalPodAutoscaler hpa, long now) {
         String key = Reconciler.keyOf(hpa);
         if (kept.containsKey(key)) {

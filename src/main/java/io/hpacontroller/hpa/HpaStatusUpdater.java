@@ -3,6 +3,7 @@ package io.hpacontroller.hpa;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus;
 import io.hpacontroller.api.KubeApi;
+import io.hpacontroller.api.OwnWrites;
 import io.hpacontroller.api.WriteGate;
 import io.hpacontroller.core.port.ApiException;
 import io.hpacontroller.core.port.OtherStatusWriter;
@@ -16,7 +17,6 @@ import java.time.Clock;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -38,13 +38,10 @@ public final class HpaStatusUpdater implements StatusWriter {
 
     private static final Logger LOG = LoggerFactory.getLogger(HpaStatusUpdater.class);
 
-    /** Marks a write whose answer could not be read: the next sync reads the HPA from the API. */
-    private static final String UNKNOWN = "";
-
     private final KubeApi api;
     private final WriteGate gate;
-    /** HPAs (by sync key) whose cached object may be older than our last status write: the resourceVersion it made. */
-    private final Map<String, String> behind = new ConcurrentHashMap<>();
+    /** HPAs (by sync key) whose cached object may be older than our last status write. */
+    private final OwnWrites ownWrites = new OwnWrites();
     private final OtherStatusWriters others;
     private final Map<HpaApi, LongAdder> failures = new EnumMap<>(HpaApi.class);
 
@@ -92,7 +89,7 @@ public final class HpaStatusUpdater implements StatusWriter {
             throw e;
         }
         HorizontalPodAutoscaler stored = stored(kind, answer);
-        behind.put(key, stored == null || stored.getMetadata().getResourceVersion() == null ? UNKNOWN : stored.getMetadata().getResourceVersion());
+        ownWrites.wrote(key, stored == null ? null : stored.getMetadata().getResourceVersion());
         others.wrote(key, stored);
     }
 
@@ -124,8 +121,7 @@ public final class HpaStatusUpdater implements StatusWriter {
 
     /** Whether the HPA (as {@link #current} gave it) holds this updater's last status write, or a later version. */
     private boolean holdsLastWrite(HorizontalPodAutoscaler hpa) {
-        String latest = behind.get(Reconciler.keyOf(hpa));
-        return latest == null || latest.equals(hpa.getMetadata().getResourceVersion());
+        return ownWrites.holds(Reconciler.keyOf(hpa), hpa.getMetadata().getResourceVersion());
     }
 
     /** The HPAs whose status another writer wrote lately (keys). */
@@ -135,24 +131,15 @@ public final class HpaStatusUpdater implements StatusWriter {
 
     /**
      * The HPA a sync decides from: the informer's, or the API's while the informer does not hold this updater's
-     * last status write yet. A failed read leaves the informer's: every write is guarded by its resourceVersion.
+     * last status write yet ({@link OwnWrites}). A failed read leaves the informer's: every write is guarded by its
+     * resourceVersion.
      */
+    @Override
     public HorizontalPodAutoscaler current(HorizontalPodAutoscaler cached) {
-        String key = Reconciler.keyOf(cached);
-        String latest = behind.get(key);
-        if (latest == null) {
-            return cached;
-        }
-        if (latest.equals(cached.getMetadata().getResourceVersion())) {
-            behind.remove(key, latest); // the informer caught up
-            return cached;
-        }
         HpaApi kind = HpaApi.of(cached);
         try {
-            HorizontalPodAutoscaler fresh = read(kind, kind.path(cached.getMetadata().getNamespace(), cached.getMetadata().getName()));
-            String version = fresh.getMetadata().getResourceVersion();
-            behind.replace(key, latest, version == null ? UNKNOWN : version);
-            return fresh;
+            return ownWrites.current(Reconciler.keyOf(cached), cached, hpa -> hpa.getMetadata().getResourceVersion(),
+                    () -> read(kind, kind.path(cached.getMetadata().getNamespace(), cached.getMetadata().getName())));
         } catch (ApiException | RuntimeException e) {
             return cached;
         }
@@ -160,13 +147,13 @@ public final class HpaStatusUpdater implements StatusWriter {
 
     /** The HPA of this key is gone: nothing to catch up with. */
     public void forget(String key) {
-        behind.remove(key);
+        ownWrites.forget(key);
         others.forget(key);
     }
 
     /** HPAs whose cached status is known to be behind. */
     public int size() {
-        return behind.size();
+        return ownWrites.size();
     }
 
     private HorizontalPodAutoscaler read(HpaApi kind, String path) throws ApiException {

@@ -4,13 +4,11 @@ import io.fabric8.kubernetes.api.model.autoscaling.v1.Scale;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.CrossVersionObjectReference;
 import io.hpacontroller.api.ApiDiscovery;
 import io.hpacontroller.api.KubeApi;
+import io.hpacontroller.api.OwnWrites;
 import io.hpacontroller.api.WriteGate;
 import io.hpacontroller.core.model.ScaleTarget;
 import io.hpacontroller.core.port.ApiException;
 import io.hpacontroller.core.port.ScaleClient;
-
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The scale subresource of any kind that has one: Deployment, StatefulSet, ReplicaSet,
@@ -26,20 +24,17 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>After this controller wrote a scale, or a write failed (a conflict: someone else changed the
  * target), the cache is known to be behind: reads go to the API until the informer has delivered the
- * version the API last returned.
+ * version the API last returned ({@link OwnWrites}).
  */
 public final class ScaleSubresource implements ScaleClient {
-
-    /** In {@link #behind}: the version the API holds is not known, read it. */
-    private static final String UNKNOWN = "";
 
     private final KubeApi api;
     private final KubeApi writes;
     private final ApiDiscovery discovery;
     private final WriteGate gate;
     private final WorkloadScales cache;
-    /** Targets whose cached scale is behind, with the resourceVersion the API last returned for them. */
-    private final Map<String, String> behind = new ConcurrentHashMap<>();
+    /** Targets whose cached scale is behind our last write. */
+    private final OwnWrites ownWrites = new OwnWrites();
 
     public ScaleSubresource(KubeApi api, ApiDiscovery discovery, WriteGate gate) {
         this(api, api, discovery, gate, null);
@@ -78,29 +73,8 @@ public final class ScaleSubresource implements ScaleClient {
         if (!cached(target)) {
             return read(namespace, target);
         }
-        String key = key(namespace, target);
         ScaleTarget cachedScale = cache.get(namespace, target.getApiVersion(), target.getKind(), target.getName());
-        String latest = behind.get(key);
-        if (cachedScale != null) {
-            if (latest == null) {
-                return cachedScale;
-            }
-            if (latest.equals(cachedScale.resourceVersion())) {
-                behind.remove(key, latest); // the informer caught up
-                return cachedScale;
-            }
-        }
-        ScaleTarget fresh;
-        try {
-            fresh = read(namespace, target);
-        } catch (ApiException.NotFound e) {
-            behind.remove(key); // the target is gone: nothing to catch up with
-            throw e;
-        }
-        if (latest != null && fresh.resourceVersion() != null) {
-            behind.replace(key, latest, fresh.resourceVersion());
-        }
-        return fresh;
+        return ownWrites.current(key(namespace, target), cachedScale, ScaleTarget::resourceVersion, () -> read(namespace, target));
     }
 
     private ScaleTarget read(String namespace, CrossVersionObjectReference target) throws ApiException {
@@ -128,24 +102,23 @@ public final class ScaleSubresource implements ScaleClient {
         scale.setSpec(new io.fabric8.kubernetes.api.model.autoscaling.v1.ScaleSpec(replicas));
         String path = path(namespace, target);
         gate.check();
-        String written = UNKNOWN;
+        String written = null;
         try {
             written = versionIn(writes.put(path, scale));
         } finally {
             if (cached(target)) {
-                behind.put(key(namespace, target), written);
+                ownWrites.wrote(key(namespace, target), written);
             }
         }
     }
 
-    /** The resourceVersion of the scale the API answered a write with, {@link #UNKNOWN} when it cannot be read. */
+    /** The resourceVersion of the scale the API answered a write with, null when it cannot be read. */
     private String versionIn(String response) {
         try {
             Scale written = api.serialization().unmarshal(response, Scale.class);
-            String version = written == null || written.getMetadata() == null ? null : written.getMetadata().getResourceVersion();
-            return version == null ? UNKNOWN : version;
+            return written == null || written.getMetadata() == null ? null : written.getMetadata().getResourceVersion();
         } catch (RuntimeException e) {
-            return UNKNOWN; // the write succeeded; the next read goes to the API
+            return null; // the write succeeded; the next read goes to the API
         }
     }
 }

@@ -12,11 +12,17 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.hpacontroller.api.KubeApi;
 import io.hpacontroller.api.ServedResource;
 import io.hpacontroller.api.WriteGate;
+import io.hpacontroller.core.fakes.FakeCluster;
+import io.hpacontroller.core.fakes.Specs;
 import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.normalize.HpaHistory;
 import io.hpacontroller.core.normalize.Retention;
 import io.hpacontroller.core.port.ApiException;
 import io.hpacontroller.core.port.EventRecorder;
+import io.hpacontroller.core.port.Ports;
+import io.hpacontroller.core.port.SelectorOwnership;
+import io.hpacontroller.core.reconcile.ControllerConfig;
+import io.hpacontroller.core.reconcile.Reconciler;
 import io.hpacontroller.hpa.HpaApi;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -25,7 +31,10 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -271,6 +280,33 @@ class HistoryObjectsTest {
             next.kept().restore(hpa("search", "u-search"), takeover + 5_000);
             assertThat(requests).as("only an HPA the list did not cover is read").containsExactly("LIST", "LIST", "GET search");
         }
+    }
+
+    @Test
+    void theReconcileHasTheHistoryRestoredBeforeItsFirstDecisionOnceAKeyAndAgainOnceTheKeyIsForgotten() throws ApiException {
+        HpaHistory.Snapshot scaled = keptByAnEarlierLeader("web");
+        requests.clear();
+        Instance next = instance();
+        FakeCluster world = new FakeCluster(); // the target at 3 replicas, the metric at its target: nothing to scale
+        world.externalMetrics.put("queue", List.of(300_000L));
+        HorizontalPodAutoscaler web = Specs.hpa(1, 10, Specs.externalAverage("queue", "100"));
+        web.setApiVersion("autoscaling/v2");
+        web.getMetadata().setNamespace("shop");
+        web.getMetadata().setUid("u-web");
+        long takeover = NOW + 60_000;
+        Reconciler reconciler = new Reconciler(ControllerConfig.defaults(), Ports.of(world, SelectorOwnership.NONE).withHistory(next.kept()),
+                next.histories(), Clock.fixed(Instant.ofEpochMilli(takeover), ZoneOffset.UTC));
+
+        reconciler.reconcile(web);
+        assertThat(requests).as("read before the first decision").first().isEqualTo("GET web");
+        assertThat(next.histories().snapshot("shop/web").scaleUpEvents()).as("which counted the earlier leader's scale")
+                .isEqualTo(scaled.scaleUpEvents());
+        reconciler.reconcile(web);
+        assertThat(requests.stream().filter(r -> r.startsWith("GET"))).as("once for the key").containsExactly("GET web");
+
+        next.kept().forget("shop/web"); // deleted (or written by another instance): the next sync restores again
+        reconciler.reconcile(web);
+        assertThat(requests.stream().filter(r -> r.startsWith("GET"))).containsExactly("GET web", "GET web");
     }
 
     @Test

@@ -8,9 +8,22 @@ import io.hpacontroller.core.normalize.Retention;
  * Port: keeps an HPA's history where the next leader finds it (the live controller: one
  * HorizontalPodAutoscalerHistory object per HPA). Called at every sync that reached a decision, before the
  * scale is written; the implementation writes only when what it kept last is no longer
- * {@linkplain Retention#equivalent equivalent}.
+ * {@linkplain Retention#equivalent equivalent}. At the start of every sync it is asked to {@link #restore} the HPA's
+ * history, which it does the first time only.
  */
 public interface HistoryWriter {
+
+    /**
+     * Called at the start of every sync, before anything reads the HPA's history in memory: the first time for this HPA
+     * in this process (and again once it was forgotten: the HPA deleted, or its kept history written by another
+     * instance), restores the history kept for it into memory; nothing otherwise. Never throws: what cannot be restored
+     * leaves an empty history. The default (nothing is kept elsewhere): nothing.
+     *
+     * @param hpa the HPA as the sync reads it
+     * @param now the sync's time (epoch millis): a restored run in progress lasted until then
+     */
+    default void restore(HorizontalPodAutoscaler hpa, long now) {
+    }
 
     /**
      * Keeps the history if it changed in a way a decision could tell.

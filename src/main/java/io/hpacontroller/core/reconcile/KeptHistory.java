@@ -1,5 +1,6 @@
 package io.hpacontroller.core.reconcile;
 
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.hpacontroller.core.normalize.Behavior;
 import io.hpacontroller.core.normalize.HpaHistory;
 import io.hpacontroller.core.normalize.Retention;
@@ -8,9 +9,9 @@ import io.hpacontroller.core.port.EventRecorder;
 import io.hpacontroller.core.port.HistoryWriter;
 
 /**
- * The history kept for the next leader: each sync hands the {@link HistoryWriter} the history as it will be once
- * its scale is recorded, before the scale is written, so a new leader never meets a scale whose event it does not
- * know.
+ * The history kept for the next leader: each sync first lets the {@link HistoryWriter} restore what it kept (the
+ * first sync of an HPA in this process), and hands it the history as it will be once its scale is recorded, before
+ * the scale is written, so a new leader never meets a scale whose event it does not know.
  */
 final class KeptHistory {
 
@@ -22,6 +23,11 @@ final class KeptHistory {
         this.writer = writer;
         this.events = events;
         this.clock = clock;
+    }
+
+    /** Before anything reads the HPA's history: restored where it was kept, the first time only ({@link HistoryWriter#restore}). */
+    void restore(HorizontalPodAutoscaler hpa, long now) {
+        writer.restore(hpa, now);
     }
 
     /**

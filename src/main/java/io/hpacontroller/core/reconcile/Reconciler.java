@@ -40,6 +40,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 
 import static io.hpacontroller.core.reconcile.SpecChecks.formatTime;
 
@@ -154,17 +155,28 @@ public final class Reconciler {
 
     /** Syncs one HPA under the controls of its annotations ({@link HpaControls#of}). Never throws. */
     public ReconcileOutcome reconcile(HorizontalPodAutoscaler hpa) {
-        Parsed<HpaControls> controls;
-        try {
-            controls = HpaControls.of(hpa);
-        } catch (RuntimeException e) {
-            controls = Parsed.invalid("internal error while reading the controls: " + e);
-        }
-        return reconcile(hpa, controls);
+        return reconcile(hpa, current -> {
+            try {
+                return HpaControls.of(current);
+            } catch (RuntimeException e) {
+                return Parsed.invalid("internal error while reading the controls: " + e);
+            }
+        });
     }
 
     /** Syncs one HPA under the given controls (the driver read them from the HPA's annotations or fields). Never throws. */
     public ReconcileOutcome reconcile(HorizontalPodAutoscaler hpa, Parsed<HpaControls> controls) {
+        return reconcile(hpa, current -> controls);
+    }
+
+    /**
+     * Syncs one HPA as the status port gives it ({@link StatusWriter#current}: the driver's copy, or the API's while the
+     * driver's cache is behind the port's last write), under the controls {@code controlsOf} reads from that HPA (the
+     * driver's cache of them). Its history is restored first, where it is kept ({@link KeptHistory#restore}). Never throws.
+     */
+    public ReconcileOutcome reconcile(HorizontalPodAutoscaler read, Function<HorizontalPodAutoscaler, Parsed<HpaControls>> controlsOf) {
+        HorizontalPodAutoscaler hpa = read == null || read.getMetadata() == null ? read : statusWriter.current(read);
+        Parsed<HpaControls> controls = controlsOf.apply(hpa);
         String key = keyOf(hpa);
         long now = clock.millis();
         HorizontalPodAutoscalerStatus original = hpa == null || hpa.getStatus() == null ? new HorizontalPodAutoscalerStatus() : hpa.getStatus();
@@ -172,6 +184,7 @@ public final class Reconciler {
             if (hpa == null || hpa.getMetadata() == null) {
                 throw new IllegalArgumentException("the HPA has no metadata");
             }
+            kept.restore(hpa, now);
             HpaControls valid = controls instanceof Parsed.Valid<HpaControls> v ? v.value() : HpaControls.NONE;
             Sync s = new Sync(hpa, key, hpa.getMetadata().getNamespace(), now, original,
                     new ConditionList(original.getConditions(), formatTime(now)), valid, new ScalingAhead.Traces(),
