@@ -40,7 +40,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -91,8 +90,8 @@ public final class HorizontalController implements AutoCloseable {
     /** The histories kept in the cluster, null without {@code --persist-history}. */
     private final HistoryObjects kept;
     private final HpaControlsCache controls = new HpaControlsCache();
-    /** The sync period of each HPA whose own differs from the flag's. */
-    private final Map<String, Duration> periods = new ConcurrentHashMap<>();
+    /** When each key is due; it keeps the period of each HPA whose own differs from the flag's. */
+    private final PhasedCadence cadence;
     private final HpaSelectorIndex selectors = new HpaSelectorIndex();
     private final Map<String, PodIndex> podIndexes = new LinkedHashMap<>();
     private final PodCache pods;
@@ -134,7 +133,8 @@ public final class HorizontalController implements AutoCloseable {
         // when this process started: an HPA created after it is new, and synced at once
         Instant processStart = ProcessHandle.current().info().startInstant().orElseGet(clock::instant);
         long sinceStart = Math.max(0, Duration.between(processStart, clock.instant()).toNanos());
-        this.queue = new WorkQueue(ticker, new PhasedCadence(options.syncPeriod(), periods::get, clock, ticker), ticker.nanos() - sinceStart);
+        this.cadence = new PhasedCadence(options.syncPeriod(), clock, ticker);
+        this.queue = new WorkQueue(ticker, cadence, ticker.nanos() - sinceStart);
         KubeApi api = new KubeApi(client, options.apiTimeout());
         KubeApi writes = new KubeApi(client, gate.requestTimeout(options.apiTimeout()));
         ApiDiscovery discovery = new ApiDiscovery(api, clock);
@@ -155,7 +155,7 @@ public final class HorizontalController implements AutoCloseable {
                 kept == null ? HistoryWriter.NONE : kept, selectors), histories, clock);
         this.builtinSelectors = options.apis().contains(HpaApi.BUILTIN) ? null : new BuiltinHpaSelectors(scales, selectors);
         this.shadow = options.shadow() ? new Shadow(options.decisions(), scales, pods, metrics, selectors, clock, options.workers()) : null;
-        this.feed = new QueueFeed(queue, informers, options, selectors, controls, periods, processStart, builtinSelectors, shadow, this::deleted);
+        this.feed = new QueueFeed(queue, informers, options, selectors, controls, processStart, builtinSelectors, shadow, this::deleted);
     }
 
     /** Shadow mode's comparisons; null without {@code --shadow}. */
@@ -334,7 +334,6 @@ public final class HorizontalController implements AutoCloseable {
         reconciler.forget(key);
         statuses.forget(key);
         controls.forget(key);
-        periods.remove(key);
         if (kept != null) {
             kept.forget(key);
         }
@@ -433,7 +432,7 @@ public final class HorizontalController implements AutoCloseable {
         held.put("predictions", reconciler.predicting());
         held.put("selectors", selectors.size());
         held.put("controls", controls.size());
-        held.put("periods", periods.size());
+        held.put("periods", cadence.ownPeriods());
         held.put("statuses", statuses.size());
         held.put("kept", kept == null ? 0 : kept.size());
         held.put("shadow", shadow == null ? 0 : shadow.hpasHeld());

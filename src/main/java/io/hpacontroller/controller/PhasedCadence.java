@@ -4,7 +4,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.function.Function;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Each HPA is synced once per period at a phase of its own, so the syncs of many HPAs (and the
@@ -31,24 +32,20 @@ import java.util.function.Function;
  *       started a period or more before its workers (a standby that took over) syncs each HPA at its
  *       next slot.</li>
  * </ul>
- * The period is the flag's, or an HPA's own ({@code ownPeriod}, asked each time: the HPA's sync-period
- * control); the phase is then within that period.
+ * The period is the flag's, or an HPA's own (the HPA's sync-period control, which the queue hands over with its
+ * key: {@link #keepPeriod}, kept until the key is removed); the phase is then within that period.
  */
 public final class PhasedCadence implements WorkQueue.Cadence {
 
     private final long period;
-    private final Function<String, Duration> ownPeriod;
+    /** The period (nanoseconds) of each key whose own differs from {@link #period}. */
+    private final Map<String, Long> ownPeriods = new ConcurrentHashMap<>();
     /** Nanoseconds since the epoch minus ticker nanoseconds. */
     private final long epochOffset;
 
+    /** @param period the period of every key that has none of its own */
     public PhasedCadence(Duration period, Clock clock, Ticker ticker) {
-        this(period, key -> null, clock, ticker);
-    }
-
-    /** @param ownPeriod a key's own period, null for {@code period} */
-    public PhasedCadence(Duration period, Function<String, Duration> ownPeriod, Clock clock, Ticker ticker) {
         this.period = period.toNanos();
-        this.ownPeriod = ownPeriod;
         if (this.period <= 0) {
             throw new IllegalArgumentException("the sync period must be positive, got " + period);
         }
@@ -57,9 +54,27 @@ public final class PhasedCadence implements WorkQueue.Cadence {
     }
 
     @Override
+    public void keepPeriod(String key, Duration own) {
+        if (own == null || own.toNanos() == period) {
+            ownPeriods.remove(key);
+        } else {
+            ownPeriods.put(key, own.toNanos());
+        }
+    }
+
+    @Override
+    public void forget(String key) {
+        ownPeriods.remove(key);
+    }
+
+    /** Keys with a period of their own. */
+    int ownPeriods() {
+        return ownPeriods.size();
+    }
+
+    @Override
     public long period(String key) {
-        Duration own = ownPeriod.apply(key);
-        return own == null ? period : own.toNanos();
+        return ownPeriods.getOrDefault(key, period);
     }
 
     /** When within each period the key's slots fall: nanoseconds after each multiple of the period since the epoch. */

@@ -14,7 +14,6 @@ import io.hpacontroller.shadow.Shadow;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -37,8 +36,6 @@ final class QueueFeed implements Informers.HpaEvents {
     private final ControllerOptions options;
     private final HpaSelectorIndex selectors;
     private final HpaControlsCache controls;
-    /** The sync period of each HPA whose own differs from the flag's. */
-    private final Map<String, Duration> periods;
     /** When this process started: an HPA created after it is new, and synced at once. */
     private final Instant processStart;
     /** Records the selectors of the autoscaling/v2 HPAs that are not reconciled here, null when they are. */
@@ -49,14 +46,13 @@ final class QueueFeed implements Informers.HpaEvents {
     private ScheduledExecutorService sweeper;
 
     QueueFeed(WorkQueue queue, Informers informers, ControllerOptions options, HpaSelectorIndex selectors, HpaControlsCache controls,
-              Map<String, Duration> periods, Instant processStart, BuiltinHpaSelectors builtinSelectors, Shadow shadow,
+              Instant processStart, BuiltinHpaSelectors builtinSelectors, Shadow shadow,
               Consumer<HorizontalPodAutoscaler> deleted) {
         this.queue = queue;
         this.informers = informers;
         this.options = options;
         this.selectors = selectors;
         this.controls = controls;
-        this.periods = periods;
         this.processStart = processStart;
         this.builtinSelectors = builtinSelectors;
         this.shadow = shadow;
@@ -101,13 +97,10 @@ final class QueueFeed implements Informers.HpaEvents {
         if (!queue) {
             return;
         }
-        if (reconciledHere(hpa)) {
-            keepPeriod(key, hpa);
-        }
         if (createdSinceStart(hpa)) {
-            this.queue.addChanged(key);
+            this.queue.addChanged(key, periodOf(key, hpa));
         } else {
-            this.queue.add(key);
+            this.queue.add(key, periodOf(key, hpa));
         }
     }
 
@@ -126,25 +119,21 @@ final class QueueFeed implements Informers.HpaEvents {
         String key = Reconciler.keyOf(hpa);
         selectors.register(key, hpa.getMetadata().getNamespace());
         if (queue && (!Objects.equals(old.getMetadata().getGeneration(), hpa.getMetadata().getGeneration()) || HpaControlsCache.changed(old, hpa))) {
-            if (reconciledHere(hpa)) {
-                keepPeriod(key, hpa);
-            }
-            this.queue.addChanged(key);
+            this.queue.addChanged(key, periodOf(key, hpa));
         }
     }
 
     /**
-     * The period the queue schedules the HPA's next sync by: its own when its controls give one, else the flag's. Kept
-     * when the informer delivers the HPA, so that a changed period counts from the change on.
+     * The period the queue schedules the HPA's next sync by, handed to it with the key whenever the informer delivers
+     * the HPA (so that a changed period counts from the change on): its own when its controls give one and it is
+     * reconciled here, else null (the flag's).
      */
-    private void keepPeriod(String key, HorizontalPodAutoscaler hpa) {
-        Parsed<HpaControls> hpaControls = controls.of(key, hpa);
-        Duration own = hpaControls instanceof Parsed.Valid<HpaControls> v ? v.value().syncPeriod() : null;
-        if (own == null || own.equals(options.syncPeriod())) {
-            periods.remove(key);
-        } else {
-            periods.put(key, own);
+    private Duration periodOf(String key, HorizontalPodAutoscaler hpa) {
+        if (!reconciledHere(hpa)) {
+            return null;
         }
+        Parsed<HpaControls> hpaControls = controls.of(key, hpa);
+        return hpaControls instanceof Parsed.Valid<HpaControls> v ? v.value().syncPeriod() : null;
     }
 
     /** Sweeps now, then once a sync period (not more often than {@link #SWEEP_FLOOR}) until {@link #stopSweeping}. */
@@ -168,7 +157,7 @@ final class QueueFeed implements Informers.HpaEvents {
         }
     }
 
-    /** Queues every cached HPA the queue does not know about. */
+    /** Queues every cached HPA the queue does not know about (with the period it was last added with). */
     void sweep() {
         if (queues(HpaApi.BUILTIN)) {
             sweep(informers.keys(HpaApi.BUILTIN));

@@ -67,6 +67,12 @@ public final class WorkQueue {
         /** The key's period (nanoseconds): on average, it is due once per period. */
         long period(String key);
 
+        /** From now on the key's period is {@code period} (null: the cadence's own), until {@link #forget}. */
+        void keepPeriod(String key, Duration period);
+
+        /** The key was removed: its period is forgotten. */
+        void forget(String key);
+
         /**
          * How many times as often as once per {@code period} keys are due at ticker time {@code now}, given
          * how {@link #firstDue} catches up the slots missed while the process started: 1 outside that catch-up.
@@ -135,10 +141,16 @@ public final class WorkQueue {
         this.pace = new SyncPace(cadence, processStart);
     }
 
+    /** {@link #add(String)}, the key's period from now on being {@code period} (null: the cadence's own) until it is removed. */
+    public void add(String key, Duration period) {
+        cadence.keepPeriod(key, period); // a key already scheduled keeps its due time; its next one is by this period
+        add(key);
+    }
+
     /**
      * The informer saw an HPA that existed before: before the queue starts, it waits for the start;
      * a key never synced is then due at its first due time, any other at its next due time (never
-     * earlier).
+     * earlier). Its period is the one it was last added with.
      */
     public void add(String key) {
         lock.lock();
@@ -165,9 +177,16 @@ public final class WorkQueue {
         }
     }
 
+    /** {@link #addChanged(String)}, the key's period from now on being {@code period}, as {@link #add(String, Duration)}. */
+    public void addChanged(String key, Duration period) {
+        cadence.keepPeriod(key, period);
+        addChanged(key);
+    }
+
     /**
      * A new HPA, or the HPA's spec or controls changed: a key never handed out is due at once; any other at the
      * next allowed time ({@link #allowedAfter}) if its next due time is later, or when the worker that has it is done.
+     * Its period is the one it was last added with.
      */
     public void addChanged(String key) {
         lock.lock();
@@ -202,10 +221,11 @@ public final class WorkQueue {
         return Math.max(ticker.nanos(), last.started() + Math.max(1, cadence.period(key)));
     }
 
-    /** Forgets a key entirely: no schedule, no requeue by a worker that still has it (the HPA was deleted). */
+    /** Forgets a key entirely, its period too: no schedule, no requeue by a worker that still has it (the HPA was deleted). */
     public void remove(String key) {
         lock.lock();
         try {
+            cadence.forget(key);
             unschedule(key);
             changedMeanwhile.remove(key);
             lastSync.remove(key);

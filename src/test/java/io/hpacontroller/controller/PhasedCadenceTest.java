@@ -179,10 +179,10 @@ class PhasedCadenceTest {
     @Test
     void anHpaWithItsOwnPeriodIsSyncedOncePerThatPeriodAtAPhaseWithinIt() {
         ManualTime time = new ManualTime(Instant.parse("2026-03-01T12:00:00Z"));
-        Map<String, Duration> own = new HashMap<>(Map.of("demo/fast", Duration.ofSeconds(3)));
-        PhasedCadence cadence = new PhasedCadence(PERIOD, own::get, time, time);
+        PhasedCadence cadence = new PhasedCadence(PERIOD, time, time);
         WorkQueue queue = new WorkQueue(time, cadence, time.nanos());
-        List.of("demo/fast", "demo/flag").forEach(queue::add);
+        queue.add("demo/fast", Duration.ofSeconds(3)); // the period comes with the key
+        queue.add("demo/flag", null);
         Map<String, List<Long>> syncs = new TreeMap<>();
         for (long i = 0; i < Duration.ofMinutes(2).toMillis() / STEP.toMillis(); i++) {
             for (Optional<WorkQueue.Item> item = queue.poll(); item.isPresent(); item = queue.poll()) {
@@ -197,6 +197,33 @@ class PhasedCadenceTest {
         assertThat(gaps(syncs.get("demo/flag"))).hasSizeGreaterThanOrEqualTo(6).containsOnly(15_000L);
         assertThat(syncs.get("demo/fast")).allSatisfy(t -> assertThat(Math.floorMod(t * 1_000_000L - cadence.phase("demo/fast"), 3_000_000_000L))
                 .isLessThan(STEP.toNanos()));
+    }
+
+    @Test
+    void theQueueCarriesEachKeysPeriodWithTheKeyUntilTheKeyIsRemoved() {
+        ManualTime time = new ManualTime(Instant.parse("2026-03-01T12:00:00Z"));
+        PhasedCadence cadence = new PhasedCadence(PERIOD, time, time);
+        WorkQueue queue = new WorkQueue(time, cadence, time.nanos());
+        long fast = Duration.ofSeconds(3).toNanos();
+
+        queue.addChanged("demo/fast", Duration.ofSeconds(3)); // a new HPA with its own period: due at once
+        assertThat(queue.poll()).map(WorkQueue.Item::key).contains("demo/fast");
+        queue.done("demo/fast");
+        assertThat(queue.dueAt("demo/fast")).as("its next sync by its own period, not the flag's")
+                .hasValueSatisfying(at -> assertThat(at - time.nanos()).isBetween(fast, 2 * fast));
+        queue.add("demo/fast"); // the sweep: the period the key came with stays
+        assertThat(cadence.period("demo/fast")).isEqualTo(fast);
+        assertThat(cadence.ownPeriods()).isOne();
+
+        queue.addChanged("demo/fast", PERIOD); // its control now says the flag's period: none of its own
+        assertThat(cadence.period("demo/fast")).isEqualTo(PERIOD.toNanos());
+        assertThat(cadence.ownPeriods()).isZero();
+
+        queue.add("demo/fast", Duration.ofSeconds(5));
+        queue.remove("demo/fast"); // deleted: the period goes with the key
+        assertThat(cadence.ownPeriods()).isZero();
+        assertThat(cadence.period("demo/fast")).isEqualTo(PERIOD.toNanos());
+        assertThat(queue.keysHeld()).isZero();
     }
 
     private static List<Long> gaps(List<Long> times) {
