@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.hpacontroller.api.WithoutManagedFields;
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.hpa.HpaApi;
 import io.hpacontroller.hpa.MirrorHpa;
 import io.hpacontroller.pods.PodCache;
@@ -153,9 +154,8 @@ final class Informers {
     List<String> keys(HpaApi api) {
         List<String> keys = new ArrayList<>();
         for (SharedIndexInformer<?> informer : api == HpaApi.MIRROR ? mirrorInformers : hpaInformers) {
-            for (String storeKey : informer.getStore().listKeys()) {
-                int slash = storeKey.indexOf('/');
-                keys.add(api.key(storeKey.substring(0, slash), storeKey.substring(slash + 1)));
+            for (String storeKey : informer.getStore().listKeys()) { // "namespace/name", an autoscaling/v2 HPA's key
+                keys.add(api.key(HpaKey.namespace(storeKey), HpaKey.name(storeKey)));
             }
         }
         return keys;
@@ -163,7 +163,7 @@ final class Informers {
 
     /** The HPA of this queue key as the informer's cache holds it, null when it holds none. */
     HorizontalPodAutoscaler lookup(String key) {
-        String storeKey = HpaApi.namespacedName(key);
+        String storeKey = HpaKey.namespacedName(key);
         if (HpaApi.ofKey(key) == HpaApi.MIRROR) {
             for (SharedIndexInformer<MirrorHpa> informer : mirrorInformers) {
                 MirrorHpa hpa = informer.getStore().getByKey(storeKey);

@@ -2,6 +2,8 @@ package io.hpacontroller.core;
 
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 
+import java.util.Arrays;
+
 /**
  * The key of an HPA (queue, histories, selector index, logs): "namespace/name" for autoscaling's own (as
  * upstream), "group/namespace/name" for an HPA of another API group with the same schema (a driver hands those
@@ -42,5 +44,25 @@ public final class HpaKey {
     public static String namespacedName(String key) {
         String group = group(key);
         return group.equals(BUILTIN_GROUP) ? key : key.substring(group.length() + 1);
+    }
+
+    /** The namespace of a key of any group. */
+    public static String namespace(String key) {
+        String namespacedName = namespacedName(key);
+        int slash = namespacedName.indexOf('/');
+        return slash < 0 ? namespacedName : namespacedName.substring(0, slash);
+    }
+
+    /** The name of a key of any group ("" when it has none). */
+    public static String name(String key) {
+        String namespacedName = namespacedName(key);
+        int slash = namespacedName.indexOf('/');
+        return slash < 0 ? "" : namespacedName.substring(slash + 1);
+    }
+
+    /** Whether {@code text} is a key as {@link #of} writes it: "namespace/name", or "group/namespace/name" of a group not autoscaling. */
+    public static boolean isKey(String text) {
+        String[] parts = text.split("/", -1);
+        return (parts.length == 2 || parts.length == 3 && !parts[0].equals(BUILTIN_GROUP)) && Arrays.stream(parts).noneMatch(String::isEmpty);
     }
 }

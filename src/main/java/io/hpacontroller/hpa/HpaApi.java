@@ -68,9 +68,12 @@ public enum HpaApi {
         return HpaKey.of(group, namespace, name);
     }
 
-    /** "namespace/name" of a key of any API. */
-    public static String namespacedName(String key) {
-        return ofKey(key) == BUILTIN ? key : HpaKey.namespacedName(key);
+    /**
+     * The key written in {@code text} ("namespace/name", or "group/namespace/name" of the mirror API: a {@code /decisions}
+     * path), null when it is not the key of an HPA of either API.
+     */
+    public static String parseKey(String text) {
+        return HpaKey.isKey(text) && text.equals(ofKey(text).key(HpaKey.namespace(text), HpaKey.name(text))) ? text : null;
     }
 
     /** The API named by {@code apiVersion} ("autoscaling/v2"), or null. */

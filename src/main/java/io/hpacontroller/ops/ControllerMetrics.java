@@ -4,6 +4,7 @@ import io.hpacontroller.controller.HorizontalController;
 import io.hpacontroller.controller.SyncReport;
 import io.hpacontroller.controller.WorkQueue;
 import io.hpacontroller.core.trace.ReconcileOutcome;
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.hpa.HpaApi;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
@@ -120,7 +121,6 @@ public final class ControllerMetrics implements HorizontalController.SyncListene
 
     /** namespace, hpa_name and api_group of a key: an HPA and its mirror twin are two series. */
     private static String[] labels(String key) {
-        String[] parts = HpaApi.namespacedName(key).split("/", 2);
-        return new String[] {parts[0], parts.length > 1 ? parts[1] : "", HpaApi.ofKey(key).group()};
+        return new String[] {HpaKey.namespace(key), HpaKey.name(key), HpaApi.ofKey(key).group()};
     }
 }

@@ -41,13 +41,11 @@ final class DecisionsEndpoint implements EndpointServer.Handler {
         if (!request.isGetOrHead()) {
             return EndpointServer.Response.onlyGet();
         }
-        String[] parts = path.substring(PREFIX.length()).split("/", -1);
-        boolean mirror = parts.length == 3 && parts[0].equals(HpaApi.MIRROR.group());
-        if (!(parts.length == 2 || mirror) || java.util.Arrays.stream(parts).anyMatch(String::isEmpty)) {
+        String key = HpaApi.parseKey(path.substring(PREFIX.length()));
+        if (key == null) {
             return EndpointServer.Response.text(400, "expected " + PREFIX + "NAMESPACE/NAME, or " + PREFIX + HpaApi.MIRROR.group()
                     + "/NAMESPACE/NAME for a mirror HPA, got " + path + "\n");
         }
-        String key = String.join("/", parts);
         List<DecisionTrace> decisions = recent.of(key);
         HpaHistory.Snapshot history = histories.snapshot(key);
         HpaDecisions body = new HpaDecisions(key, leading.getAsBoolean(), flags, history, decisions);

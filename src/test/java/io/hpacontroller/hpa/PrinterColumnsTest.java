@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerSpe
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerSpecBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricStatusBuilder;
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.reconcile.Reconciler;
 import org.junit.jupiter.api.Test;
 
@@ -63,7 +64,17 @@ class PrinterColumnsTest {
         assertThat(Reconciler.keyOf(mirror.toCore())).isEqualTo("autoscaling.hpa-controller.io/shop/web").isEqualTo(HpaApi.MIRROR.key("shop", "web"));
         assertThat(HpaApi.ofKey("autoscaling.hpa-controller.io/shop/web")).isEqualTo(HpaApi.MIRROR);
         assertThat(HpaApi.ofKey("shop/web")).isEqualTo(HpaApi.BUILTIN);
-        assertThat(HpaApi.namespacedName("autoscaling.hpa-controller.io/shop/web")).isEqualTo("shop/web");
+        assertThat(HpaKey.namespacedName("autoscaling.hpa-controller.io/shop/web")).isEqualTo("shop/web");
         assertThat(HpaApi.of(mirror.toCore())).isEqualTo(HpaApi.MIRROR);
+    }
+
+    @Test
+    void aKeyIsReadBackOnlyInTheFormOfItsApi() {
+        assertThat(HpaApi.parseKey("shop/web")).isEqualTo(HpaApi.BUILTIN.key("shop", "web"));
+        assertThat(HpaApi.parseKey("autoscaling.hpa-controller.io/shop/web")).isEqualTo(HpaApi.MIRROR.key("shop", "web"));
+        for (String notAKey : List.of("web", "shop/", "/web", "shop//web", "autoscaling/shop/web", "example.com/shop/web",
+                "/shop/web", "autoscaling.hpa-controller.io/shop/web/x", "a/b/c/d", "")) {
+            assertThat(HpaApi.parseKey(notAKey)).as(notAKey).isNull();
+        }
     }
 }

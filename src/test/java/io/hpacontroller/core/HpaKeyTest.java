@@ -1,0 +1,38 @@
+package io.hpacontroller.core;
+
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The one codec of HPA keys: written by {@link HpaKey#of}, read by the others. */
+class HpaKeyTest {
+
+    private static HorizontalPodAutoscaler hpa(String apiVersion) {
+        return new HorizontalPodAutoscalerBuilder().withApiVersion(apiVersion).withNewMetadata().withNamespace("shop").withName("web").endMetadata().build();
+    }
+
+    @Test
+    void anAutoscalingKeyIsNamespaceAndNameAnotherGroupsCarriesItsGroup() {
+        assertThat(HpaKey.of(hpa("autoscaling/v2"))).isEqualTo("shop/web").isEqualTo(HpaKey.of("autoscaling", "shop", "web"));
+        assertThat(HpaKey.of(hpa(null))).isEqualTo("shop/web");
+        assertThat(HpaKey.of(hpa("autoscaling.hpa-controller.io/v1"))).isEqualTo("autoscaling.hpa-controller.io/shop/web");
+    }
+
+    @Test
+    void eachPartIsReadBackFromTheKey() {
+        for (String group : new String[] {"autoscaling", "autoscaling.hpa-controller.io"}) {
+            String key = HpaKey.of(group, "shop", "web");
+            assertThat(HpaKey.group(key)).isEqualTo(group);
+            assertThat(HpaKey.namespacedName(key)).isEqualTo("shop/web");
+            assertThat(HpaKey.namespace(key)).isEqualTo("shop");
+            assertThat(HpaKey.name(key)).isEqualTo("web");
+            assertThat(HpaKey.isKey(key)).isTrue();
+        }
+        assertThat(HpaKey.isKey("web")).isFalse();
+        assertThat(HpaKey.isKey("shop/")).isFalse();
+        assertThat(HpaKey.isKey("a/b/c/d")).isFalse();
+        assertThat(HpaKey.isKey("autoscaling/shop/web")).as("autoscaling's keys carry no group").isFalse();
+    }
+}
