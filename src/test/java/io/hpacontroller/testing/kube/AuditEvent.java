@@ -41,12 +41,12 @@ public record AuditEvent(String auditId, String verb, String user, List<String> 
         return v == null || v.isNull() ? null : v.asText();
     }
 
-    /** A write: create, update, patch, delete, deletecollection. */
     /** A metrics.k8s.io pod query: one per sync of a one-metric Resource HPA, how the benchmarks count reconciles. */
     public boolean isPodMetricsQuery() {
         return "metrics.k8s.io".equals(apiGroup) && "pods".equals(resource);
     }
 
+    /** A write: create, update, patch, delete, deletecollection. */
     public boolean isWrite() {
         return switch (verb) {
             case "create", "update", "patch", "delete", "deletecollection" -> true;

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeSet;
 
 /** What the benchmarks on the test fixture share ({@link RealApiBench}, {@code testing.node.InClusterBench}): their options, the load, creates. */
 public final class BenchRun {
@@ -21,7 +22,7 @@ public final class BenchRun {
         Map<String, String> a = new LinkedHashMap<>(defaults);
         for (int i = 0; i < args.length; i++) {
             if (!a.containsKey(args[i]) || i + 1 == args.length) {
-                throw new IllegalArgumentException("unknown option or missing value: " + args[i] + " (options: " + a.keySet() + ")");
+                throw new IllegalArgumentException("unknown option or missing value: " + args[i] + " (options: " + new TreeSet<>(a.keySet()) + ")");
             }
             a.put(args[i], args[++i]);
         }
@@ -52,8 +53,8 @@ public final class BenchRun {
     /** The 1-minute load average, 0 without /proc. */
     public static double loadAverage1m() {
         try {
-            return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).trim().split(" ")[0]);
-        } catch (IOException | RuntimeException e) {
+            return Double.parseDouble(loadAverages().split(" ")[0]);
+        } catch (NumberFormatException e) {
             return 0;
         }
     }

@@ -79,21 +79,19 @@ public final class RealApiBench {
     }
 
     public static void main(String[] args) {
-        Map<String, String> a = Map.of();
-        try {
-            a = BenchRun.options(args, Map.of("--hpas", "1000", "--pods-per-hpa", "5", "--namespaces", "10",
-                "--run-for", "180", "--jar", "target/hpa-controller.jar", "--jar-jvm-options", "", "--upstream", "true", "--upstream-first", "false"));
-        } catch (IllegalArgumentException e) {
-            usage(e.getMessage());
-        }
         RealApiBench bench;
         try {
+            Map<String, String> a = BenchRun.options(args, Map.of("--hpas", "1000", "--pods-per-hpa", "5", "--namespaces", "10",
+                    "--run-for", "180", "--jar", "target/hpa-controller.jar", "--jar-jvm-options", "", "--upstream", "true", "--upstream-first", "false"));
             bench = new RealApiBench(Integer.parseInt(a.get("--hpas")), Integer.parseInt(a.get("--pods-per-hpa")),
                     Integer.parseInt(a.get("--namespaces")), Duration.ofSeconds(Long.parseLong(a.get("--run-for"))),
                     Path.of(a.get("--jar")), a.get("--jar-jvm-options").isBlank() ? List.of() : List.of(a.get("--jar-jvm-options").trim().split("\\s+")),
                     Boolean.parseBoolean(a.get("--upstream")), Boolean.parseBoolean(a.get("--upstream-first")));
         } catch (NumberFormatException e) {
             usage("not a number: " + e.getMessage());
+            return;
+        } catch (IllegalArgumentException e) {
+            usage(e.getMessage());
             return;
         }
         if (!Files.isRegularFile(bench.jar)) {
@@ -220,7 +218,6 @@ public final class RealApiBench {
                 .endSpec().build());
     }
 
-
     // ---- one controller ----
 
     /** CPU seconds of the controller, kube-apiserver, etcd and this JVM (the fake kubelet and metrics server) at one moment. */
@@ -323,6 +320,4 @@ public final class RealApiBench {
         f.forEach((k, v) -> out.put(p + k, v));
         return out;
     }
-
-
 }

@@ -98,20 +98,19 @@ public final class InClusterBench {
     }
 
     public static void main(String[] args) {
-        Map<String, String> a = Map.of();
+        InClusterBench bench;
         try {
-            a = BenchRun.options(args, Map.of("--hpas", "1000", "--pods-per-hpa", "5", "--namespaces", "10",
-                "--run-for", "240", "--controllers", "upstream,jar"));
-        } catch (IllegalArgumentException e) {
-            usage(e.getMessage());
-        }
-        InClusterBench bench = null;
-        try {
+            Map<String, String> a = BenchRun.options(args, Map.of("--hpas", "1000", "--pods-per-hpa", "5", "--namespaces", "10",
+                    "--run-for", "240", "--controllers", "upstream,jar"));
             bench = new InClusterBench(Integer.parseInt(a.get("--hpas")), Integer.parseInt(a.get("--pods-per-hpa")),
                     Integer.parseInt(a.get("--namespaces")), Duration.ofSeconds(Long.parseLong(a.get("--run-for"))),
                     List.of(a.get("--controllers").split(",")));
         } catch (NumberFormatException e) {
             usage("not a number: " + e.getMessage());
+            return;
+        } catch (IllegalArgumentException e) {
+            usage(e.getMessage());
+            return;
         }
         if (!bench.controllers.stream().allMatch(c -> c.equals("upstream") || VARIANT.matcher(c).matches())) {
             usage("--controllers takes upstream, jar and jar{VALUE=X;VALUE=Y} (the chart with these values), comma-separated: "
@@ -221,7 +220,6 @@ public final class InClusterBench {
             pool.shutdownNow();
         }
     }
-
 
     private void createHpas(RealNode node, HpaApi api) throws Exception {
         parallel(i -> NodeHpas.create(node.adminClient(), api, spaces.get(i % spaces.size()), """
@@ -485,6 +483,4 @@ public final class InClusterBench {
     private static String mib(long bytes) {
         return String.format("%.1f", bytes / 1048576.0);
     }
-
-
 }
