@@ -28,6 +28,7 @@ import io.hpacontroller.core.port.Ports;
 import io.hpacontroller.core.port.ScaleClient;
 import io.hpacontroller.core.port.StatusWriter;
 import io.hpacontroller.core.trace.ConditionList;
+import io.hpacontroller.core.trace.DecisionSummary;
 import io.hpacontroller.core.trace.DecisionTrace;
 import io.hpacontroller.core.trace.MetricTrace;
 import io.hpacontroller.core.trace.PredictionTrace;
@@ -303,10 +304,12 @@ public final class Reconciler {
             conditions.set(ConditionList.SCALING_LIMITED, normalization.limited(), normalization.limitReason(), normalization.limitMessage());
             s.decision().normalization(normalization, normalization.constraintsApplied());
             desiredReplicas = normalization.replicas();
-            if (normalization.wokeFromZero() && rescaleReason.isEmpty()) {
-                rescaleReason = DecisionTrace.BELOW_MIN_REPLICAS;
-            }
             rescale = desiredReplicas != currentReplicas;
+            if (normalization.wokeFromZero()) {
+                rescaleReason = rescaleReason.isEmpty() ? DecisionTrace.BELOW_MIN_REPLICAS : rescaleReason;
+            } else if (rescale && Integer.signum(desiredReplicas - currentReplicas) != Integer.signum(normalization.recommendation() - currentReplicas)) {
+                rescaleReason = DecisionSummary.normalizedReason(normalization); // upstream leaves it empty, or the metrics' opposite
+            }
         }
         Action action = !rescale ? Action.NONE : desiredReplicas > currentReplicas ? Action.SCALE_UP : Action.SCALE_DOWN;
 

@@ -112,12 +112,25 @@ public final class DecisionSummary {
         int withinBounds = withinBounds(t, n.recommendation());
         Stabilization s = n.stabilization();
         if (s != null) {
-            String window = "the " + duration(s.windowSeconds() * 1000L) + (Stabilization.SCALE_DOWN.equals(s.window()) ? " scale-down" : " scale-up")
-                    + " window keeps the recommendation of " + s.keptReplicas() + " made " + duration(s.ageMillis()) + " ago";
-            return window + "; without it: " + withinBounds + limits(t, n, false);
+            return window(s) + "; without it: " + withinBounds + limits(t, n, false);
         }
         String limits = limits(t, n, true);
         return limits.isEmpty() ? metrics : limits.substring(2) + "; " + metrics;
+    }
+
+    private static String window(Stabilization s) {
+        return "the " + duration(s.windowSeconds() * 1000L) + (Stabilization.SCALE_DOWN.equals(s.window()) ? " scale-down" : " scale-up")
+                + " window keeps the recommendation of " + s.keptReplicas() + " made " + duration(s.ageMillis()) + " ago";
+    }
+
+    /**
+     * The reason of a scale whose direction the metrics' recommendation did not ask for, where upstream's is empty (or
+     * the metrics' "All metrics below target" on a scale up): a count set by hand below what the legacy scale-down
+     * window keeps is raised back by the window, which the reason then names.
+     */
+    public static String normalizedReason(Normalization n) {
+        return n.stabilization() != null ? window(n.stabilization())
+                : "the recommendation of " + n.recommendation() + " normalized to " + n.replicas() + " by " + String.join(", ", n.constraintsApplied());
     }
 
     /** A count brought into the trace's [minReplicas, maxReplicas]: what a recommendation gives without the window and limits. */

@@ -450,4 +450,32 @@ class ReconcilerTest {
         assertThat(later.rescaled()).isTrue();
         assertThat(cluster.scaleWrites).containsExactly(1);
     }
+
+    /**
+     * Issue 35.6: a count reset by hand below the recommendation the (legacy) scale-down window keeps is raised back by
+     * the window, though the metrics recommend the count as it is (or less): upstream's reason is then empty (or "All
+     * metrics below target" on a scale up); ours names the window, in the event, the trace and the log line.
+     */
+    @Test
+    void aCountResetByHandBelowTheStabilizedRecommendationIsRaisedWithAReasonNamingTheWindow() {
+        cluster.scale = new ScaleTarget(4, 4, "app=web", "1");
+        cluster.pods = Pods.ready(4, 1000, NOW_MILLIS);
+        cluster.podUsage = Pods.cpuUsage(NOW_MILLIS, 500, 500, 500, 500); // at the 50 % target: 4 recommended
+        HorizontalPodAutoscaler hpa = Specs.hpa(1, 10, Specs.cpuUtilization(50));
+        assertThat(sync(hpa).rescaled()).isFalse();
+
+        for (long[] usage : new long[][] {{500, 500}, {100, 100}}) { // 2 recommended (the count as it is), then 1
+            cluster.scale = new ScaleTarget(2, 2, "app=web", "2"); // kubectl scale --replicas=2
+            cluster.pods = Pods.ready(2, 1000, NOW_MILLIS);
+            cluster.podUsage = Pods.cpuUsage(NOW_MILLIS + 20_000, usage);
+            cluster.events.clear();
+            ReconcileOutcome raised = sync(hpa, NOW.plusSeconds(20));
+
+            assertThat(raised.rescaled()).isTrue();
+            assertThat(raised.desiredReplicas()).isEqualTo(4);
+            String reason = "the 5m scale-down window keeps the recommendation of 4 made 20s ago";
+            assertThat(raised.rescaleReason()).isEqualTo(reason);
+            assertThat(cluster.events).singleElement().satisfies(e -> assertThat(e.message()).isEqualTo("New size: 4; reason: " + reason));
+        }
+    }
 }
