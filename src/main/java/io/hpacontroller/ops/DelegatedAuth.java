@@ -26,13 +26,22 @@ import java.util.function.LongSupplier;
  * non-resource URL: {@code /metrics}, {@code /decisions/NAMESPACE/NAME}; RBAC grants them with {@code nonResourceURLs},
  * {@code /decisions/*} for all). No token, or one the API server does not accept: 401. A user not allowed: 403. A
  * review that cannot be made: 401 (authentication) or 500 (authorization), not kept. Both reviews' answers are kept
- * {@value #TTL_SECONDS} s, as the delegating authenticator and authorizer keep theirs, at most {@value #MAX_KEPT} each.
+ * {@value #TTL_SECONDS} s, as the delegating authenticator and authorizer keep theirs, at most {@value #MAX_KEPT} each;
+ * the tokens the API server refused apart from those it accepted, so that a flood of bogus tokens evicts no user.
+ *
+ * <p>Failed authentication is rate-limited, which kube-controller-manager's port is not: each TokenReview that refuses
+ * a token takes one of {@value #FAILED_REVIEWS_BURST} failures, given back at {@value #FAILED_REVIEWS_PER_SECOND} a
+ * second; while none is left, a token neither known to the caches nor accepted before is answered 429 with
+ * {@code Retry-After} and not reviewed. So a flood of distinct bogus tokens costs a review a second, not one a
+ * request, and a user already seen (its token in the positive cache, even expired) is still reviewed and served.
  */
 final class DelegatedAuth {
 
     private static final Logger LOG = LoggerFactory.getLogger(DelegatedAuth.class);
     static final long TTL_SECONDS = 10;
     static final int MAX_KEPT = 1024;
+    static final int FAILED_REVIEWS_BURST = 20;
+    static final int FAILED_REVIEWS_PER_SECOND = 1;
     static final String TOKEN_REVIEWS = "/apis/authentication.k8s.io/v1/tokenreviews";
     static final String SUBJECT_ACCESS_REVIEWS = "/apis/authorization.k8s.io/v1/subjectaccessreviews";
 
@@ -45,21 +54,36 @@ final class DelegatedAuth {
 
     private final KubeApi api;
     private final LongSupplier nanos;
-    /** By the SHA-256 of the token: the user, or null for a token the API server did not accept. */
-    private final Map<String, Kept<User>> users = lru();
+    /** By the SHA-256 of the token: the user the API server said it names (an entry expired stays until evicted). */
+    private final Map<String, Kept<User>> users;
+    /** The SHA-256 of the tokens the API server did not accept. */
+    private final Map<String, Kept<Boolean>> refused;
+    /**
+     * Failed reviews left (a token bucket, {@link #failures}: a few lines of our own, as {@code EventCorrelator}'s spam
+     * filter, rather than a library's limiter for one counter), in nanos: the time the bucket was full; guarded by itself.
+     */
+    private final long[] failuresFullAt = {Long.MIN_VALUE};
     /** By user and path: allowed or not. */
-    private final Map<String, Kept<Boolean>> decisions = lru();
+    private final Map<String, Kept<Boolean>> decisions;
 
     DelegatedAuth(KubeApi api, LongSupplier nanos) {
-        this.api = api;
-        this.nanos = nanos;
+        this(api, nanos, MAX_KEPT);
     }
 
-    private static <T> Map<String, Kept<T>> lru() {
+    /** @param maxKept the answers kept of each kind (tests keep fewer) */
+    DelegatedAuth(KubeApi api, LongSupplier nanos, int maxKept) {
+        this.api = api;
+        this.nanos = nanos;
+        this.users = lru(maxKept);
+        this.refused = lru(maxKept);
+        this.decisions = lru(maxKept);
+    }
+
+    private static <T> Map<String, Kept<T>> lru(int maxKept) {
         return new LinkedHashMap<>(64, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<String, Kept<T>> eldest) {
-                return size() > MAX_KEPT;
+                return size() > maxKept;
             }
         };
     }
@@ -81,6 +105,9 @@ final class DelegatedAuth {
         User user;
         try {
             user = authenticate(authorization.substring(7).trim());
+        } catch (TooManyFailures e) {
+            return new EndpointServer.Response(429, Map.of("Content-Type", "text/plain; charset=utf-8", "Retry-After", "1"),
+                    "Too Many Requests: too many failed authentications, retry later\n".getBytes(StandardCharsets.UTF_8));
         } catch (ApiException e) {
             LOG.warn("cannot authenticate a request for {}: the TokenReview failed: {}", request.path(), e.getMessage());
             return EndpointServer.Response.text(401, "Unauthorized\n");
@@ -115,12 +142,29 @@ final class DelegatedAuth {
         }
     }
 
+    /** A token not reviewed: too many reviews refused tokens lately. */
+    static final class TooManyFailures extends ApiException {
+        TooManyFailures() {
+            super("too many failed authentications");
+        }
+    }
+
     /** The user the token names, null when the API server does not accept it. */
     User authenticate(String token) throws ApiException {
         String key = sha256(token);
         Kept<User> k = kept(users, key);
         if (k != null) {
             return k.value();
+        }
+        if (kept(refused, key) != null) {
+            return null;
+        }
+        boolean seen;
+        synchronized (users) {
+            seen = users.containsKey(key);
+        }
+        if (!seen && failures(0) <= 0) {
+            throw new TooManyFailures();
         }
         JsonNode status = review(TOKEN_REVIEWS, Map.of("apiVersion", "authentication.k8s.io/v1", "kind", "TokenReview",
                 "spec", Map.of("token", token)));
@@ -136,9 +180,24 @@ final class DelegatedAuth {
                 extra.put(e.getKey(), values);
             });
             user = new User(u.path("username").asText(), u.path("uid").asText(""), List.copyOf(groups), extra);
+            keep(users, key, user);
+        } else {
+            keep(refused, key, true);
+            failures(1);
         }
-        keep(users, key, user);
         return user;
+    }
+
+    /** Takes {@code taken} failures from the bucket; how many were left before. */
+    private long failures(int taken) {
+        long now = nanos.getAsLong();
+        long perFailure = 1_000_000_000L / FAILED_REVIEWS_PER_SECOND;
+        synchronized (failuresFullAt) {
+            long full = Math.max(failuresFullAt[0], now - FAILED_REVIEWS_BURST * perFailure); // no more than the burst saved up
+            long left = (now - full) / perFailure;
+            failuresFullAt[0] = full + taken * perFailure;
+            return left;
+        }
     }
 
     /** Whether the user may {@code verb} the non-resource URL {@code path}. */
@@ -162,6 +221,15 @@ final class DelegatedAuth {
                 "spec", spec)).path("allowed").asBoolean(false);
         keep(decisions, key, allowed);
         return allowed;
+    }
+
+    /** For tests: the tokens whose reviews are kept (accepted and refused; each map is bounded). */
+    int tokensKept() {
+        synchronized (users) {
+            synchronized (refused) {
+                return users.size() + refused.size();
+            }
+        }
     }
 
     private JsonNode review(String path, Map<String, Object> body) throws ApiException {
