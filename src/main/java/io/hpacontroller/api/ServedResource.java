@@ -9,11 +9,12 @@ import java.time.Duration;
 
 /**
  * Whether the API server serves a custom resource, as far as this instance knows: its CRD can be deleted and
- * installed again while the controller runs. A write that meets a 404 on creating an object asks discovery
- * ({@code /apis/GROUP/VERSION}); when that does not list the resource, the resource is missing: reported once
- * (one ERROR line), and the writes that follow fail at once with {@link #missingMessage} instead of being sent.
- * Discovery is asked again at the first write due after 1 s, 2 s, 4 s, ... at most {@code maxBackoff} apart; the
- * first answer that lists the resource ends it (one INFO line), and that write goes ahead.
+ * installed again while the controller runs. A create that meets a 404 asks discovery ({@code /apis/GROUP/VERSION});
+ * only when discovery answers and does not list the resource is it missing ({@link #confirmsMissing}): reported once
+ * (one WARN line), and the writes that follow are not sent ({@link #served} is false). A 404 that discovery does not
+ * confirm (it lists the resource, or does not answer) stays the failure it is. Discovery is asked again at the first
+ * write due after 1 s, 2 s, 4 s, ... at most {@code maxBackoff} apart; the first answer that lists the resource ends
+ * it (one INFO line), and that write goes ahead.
  */
 public final class ServedResource {
 
@@ -28,13 +29,15 @@ public final class ServedResource {
     private final String missingMessage;
     private final String consequence;
     private final Object lock = new Object();
-    /** Whether the resource is known to be missing; guarded by {@link #lock}. */
-    private boolean missing;
+    /** Whether the resource is known to be missing; written under {@link #lock}. */
+    private volatile boolean missing;
+    /** How many times it went missing in this process; written under {@link #lock}. */
+    private volatile long outages;
     private long nextCheck;
     private long backoff;
 
     /**
-     * @param consequence what its absence stops and what brings it back, said once in the report
+     * @param consequence what its absence changes and what brings it back, said once in the report
      */
     public ServedResource(KubeApi api, String group, String version, String plural, Duration maxBackoff, String consequence) {
         this.api = api;
@@ -46,31 +49,39 @@ public final class ServedResource {
         this.consequence = consequence;
     }
 
-    /** The message of every write refused while the resource is missing (the same each time: conditions stay put). */
-    String missingMessage() {
+    /** What is said of the resource while it is missing (the same each time). */
+    public String missingMessage() {
         return missingMessage;
     }
 
+    /** Whether the resource is known to be missing now. */
+    public boolean missing() {
+        return missing;
+    }
+
+    /** How many times the resource went missing in this process: an outage's number, while {@link #missing}. */
+    public long outages() {
+        return outages;
+    }
+
     /**
-     * Returns when a write may be sent: the resource is not known to be missing, or discovery, asked now because a
-     * check is due, lists it again.
-     *
-     * @throws ApiException while the resource is missing
+     * Whether a write may be sent: the resource is not known to be missing, or discovery, asked now because a check is
+     * due, lists it again. False while it is missing (no request, unless a check is due).
      */
-    public void checkServed(long now) throws ApiException {
+    public boolean served(long now) {
         synchronized (lock) {
             if (!missing) {
-                return;
+                return true;
             }
             if (now < nextCheck) {
-                throw new ApiException(missingMessage);
+                return false;
             }
-            // the other writes meanwhile fail at once; this one asks
+            // the other writes meanwhile are not sent; this one asks
             backoff = Math.min(maxBackoff, backoff * 2);
             nextCheck = now + backoff;
         }
         if (listed() != Boolean.TRUE) {
-            throw new ApiException(missingMessage);
+            return false;
         }
         synchronized (lock) {
             if (missing) {
@@ -78,26 +89,28 @@ public final class ServedResource {
                 LOG.info("the API server serves {}.{}/{} again: writing them again", plural, group, version);
             }
         }
+        return true;
     }
 
     /**
-     * A create met {@code notFound}: when discovery does not list the resource, it is missing from now on (reported
-     * the first time) and the exception to throw says so; otherwise {@code notFound} itself.
+     * A create met {@code notFound}: true when discovery answers without the resource, which is missing from now on
+     * (reported the first time); false when discovery lists it or does not answer (the 404 is then an error of its own).
      */
-    public ApiException createNotFound(ApiException.NotFound notFound, long now) {
+    public boolean confirmsMissing(ApiException.NotFound notFound, long now) {
         if (listed() != Boolean.FALSE) {
-            return notFound;
+            return false;
         }
         synchronized (lock) {
             if (!missing) {
                 missing = true;
+                outages++;
                 backoff = FIRST_BACKOFF.toMillis();
                 nextCheck = now + backoff;
-                LOG.error("{}: {} Asking discovery again after {} s, backing off to every {} s. (A create answered: {})",
+                LOG.warn("{}: {} Asking discovery again after {} s, backing off to every {} s. (A create answered: {})",
                         missingMessage, consequence, backoff / 1000, maxBackoff / 1000, notFound.getMessage());
             }
         }
-        return new ApiException(missingMessage);
+        return true;
     }
 
     /** Whether discovery lists the resource; null when discovery did not answer. */

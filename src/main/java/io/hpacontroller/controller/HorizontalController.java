@@ -456,6 +456,11 @@ public final class HorizontalController implements AutoCloseable {
         return histories;
     }
 
+    /** Whether the histories are written to the cluster: null without {@code --persist-history}, false while their CRD is missing. */
+    public Boolean historyPersisted() {
+        return kept == null ? null : kept.persisted();
+    }
+
     /** Events posted (or bumped) so far, and events dropped because their queue was full. */
     public long eventsPosted() {
         return events.posted();

@@ -45,14 +45,19 @@ import java.util.function.Supplier;
  * recommendation, nothing else). Every write passes the {@link WriteGate} and carries the resourceVersion
  * last read or written: a conflict (another instance wrote it) forgets the HPA's history here, so that its
  * next sync restores what is in the cluster instead of overwriting it. An object deleted under it is created
- * again by the same write; while the CRD is missing, writes fail at once (so no scale is written) and discovery is
- * asked again with backoff ({@link ServedResource}), so that keeping, and scaling, resume when it is back.
+ * again by the same write. While the CRD is missing (a create met 404 and discovery no longer lists the resource:
+ * deleted, say by an uninstall), the histories are kept in memory only, as upstream keeps them, and scaling goes on: a
+ * Warning event {@value #HISTORY_NOT_PERSISTED} per HPA and outage, one log line ({@link ServedResource}); discovery is
+ * asked again with backoff, and once it lists the resource again each HPA's next save writes its whole history.
+ * Any other failure (a 404 discovery does not confirm, a 409, a timeout) is thrown: the sync then writes no scale.
  */
 public final class HistoryObjects implements HistoryWriter {
 
     private static final Logger LOG = LoggerFactory.getLogger(HistoryObjects.class);
     /** Warning event of a history that could not be restored. */
     public static final String FAILED_RESTORE_HISTORY = "FailedRestoreHistory";
+    /** Warning event of an HPA whose history is kept in memory only, its CRD missing: once per HPA and outage. */
+    public static final String HISTORY_NOT_PERSISTED = "HistoryNotPersisted";
     /** How often a change of the learned load alone is written. */
     static final long LEARNED_LOAD_PERIOD_MILLIS = 60_000;
     /** Objects per page when the histories are listed. */
@@ -69,6 +74,8 @@ public final class HistoryObjects implements HistoryWriter {
     private final Map<String, Kept> kept = new ConcurrentHashMap<>();
     /** Whether the API server serves the objects (their CRD may be deleted and installed again). */
     private final ServedResource resource;
+    /** By HPA key: the outage ({@link ServedResource#outages}) it was told of last, so that each is told once. */
+    private final Map<String, Long> told = new ConcurrentHashMap<>();
 
     /**
      * What the cluster holds for an HPA.
@@ -91,7 +98,8 @@ public final class HistoryObjects implements HistoryWriter {
         Duration recheck = syncPeriod.dividedBy(3);
         this.resource = new ServedResource(reads, StoredHistory.GROUP, StoredHistory.VERSION, StoredHistory.PLURAL,
                 recheck.compareTo(MAX_RECHECK) > 0 ? MAX_RECHECK : recheck,
-                "no HPA's history can be kept, so no scale is written, until it does. Install the CRD (charts/hpa-controller/crds/, or deploy/)"
+                "the HPAs' histories are kept in memory only, as upstream keeps them (a restart or a new leader starts them afresh),"
+                        + " and scaling goes on; they are written again once it is back. Install the CRD (charts/hpa-controller/crds/, or deploy/)"
                         + " or run with --persist-history=false.");
     }
 
@@ -244,7 +252,10 @@ public final class HistoryObjects implements HistoryWriter {
         } else if (last.resourceVersion() == null && next.onlyTheRunInProgress()) {
             return; // what a new leader's first sync makes up again
         }
-        resource.checkServed(now);
+        if (!resource.served(now)) {
+            inMemoryOnly(hpa, key, last);
+            return;
+        }
         gate.check();
         String body;
         try {
@@ -254,6 +265,10 @@ public final class HistoryObjects implements HistoryWriter {
             kept.remove(key);
             histories.forget(key);
             throw e;
+        }
+        if (body == null) {
+            inMemoryOnly(hpa, key, last);
+            return;
         }
         String version;
         try {
@@ -274,7 +289,7 @@ public final class HistoryObjects implements HistoryWriter {
      * Replaces the object of version {@code version}, or creates it (null). An object deleted meanwhile (a
      * {@code kubectl delete}, its CRD deleted and installed again) is created again at once: this instance leads
      * and holds the HPA's history, and a create cannot overwrite an object another instance wrote (409). A create
-     * that meets a 404 is asked about of discovery: the CRD missing is reported once ({@link ServedResource}).
+     * that meets a 404 is asked about of discovery: null when the CRD is missing ({@link ServedResource}).
      */
     private String write(HorizontalPodAutoscaler hpa, HpaHistory.Snapshot history, String version, long now) throws ApiException {
         if (version != null) {
@@ -287,8 +302,30 @@ public final class HistoryObjects implements HistoryWriter {
         try {
             return writes.post(StoredHistory.collectionPath(hpa.getMetadata().getNamespace()), StoredHistory.of(hpa, history, null));
         } catch (ApiException.NotFound e) {
-            throw resource.createNotFound(e, now);
+            if (resource.confirmsMissing(e, now)) {
+                return null;
+            }
+            throw e;
         }
+    }
+
+    /**
+     * The CRD is missing: the history stays in memory, as upstream's, and the sync goes on; the HPA is told once per
+     * outage, and its next save once the CRD is back writes its whole history (what the cluster held went with the CRD).
+     */
+    private void inMemoryOnly(HorizontalPodAutoscaler hpa, String key, Kept last) {
+        kept.put(key, new Kept(last.resourceVersion(), null, 0));
+        Long outage = resource.outages();
+        if (!outage.equals(told.put(key, outage))) {
+            events.record(hpa, EventRecorder.Type.Warning, HISTORY_NOT_PERSISTED, resource.missingMessage()
+                    + ": its history (recommendations, scale events) is kept in memory only, as upstream keeps it, and scaling goes on;"
+                    + " a restart or a new leader would start it afresh");
+        }
+    }
+
+    /** Whether the histories are written to the cluster: false while their CRD is missing. */
+    public boolean persisted() {
+        return !resource.missing();
     }
 
     /** The history within the stored object's bound: a learned load beyond {@link StoredHistory#MAX_LEARNED_LOAD} is not kept. */
@@ -304,6 +341,7 @@ public final class HistoryObjects implements HistoryWriter {
     /** The HPA was deleted: its object goes with it (garbage collection). */
     public void forget(String key) {
         kept.remove(key);
+        told.remove(key);
     }
 
     /** HPAs of which this instance knows what the cluster holds. */

@@ -92,6 +92,15 @@ public final class ControllerMetrics implements HorizontalController.SyncListene
                         cb.call(1, labels(key));
                     }
                 }).register(registry);
+        GaugeWithCallback.builder().name("hpa_controller_history_persisted")
+                .help("1 while the HPAs' histories are written to the cluster (HorizontalPodAutoscalerHistory objects), 0 while they are kept "
+                        + "in memory only because the API server does not serve their CRD (scaling goes on, as upstream's); no series with --persist-history=false")
+                .callback(cb -> {
+                    Boolean persisted = controller.historyPersisted();
+                    if (persisted != null) {
+                        cb.call(persisted ? 1 : 0);
+                    }
+                }).register(registry);
         GaugeWithCallback.builder().name("leader_election_master_status")
                 .help("Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. 'name' is the string used to identify the lease.")
                 .labelNames("name").callback(cb -> cb.call(leading.getAsBoolean() ? 1 : 0, leaseName)).register(registry);

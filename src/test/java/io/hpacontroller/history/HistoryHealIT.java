@@ -3,6 +3,8 @@ package io.hpacontroller.history;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBehaviorBuilder;
@@ -13,8 +15,8 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.hpacontroller.api.ServedResource;
 import io.hpacontroller.controller.ControllerOptions;
 import io.hpacontroller.controller.LiveFixtures;
-import io.hpacontroller.core.reconcile.Reconciler;
 import io.hpacontroller.deploy.ChartReleases;
+import io.hpacontroller.ops.MetricsServing;
 import io.hpacontroller.testing.kube.AuditEvent;
 import io.hpacontroller.testing.kube.ChartRelease;
 import io.hpacontroller.testing.kube.Crds;
@@ -29,10 +31,16 @@ import org.junit.jupiter.api.parallel.ResourceAccessMode;
 import org.junit.jupiter.api.parallel.ResourceLock;
 import org.slf4j.LoggerFactory;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
 
 import static io.hpacontroller.controller.LiveFixtures.cpuUtilization;
 import static io.hpacontroller.controller.LiveFixtures.hpa;
@@ -43,9 +51,10 @@ import static org.awaitility.Awaitility.await;
  * Issue 29.3 on a real API server: the kept histories deleted, then their CRD deleted and installed again, under a
  * leader that scales an HPA with {@code --persist-history} (syncs every second). Scaling resumes: the deleted object
  * is created again by the next write (the audit log: a 404 on the update, then a create, then the scale); while the
- * CRD is missing, no scale is written and that is reported once (one ERROR line, the HPA's AbleToScale=False
- * FailedUpdateHistory); once it is back, the next sync creates the object and scales. Deleting a CRD touches every
- * test of the shared control plane, so this class has it to itself while it runs.
+ * CRD is missing (issue 35.4), scaling goes on with the history in memory, as upstream's, and that is said once (one
+ * WARN line, one HistoryNotPersisted event on the HPA, {@code hpa_controller_history_persisted} 0); once it is back,
+ * the history is written again, the scales made meanwhile included. Deleting a CRD touches every test of the shared
+ * control plane, so this class has it to itself while it runs.
  */
 @ExtendWith(RealKubeExtension.class)
 @ResourceLock(value = RealKubeExtension.SHARED_PLANE, mode = ResourceAccessMode.READ_WRITE)
@@ -59,7 +68,7 @@ class HistoryHealIT {
     private static final String CRD = StoredHistory.PLURAL + "." + StoredHistory.GROUP;
 
     @Test
-    void scalingResumesWhenTheHistoriesAreDeletedAndWhenTheirCrdComesBack(KubeControlPlane kube, TestNamespace ns) throws Exception {
+    void scalingGoesOnWhenTheHistoriesOrTheirCrdAreDeletedAndTheyAreWrittenAgainWhenItComesBack(KubeControlPlane kube, TestNamespace ns) throws Exception {
         ChartRelease chart = ChartReleases.shipped(kube);
         KubernetesClient admin = ns.admin();
         ns.create(Workloads.deployment("web", 2));
@@ -77,16 +86,16 @@ class HistoryHealIT {
         log.start();
         logger.addAppender(log);
         ControllerOptions options = LiveFixtures.fastOptions().withSyncPeriod(PERIOD).withNamespaces(List.of(ns.name())).withPersistHistory(true);
-        try (InProcessController controller = InProcessController.start(chart.client(), options, null)) {
+        try (InProcessController controller = InProcessController.start(chart.client(), options, null, MetricsServing.PLAIN)) {
             await().atMost(CEILING).untilAsserted(() -> {
                 assertThat(replicas(admin, ns)).isEqualTo(4);
                 assertThat(admin.genericKubernetesResources(HISTORIES).inNamespace(ns.name()).withName("web").get()).isNotNull();
             });
 
             // 1. kubectl delete horizontalpodautoscalerhistories --all, then the load drops: 4 -> 1
+            Instant deleted = Instant.now(); // before: a sync may meet the 404 before the list shows none
             admin.genericKubernetesResources(HISTORIES).inNamespace(ns.name()).delete();
             await().atMost(CEILING).until(() -> admin.genericKubernetesResources(HISTORIES).inNamespace(ns.name()).list().getItems().isEmpty());
-            Instant deleted = Instant.now();
             ns.metrics().podUsage("app=web", "10m", "64Mi");
             await().atMost(CEILING).until(() -> replicas(admin, ns) == 1);
             Instant scaledDown = Instant.now();
@@ -98,38 +107,48 @@ class HistoryHealIT {
             assertThat(scaled.received()).as("the scale after its history").isAfterOrEqualTo(created.completed());
             assertThat(after).as("one update met 404, not one per sync").filteredOn(e -> e.code() == 404).hasSize(1);
 
-            // 2. the CRD deleted: the load rises (1 -> 2 wanted), no scale is written, and that is said once
+            // 2. the CRD deleted (an uninstall, say): the load rises and scaling goes on, with the history in memory, as upstream's;
+            // said once: one WARN line, one event on the HPA, the gauge at 0
             admin.apiextensions().v1().customResourceDefinitions().withName(CRD).delete();
             await().atMost(CEILING).until(() -> admin.apiextensions().v1().customResourceDefinitions().withName(CRD).get() == null);
             Instant crdGone = Instant.now();
             ns.metrics().podUsage("app=web", "100m", "64Mi");
-            await().atMost(CEILING).untilAsserted(() -> assertThat(ableToScale(admin, ns)).satisfies(c -> {
-                assertThat(c.getStatus()).isEqualTo("False");
-                assertThat(c.getReason()).isEqualTo(Reconciler.FAILED_UPDATE_HISTORY);
-                assertThat(c.getMessage()).contains("the API server does not serve horizontalpodautoscalerhistories.autoscaling.hpa-controller.io/v1");
-            }));
+            await().atMost(CEILING).until(() -> replicas(admin, ns) == 4);
+            Instant scaledUp = Instant.now();
+            await().atMost(CEILING).until(() -> !notPersistedEvents(admin, ns).isEmpty() && metrics(controller).contains("hpa_controller_history_persisted 0.0"));
             long syncs = controller.syncsOf(key);
             await().atMost(CEILING).until(() -> controller.syncsOf(key) >= syncs + 5);
-            assertThat(replicas(admin, ns)).as("no scale while its history cannot be kept").isEqualTo(1);
-            assertThat(kube.audit().count(scaleWrites.since(crdGone))).isZero();
+            List<AuditEvent> scaledWithout = kube.audit().events(scaleWrites.since(crdGone));
+            assertThat(scaledWithout).as("1 -> 2 -> 4 without its CRD").isNotEmpty();
+            assertThat(ableToScale(admin, ns).getStatus()).as("no FailedUpdateHistory").isEqualTo("True");
+            assertThat(notPersistedEvents(admin, ns)).as("told once").singleElement().satisfies(e -> {
+                assertThat(e.getCount()).isEqualTo(1);
+                assertThat(e.getMessage()).contains("does not serve horizontalpodautoscalerhistories.autoscaling.hpa-controller.io/v1")
+                        .contains("kept in memory only");
+            });
             assertThat(kube.audit().count(histories.since(crdGone).verb("create", "update"))).as("the writes stop being sent").isLessThanOrEqualTo(2);
-            assertThat(log.list).filteredOn(e -> e.getLevel() == Level.ERROR).as("reported once").singleElement().asString()
-                    .contains("is its CRD installed?");
+            assertThat(log.list).filteredOn(e -> e.getLevel().isGreaterOrEqual(Level.WARN)).as("reported once").singleElement().asString()
+                    .contains("is its CRD installed?").contains("kept in memory only");
 
-            // 3. the CRD installed again: the next sync keeps the history and scales
+            // 3. the CRD installed again: the history is written again, with the scale-ups made meanwhile, though nothing changes
             Instant reinstalled = installHistoryCrd(admin);
-            await().atMost(CEILING).until(() -> replicas(admin, ns) > 1);
-            Instant scaledUp = Instant.now();
+            await().atMost(CEILING).until(() -> admin.genericKubernetesResources(HISTORIES).inNamespace(ns.name()).withName("web").get() != null);
+            Instant rewritten = Instant.now();
             AuditEvent recreated = kube.audit().events(histories.since(reinstalled).verb("create").code(201)).get(0);
-            AuditEvent rescaled = kube.audit().events(scaleWrites.since(reinstalled)).get(0);
-            assertThat(rescaled.received()).isAfterOrEqualTo(recreated.completed());
-            assertThat(ableToScale(admin, ns).getStatus()).isEqualTo("True");
+            GenericKubernetesResource object = admin.genericKubernetesResources(HISTORIES).inNamespace(ns.name()).withName("web").get();
+            List<Map<String, Object>> ups = object.get("spec", "scaleUpEvents");
+            Instant gone = crdGone.truncatedTo(ChronoUnit.SECONDS);
+            assertThat(ups).as("the scale-ups made without the CRD").filteredOn(u -> !Instant.parse((String) u.get("time")).isBefore(gone))
+                    .extracting(u -> ((Number) u.get("replicaChange")).intValue()).as("1 -> 4").isNotEmpty()
+                    .satisfies(changes -> assertThat(changes.stream().mapToInt(Integer::intValue).sum()).isEqualTo(3));
+            assertThat(replicas(admin, ns)).isEqualTo(4);
+            await().atMost(CEILING).until(() -> metrics(controller).contains("hpa_controller_history_persisted 1.0"));
             System.out.printf("HistoryHealIT (sync period %d s): histories deleted, then the load dropped -> the update met 404 after %.1f s,"
-                            + " created again after %.1f s, scale written after %.1f s; CRD deleted -> %d syncs without a scale, one ERROR line;"
-                            + " CRD established again -> history created after %.1f s (answered after %.1f s), scale written after %.1f s"
+                            + " created again after %.1f s, scale written after %.1f s; CRD deleted, then the load rose -> scales written after %s s"
+                            + " (at 4 after %.1f s), one WARN line, one HistoryNotPersisted event; CRD established again -> history created after %.1f s"
                             + " (seen after %.1f s)%n", PERIOD.toSeconds(), seconds(deleted, notFound.received()), seconds(deleted, created.received()),
-                    seconds(deleted, scaled.received()), controller.syncsOf(key) - syncs, seconds(reinstalled, recreated.received()),
-                    seconds(reinstalled, recreated.completed()), seconds(reinstalled, rescaled.received()), seconds(reinstalled, scaledUp));
+                    seconds(deleted, scaled.received()), scaledWithout.stream().map(e -> String.format("%.1f", seconds(crdGone, e.received()))).toList(),
+                    seconds(crdGone, scaledUp), seconds(reinstalled, recreated.received()), seconds(reinstalled, rewritten));
             assertThat(scaledDown).isAfter(deleted);
         } finally {
             logger.detachAppender(log);
@@ -146,6 +165,16 @@ class HistoryHealIT {
         });
         Crds.awaitEstablished(admin, CRD);
         return Instant.now();
+    }
+
+    private static List<Event> notPersistedEvents(KubernetesClient admin, TestNamespace ns) {
+        return admin.v1().events().inNamespace(ns.name()).list().getItems().stream()
+                .filter(e -> HistoryObjects.HISTORY_NOT_PERSISTED.equals(e.getReason())).toList();
+    }
+
+    private static String metrics(InProcessController controller) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + controller.runtime().metricsPort() + "/metrics"))
+                .build(), HttpResponse.BodyHandlers.ofString()).body();
     }
 
     private static int replicas(KubernetesClient admin, TestNamespace ns) {

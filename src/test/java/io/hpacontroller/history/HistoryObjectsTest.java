@@ -90,6 +90,11 @@ class HistoryObjectsTest {
         String path = x.getRequestURI().getPath();
         if (path.equals(DISCOVERY)) {
             requests.add("DISCOVERY");
+            Integer failure = failures.get("DISCOVERY");
+            if (failure != null) {
+                answer(x, failure, "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"code\":" + failure + "}");
+                return;
+            }
             answer(x, 200, "{\"kind\":\"APIResourceList\",\"apiVersion\":\"v1\",\"groupVersion\":\"autoscaling.hpa-controller.io/v1\","
                     + "\"resources\":[{\"name\":\"horizontalpodautoscalers\",\"namespaced\":true,\"kind\":\"HorizontalPodAutoscaler\"}"
                     + (crdInstalled ? ",{\"name\":\"horizontalpodautoscalerhistories\",\"namespaced\":true,\"kind\":\"HorizontalPodAutoscalerHistory\"}" : "")
@@ -415,7 +420,7 @@ class HistoryObjectsTest {
     }
 
     @Test
-    void aMissingCrdIsReportedOnceRefusesEveryWriteAndIsAskedAfterWithBackoffUntilItIsBack() throws ApiException {
+    void aMissingCrdKeepsTheHistoriesInMemoryTellsEachHpaOnceAndTheyAreWrittenAgainWhenItIsBack() throws ApiException {
         ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(ServedResource.class);
         ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> log = new ch.qos.logback.core.read.ListAppender<>();
         log.start();
@@ -428,39 +433,65 @@ class HistoryObjectsTest {
             leader.kept().restore(hpa("cart", "u-cart"), NOW);
             HpaHistory.Snapshot scaled = history(List.of(rec(8, NOW)), List.of(new HpaHistory.ScaleEvent(6, NOW)));
             leader.kept().save(hpa("web", "u-web"), scaled, RETENTION, NOW);
+            assertThat(leader.kept().persisted()).isTrue();
             crdInstalled = false; // kubectl delete crd horizontalpodautoscalerhistories.autoscaling.hpa-controller.io
             objects.clear();
             requests.clear();
 
             String missing = "the API server does not serve horizontalpodautoscalerhistories.autoscaling.hpa-controller.io/v1 (is its CRD installed?)";
             HpaHistory.Snapshot down = history(List.of(rec(8, NOW), rec(2, NOW + 1_000)), List.of(new HpaHistory.ScaleEvent(6, NOW)));
-            assertThatThrownBy(() -> leader.kept().save(hpa("web", "u-web"), down, RETENTION, NOW + 1_000)).hasMessage(missing);
+            leader.kept().save(hpa("web", "u-web"), down, RETENTION, NOW + 1_000); // not thrown: the sync goes on and scales
             assertThat(requests).containsExactly("PUT web", "POST", "DISCOVERY");
+            assertThat(leader.kept().persisted()).isFalse();
+            assertThat(events).singleElement().asString().startsWith("Warning " + HistoryObjects.HISTORY_NOT_PERSISTED + " " + missing)
+                    .contains("kept in memory only");
             requests.clear();
-            // every write meanwhile fails at once, with the same message (the HPAs' conditions stay put)
-            assertThatThrownBy(() -> leader.kept().save(hpa("cart", "u-cart"), scaled, RETENTION, NOW + 1_500)).hasMessage(missing);
+            // meanwhile nothing is sent, and each HPA is told once
+            leader.kept().save(hpa("web", "u-web"), history(List.of(rec(3, NOW + 1_200)), List.of()), RETENTION, NOW + 1_200);
+            leader.kept().save(hpa("cart", "u-cart"), scaled, RETENTION, NOW + 1_500);
             assertThat(requests).isEmpty();
             // discovery again 1 s, then 2 s, then 4 s after
-            assertThatThrownBy(() -> leader.kept().save(hpa("cart", "u-cart"), scaled, RETENTION, NOW + 2_000)).hasMessage(missing);
-            assertThatThrownBy(() -> leader.kept().save(hpa("cart", "u-cart"), scaled, RETENTION, NOW + 3_000)).hasMessage(missing);
-            assertThatThrownBy(() -> leader.kept().save(hpa("cart", "u-cart"), scaled, RETENTION, NOW + 4_000)).hasMessage(missing);
-            assertThatThrownBy(() -> leader.kept().save(hpa("cart", "u-cart"), scaled, RETENTION, NOW + 7_000)).hasMessage(missing);
+            for (long at : new long[] {2_000, 3_000, 4_000, 7_000}) {
+                leader.kept().save(hpa("cart", "u-cart"), scaled, RETENTION, NOW + at);
+            }
             assertThat(requests).containsExactly("DISCOVERY", "DISCOVERY");
-            assertThat(log.list).filteredOn(e -> e.getLevel() == ch.qos.logback.classic.Level.ERROR).singleElement().asString()
-                    .contains(missing).contains("Install the CRD");
+            assertThat(events).hasSize(2).allSatisfy(e -> assertThat(e).startsWith("Warning " + HistoryObjects.HISTORY_NOT_PERSISTED));
+            assertThat(log.list).filteredOn(e -> e.getLevel().isGreaterOrEqual(ch.qos.logback.classic.Level.WARN)).singleElement().asString()
+                    .contains(missing).contains("kept in memory only").contains("Install the CRD");
 
             crdInstalled = true; // installed again: empty
             requests.clear();
             leader.kept().save(hpa("web", "u-web"), down, RETENTION, NOW + 8_000);
             leader.kept().save(hpa("cart", "u-cart"), scaled, RETENTION, NOW + 8_100);
-            assertThat(requests).as("the first write due asks discovery, then both objects are created")
+            assertThat(requests).as("the first write due asks discovery, then both histories are written again, unchanged or not")
                     .containsExactly("DISCOVERY", "PUT web", "POST", "POST");
             assertThat(objects).containsOnlyKeys("web", "cart");
+            assertThat(objects.get("cart").at("/spec/scaleUpEvents/0/replicaChange").asInt()).isEqualTo(6);
+            assertThat(leader.kept().persisted()).isTrue();
             assertThat(log.list).filteredOn(e -> e.getLevel() == ch.qos.logback.classic.Level.INFO).singleElement().asString().contains("again");
+
+            crdInstalled = false; // a second outage: told again
+            leader.kept().save(hpa("web", "u-web"), scaled, RETENTION, NOW + 9_000);
+            assertThat(events).hasSize(3);
         } finally {
             logger.setLevel(level);
             logger.detachAppender(log);
         }
+    }
+
+    @Test
+    void aNotFoundThatDiscoveryDoesNotConfirmIsThrownAsBefore() throws ApiException {
+        Instance leader = instance();
+        leader.kept().restore(hpa("u1"), NOW);
+        HpaHistory.Snapshot scaled = history(List.of(rec(8, NOW)), List.of(new HpaHistory.ScaleEvent(6, NOW)));
+        failures.put("POST", 404); // the namespace going away, say: discovery still lists the resource
+        assertThatThrownBy(() -> leader.kept().save(hpa("u1"), scaled, RETENTION, NOW)).isInstanceOf(ApiException.NotFound.class);
+        crdInstalled = false;
+        failures.put("DISCOVERY", 503); // discovery does not answer: nothing proves the CRD gone
+        assertThatThrownBy(() -> leader.kept().save(hpa("u1"), scaled, RETENTION, NOW + 1_000)).isInstanceOf(ApiException.NotFound.class);
+        assertThat(requests).containsExactly("GET web", "POST", "DISCOVERY", "POST", "DISCOVERY");
+        assertThat(leader.kept().persisted()).isTrue();
+        assertThat(events).isEmpty();
     }
 
     @Test
