@@ -38,7 +38,8 @@ class SimulateCommandTest {
                 + "cpu resource utilization (percentage of request),20,91.75,0.1,false,cpu resource utilization (percentage of request),184,,4,"
                 + "ScaleUpLimit,2,10,,,\"scaling up from 2 to 4: the scale-up limit max(2 x 2, 4) = 4 (the metrics recommend 184); "
                 + "cpu resource utilization (percentage of request) 1835% against a target of 20% recommends 184\"");
-        assertThat(timeline.get(5)).startsWith("71,nginx-deployment,0,4,8,8,0,SuccessfulRescale: All metrics below target (ScalingLimited: ScaleUpLimit),")
+        assertThat(timeline.get(5)).startsWith("71,nginx-deployment,0,4,8,8,0,SuccessfulRescale: the 5m scale-down window keeps the recommendation of 184 made 15s ago"
+                + " (ScalingLimited: ScaleUpLimit),")
                 .contains(",184,scaleDown,8,StabilizationWindow;ScaleUpLimit,2,10,,,\"scaling up from 4 to 8: the 5m scale-down window keeps "
                         + "the recommendation of 184 made 15s ago; without it: 2; the scale-up limit max(2 x 4, 4) = 8\"");
         // the burst (1030 millicores from 30 s to 41 s) falls between syncs: no timeline row shows it, demand.csv does

@@ -50,9 +50,11 @@ class SeedReproductionTest {
     void itKeepsScalingUpAfterTheLoadHasStoppedBecauseTheStabilizationWindowHoldsTheHighRecommendation() {
         assertThat(changes.get(1).timeMillis()).isGreaterThan(LOAD_END);
         assertThat(changes.get(2).timeMillis()).isGreaterThan(LOAD_END);
-        // the core's own words: the metrics are below target, yet the normalized count goes up
-        assertThat(changes.get(1).reason()).isEqualTo("SuccessfulRescale: All metrics below target (ScalingLimited: ScaleUpLimit)");
-        assertThat(changes.get(2).reason()).isEqualTo("SuccessfulRescale: All metrics below target (ScalingLimited: TooManyReplicas)");
+        // the metrics are below target, yet the window raises the count: upstream's reason is "All metrics below target", ours names the window
+        assertThat(changes.get(1).reason())
+                .isEqualTo("SuccessfulRescale: the 5m scale-down window keeps the recommendation of 184 made 15s ago (ScalingLimited: ScaleUpLimit)");
+        assertThat(changes.get(2).reason())
+                .isEqualTo("SuccessfulRescale: the 5m scale-down window keeps the recommendation of 184 made 30s ago (ScalingLimited: TooManyReplicas)");
         assertThat(changes.get(0).reason())
                 .isEqualTo("SuccessfulRescale: cpu resource utilization (percentage of request) above target (ScalingLimited: ScaleUpLimit)");
         // as in the seed's status: currentMetrics says 0 while desiredReplicas differs from currentReplicas

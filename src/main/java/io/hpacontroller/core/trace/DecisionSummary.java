@@ -130,7 +130,7 @@ public final class DecisionSummary {
      */
     public static String normalizedReason(Normalization n) {
         return n.stabilization() != null ? window(n.stabilization())
-                : "the recommendation of " + n.recommendation() + " normalized to " + n.replicas() + " by " + String.join(", ", n.constraintsApplied());
+                : "the recommendation of " + n.recommendation() + " normalized to " + n.replicas() + " by " + String.join(";", n.constraintsApplied());
     }
 
     /** A count brought into the trace's [minReplicas, maxReplicas]: what a recommendation gives without the window and limits. */
