@@ -2,14 +2,12 @@ package io.hpacontroller.history;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.hpacontroller.api.KubeApi;
+import io.hpacontroller.testing.StubApiServer;
 import io.hpacontroller.api.ServedResource;
 import io.hpacontroller.api.WriteGate;
 import io.hpacontroller.core.fakes.FakeCluster;
@@ -29,7 +27,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -67,22 +64,18 @@ class HistoryObjectsTest {
     private final List<String> events = new CopyOnWriteArrayList<>();
     /** Whether the HorizontalPodAutoscalerHistory CRD is installed: without it, 404 for its paths and discovery does not list it. */
     private volatile boolean crdInstalled = true;
-    private HttpServer server;
+    private StubApiServer server;
     private KubernetesClient client;
 
     @BeforeEach
     void start() throws IOException {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/", this::handle);
-        server.start();
-        client = new KubernetesClientBuilder().withConfig(new ConfigBuilder().withMasterUrl("http://127.0.0.1:" + server.getAddress().getPort())
-                .withRequestRetryBackoffLimit(0).build()).build();
+        server = StubApiServer.start(this::handle);
+        client = server.client();
     }
 
     @AfterEach
     void stop() {
-        client.close();
-        server.stop(0);
+        server.close();
     }
 
     private void handle(HttpExchange x) throws IOException {

@@ -2,18 +2,15 @@ package io.hpacontroller.ops;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.hpacontroller.api.KubeApi;
+import io.hpacontroller.testing.StubApiServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -33,7 +30,7 @@ class DelegatedAuthTest {
 
     private final AtomicInteger tokenReviews = new AtomicInteger();
     private final AtomicLong nanos = new AtomicLong(1_000_000_000_000L);
-    private HttpServer server;
+    private StubApiServer server;
     private KubernetesClient client;
     private DelegatedAuth auth;
     /** Fewer answers kept than {@link DelegatedAuth#MAX_KEPT}, so that the bound is passed in a few hundred reviews. */
@@ -41,18 +38,14 @@ class DelegatedAuthTest {
 
     @BeforeEach
     void start() throws IOException {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/", this::handle);
-        server.start();
-        client = new KubernetesClientBuilder().withConfig(new ConfigBuilder().withMasterUrl("http://127.0.0.1:" + server.getAddress().getPort())
-                .withRequestRetryBackoffLimit(0).build()).build();
+        server = StubApiServer.start(this::handle);
+        client = server.client();
         auth = new DelegatedAuth(new KubeApi(client, Duration.ofSeconds(5)), nanos::get, KEPT);
     }
 
     @AfterEach
     void stop() {
-        client.close();
-        server.stop(0);
+        server.close();
     }
 
     private void handle(HttpExchange x) throws IOException {
