@@ -68,6 +68,14 @@ public final class ScaleDelays {
     }
 
     /**
+     * One stretch of a step's delay: what held the step from {@code startMillis} to {@code endMillis}. The steps of a run
+     * share their stretches (the demand asked for each from the same moment), so totals over steps count the wall time
+     * the stretches cover, not their sum.
+     */
+    public record Span(Cause cause, String what, long startMillis, long endMillis) {
+    }
+
+    /**
      * A scale step and what delayed it.
      *
      * @param timeMillis    when the step was written
@@ -76,8 +84,9 @@ public final class ScaleDelays {
      * @param askedAtMillis when the demand first asked for {@code to} replicas, -1 when it did not
      * @param unasked       when the demand did not ask: what did ("a scheduled rule", "predictive scaling", ...)
      * @param delays        the causes in the order they first held the step, each summed
+     * @param spans         the stretches those sums add up, in time order
      */
-    public record Step(long timeMillis, int from, int to, long askedAtMillis, String unasked, List<Delay> delays) {
+    public record Step(long timeMillis, int from, int to, long askedAtMillis, String unasked, List<Delay> delays, List<Span> spans) {
 
         public boolean up() {
             return to > from;
@@ -188,13 +197,13 @@ public final class ScaleDelays {
                 }
             }
             long askedAt = asked.askingSince(change.timeMillis(), change.to(), up, since);
-            List<Delay> delays = askedAt < 0 ? null : delays(syncs, askedAt, change, up);
-            if (delays == null) {
+            List<Span> spans = askedAt < 0 ? null : spans(syncs, askedAt, change, up);
+            if (spans == null) {
                 Sync at = syncAt(syncs, change.timeMillis());
                 String what = at == null || at.ahead() == null ? "without the demand asking for it" : at.ahead();
-                out.add(new Step(change.timeMillis(), change.from(), change.to(), -1, what, List.of()));
+                out.add(new Step(change.timeMillis(), change.from(), change.to(), -1, what, List.of(), List.of()));
             } else {
-                out.add(new Step(change.timeMillis(), change.from(), change.to(), askedAt, null, delays));
+                out.add(new Step(change.timeMillis(), change.from(), change.to(), askedAt, null, sums(spans), spans));
             }
         }
         return out;
@@ -221,33 +230,48 @@ public final class ScaleDelays {
     }
 
     /**
-     * What held the step from {@code from} on; null when a sync on the way had nothing left asking for it (the demand had
-     * stopped asking, and neither the metrics nor the HPA's memory carried it to the step).
+     * What held the step from {@code from} on, stretch by stretch; null when a sync on the way had nothing left asking for
+     * it (the demand had stopped asking, and neither the metrics nor the HPA's memory carried it to the step). A sync at
+     * {@code from} itself that did not ask ran before the asking began (the model notes the demand after the syncs of its
+     * instant: the sync whose scale made the pods ask), so it held nothing: the way to the next sync is waiting for it.
      */
-    private static List<Delay> delays(List<Sync> syncs, long from, ReplicaChange change, boolean up) {
-        Map<String, Delay> sum = new LinkedHashMap<>();
+    private static List<Span> spans(List<Sync> syncs, long from, ReplicaChange change, boolean up) {
+        List<Span> spans = new ArrayList<>();
         long t = from;
         for (int i = firstAtOrAfter(syncs, from); i < syncs.size() && syncs.get(i).timeMillis() < change.timeMillis(); i++) {
             Sync s = syncs.get(i);
+            if (s.timeMillis() == from && !asks(s.asked(), change.to(), up)) {
+                continue;
+            }
             if (s.timeMillis() > t) {
-                add(sum, new Delay(Cause.WAITING_FOR_THE_SYNC, Cause.WAITING_FOR_THE_SYNC.words(), s.timeMillis() - t));
+                spans.add(waiting(t, s.timeMillis()));
             }
             long next = i + 1 < syncs.size() ? Math.min(syncs.get(i + 1).timeMillis(), change.timeMillis()) : change.timeMillis();
             Delay held = held(s, change.to(), up, next - s.timeMillis());
             if (held == null) {
                 return null;
             }
-            add(sum, held);
+            spans.add(new Span(held.cause(), held.what(), s.timeMillis(), next));
             t = next;
         }
         if (t < change.timeMillis()) {
-            add(sum, new Delay(Cause.WAITING_FOR_THE_SYNC, Cause.WAITING_FOR_THE_SYNC.words(), change.timeMillis() - t));
+            spans.add(waiting(t, change.timeMillis()));
         }
-        return List.copyOf(sum.values());
+        return List.copyOf(spans);
     }
 
-    private static void add(Map<String, Delay> sum, Delay d) {
-        sum.merge(d.what(), d, (a, b) -> new Delay(a.cause(), a.what(), a.millis() + b.millis()));
+    private static Span waiting(long start, long end) {
+        return new Span(Cause.WAITING_FOR_THE_SYNC, Cause.WAITING_FOR_THE_SYNC.words(), start, end);
+    }
+
+    /** The spans summed by what held the step, in the order each first held it. */
+    private static List<Delay> sums(List<Span> spans) {
+        Map<String, Delay> sum = new LinkedHashMap<>();
+        for (Span p : spans) {
+            sum.merge(p.what(), new Delay(p.cause(), p.what(), p.endMillis() - p.startMillis()),
+                    (a, b) -> new Delay(a.cause(), a.what(), a.millis() + b.millis()));
+        }
+        return List.copyOf(sum.values());
     }
 
     /**

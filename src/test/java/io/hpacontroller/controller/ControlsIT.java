@@ -2,8 +2,10 @@ package io.hpacontroller.controller;
 
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.hpacontroller.core.controls.ControlAnnotations;
 import io.hpacontroller.deploy.ChartReleases;
+import io.hpacontroller.hpa.HpaApi;
 import io.hpacontroller.testing.Waits;
 import io.hpacontroller.testing.kube.ChartRelease;
 import io.hpacontroller.testing.kube.FakeMetricsServer;
@@ -15,7 +17,9 @@ import io.hpacontroller.testing.kube.Workloads;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 import static io.hpacontroller.controller.LiveFixtures.cpuUtilization;
 import static io.hpacontroller.controller.LiveFixtures.externalAverage;
@@ -25,7 +29,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The Preview and Suspended modes (issue 15) against a real API server, checked in its audit log: Preview
- * writes the HPA's status and never the scale; Suspended reads no metric at all and writes its one condition.
+ * writes the HPA's status and never the scale; Suspended reads no metric at all and writes its one condition. A mode
+ * changed or broken leaves no condition of the mode it left (issue 38.3).
  */
 @RealKube
 class ControlsIT {
@@ -74,5 +79,61 @@ class ControlsIT {
             assertThat(ns.metrics().requests(FakeMetricsServer.Api.RESOURCE)).as("Preview reads its metric").isPositive();
             assertThat(ns.metrics().requests(FakeMetricsServer.Api.EXTERNAL)).as("Suspended: no metrics request at all").isZero();
         }
+    }
+
+    private static final String MIRROR = """
+            apiVersion: autoscaling.hpa-controller.io/v1
+            kind: HorizontalPodAutoscaler
+            metadata: {name: web, namespace: %s}
+            spec:
+              mode: Preview
+              scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+              minReplicas: 1
+              maxReplicas: 10
+              metrics:
+              - type: Resource
+                resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}
+            """;
+
+    /** Issue 38.3 as a user met it: {@code spec.mode: Preview}, then {@code Suspended}, then no mode and a misspelled annotation. */
+    @Test
+    void aMirrorHpaShowsOnlyTheConditionsOfItsCurrentMode(KubeControlPlane kube, TestNamespace ns) {
+        ChartRelease release = ChartReleases.mirror(kube); // installs the mirror API's CRD
+        ns.create(Workloads.deployment("web", 2));
+        ns.metrics().podUsage("app=web", "100m", "64Mi");
+        LiveFixtures.apply(ns, HpaApi.MIRROR, MIRROR.formatted(ns.name()));
+        try (InProcessController controller = InProcessController.start(release.client(), LiveFixtures.reconciling(ns, HpaApi.MIRROR), null)) {
+            await().atMost(Waits.STATE).untilAsserted(() -> assertThat(conditions(ns)).contains("AbleToScale False Preview"));
+
+            edit(ns, h -> {
+                spec(h).put("mode", "Suspended");
+                return h;
+            });
+            await().atMost(Waits.STATE).untilAsserted(() -> assertThat(conditions(ns)).contains("ScalingActive False Suspended")
+                    .noneMatch(c -> c.startsWith("AbleToScale")));
+
+            edit(ns, h -> {
+                spec(h).remove("mode");
+                h.getMetadata().setAnnotations(Map.of(ControlAnnotations.PREFIX + "mdoe", "Preview"));
+                return h;
+            });
+            await().atMost(Waits.STATE).untilAsserted(() -> assertThat(conditions(ns)).contains("ScalingActive False InvalidAnnotation")
+                    .noneMatch(c -> c.contains("Suspended") || c.contains("Preview")));
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> spec(GenericKubernetesResource h) {
+        return (Map<String, Object>) h.getAdditionalProperties().get("spec");
+    }
+
+    private static void edit(TestNamespace ns, UnaryOperator<GenericKubernetesResource> change) {
+        LiveFixtures.hpas(ns, HpaApi.MIRROR).inNamespace(ns.name()).withName("web").edit(change);
+    }
+
+    private static List<String> conditions(TestNamespace ns) {
+        HorizontalPodAutoscaler h = LiveFixtures.read(ns, HpaApi.MIRROR, "web");
+        return h.getStatus() == null || h.getStatus().getConditions() == null ? List.of()
+                : h.getStatus().getConditions().stream().map(c -> c.getType() + " " + c.getStatus() + " " + c.getReason()).toList();
     }
 }

@@ -2,6 +2,7 @@ package io.hpacontroller.core.reconcile;
 
 import io.fabric8.kubernetes.api.model.autoscaling.v2.CrossVersionObjectReference;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerCondition;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricStatus;
 import io.hpacontroller.core.controls.HpaControls;
@@ -14,6 +15,7 @@ import io.hpacontroller.core.trace.ReconcileOutcome.ErrorKind;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The HPA being synced and the status it started with: the inputs every step of one sync shares. The conditions
@@ -22,6 +24,14 @@ import java.util.List;
  */
 record Sync(HorizontalPodAutoscaler hpa, String key, String namespace, long now, HorizontalPodAutoscalerStatus original,
             ConditionList conditions, HpaControls controls, ScalingAhead.Traces ahead, DecisionTrace.Builder decision) {
+
+    /**
+     * The reasons of this project's own on upstream's condition types (the controls and the kept history): a sync that
+     * does not set one again removes it ({@link ConditionList#removeUnsetWithReasons}), so "AbleToScale False Preview"
+     * does not outlive the mode. Upstream's own reasons are set as upstream sets them, each sync.
+     */
+    static final Set<String> OWN_REASONS = Set.of(Reconciler.PREVIEW, Reconciler.FAILED_UPDATE_HISTORY, Reconciler.SUSPENDED,
+            Reconciler.INVALID_ANNOTATION, Reconciler.INVALID_SPEC, MetricFallback.STARTED);
 
     boolean preview() {
         return controls.mode() == Mode.PREVIEW;
@@ -55,7 +65,7 @@ record Sync(HorizontalPodAutoscaler hpa, String key, String namespace, long now,
         next.setDesiredReplicas(desiredReplicas);
         next.setLastScaleTime(rescale ? SpecChecks.formatTime(now) : original.getLastScaleTime());
         next.setCurrentMetrics(metricStatuses == null ? null : new ArrayList<>(metricStatuses));
-        next.setConditions(conditions.toList());
+        next.setConditions(finalConditions());
         next.setObservedGeneration(hpa.getMetadata().getGeneration());
         return next;
     }
@@ -63,8 +73,14 @@ record Sync(HorizontalPodAutoscaler hpa, String key, String namespace, long now,
     /** The HPA's status as it was, with the conditions this sync set. */
     HorizontalPodAutoscalerStatus withConditions() {
         HorizontalPodAutoscalerStatus next = SpecChecks.copyOf(original);
-        next.setConditions(conditions.toList());
+        next.setConditions(finalConditions());
         return next;
+    }
+
+    /** The conditions the sync ends with: those it set, upstream's as they were, none of its own that no longer apply. */
+    private List<HorizontalPodAutoscalerCondition> finalConditions() {
+        conditions.removeUnsetWithReasons(OWN_REASONS);
+        return conditions.toList();
     }
 
     /** The trace of a sync that ended before its decision: the replicas as far as they were read, and the error. */

@@ -3,7 +3,9 @@ package io.hpacontroller.core.trace;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerCondition;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The HPA's status conditions while a sync works on them. Setting a condition keeps its place in the
@@ -19,6 +21,7 @@ public final class ConditionList {
     public static final String CONFLICTING_CONTROLLER = "ConflictingController";
 
     private final List<HorizontalPodAutoscalerCondition> conditions = new ArrayList<>();
+    private final Set<String> setNow = new HashSet<>();
     private final String now;
 
     public ConditionList(List<HorizontalPodAutoscalerCondition> original, String now) {
@@ -35,6 +38,7 @@ public final class ConditionList {
 
     public void set(String type, boolean status, String reason, String message) {
         String statusText = status ? "True" : "False";
+        setNow.add(type);
         HorizontalPodAutoscalerCondition existing = find(type);
         if (existing == null) {
             existing = new HorizontalPodAutoscalerCondition();
@@ -51,6 +55,16 @@ public final class ConditionList {
 
     public void remove(String type) {
         conditions.removeIf(c -> type.equals(c.getType()));
+    }
+
+    /**
+     * Removes the conditions this list was not given by {@link #set} whose reason is one of {@code reasons}: a reason
+     * the sync that set it stands behind only while it applies (a mode, a control), so a sync that does not set it
+     * again must not leave it beside the conditions it did set. Other reasons stay as they were, as upstream leaves
+     * a condition its sync did not reach.
+     */
+    public void removeUnsetWithReasons(Set<String> reasons) {
+        conditions.removeIf(c -> !setNow.contains(c.getType()) && reasons.contains(c.getReason()));
     }
 
     public boolean isTrue(String type) {

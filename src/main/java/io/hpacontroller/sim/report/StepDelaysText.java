@@ -2,6 +2,7 @@ package io.hpacontroller.sim.report;
 
 import io.hpacontroller.sim.ScaleDelays;
 import io.hpacontroller.sim.ScaleDelays.Delay;
+import io.hpacontroller.sim.ScaleDelays.Span;
 import io.hpacontroller.sim.ScaleDelays.Step;
 
 import java.util.ArrayList;
@@ -20,13 +21,55 @@ final class StepDelaysText {
     private StepDelaysText() {
     }
 
+    /** The console's width: the lines of {@link #wrapped} are no longer, but for a single word that is. */
+    static final int WIDTH = 100;
+
     /** The line of one spec: every step with what delayed it, or for many steps the sums and the longest. */
     static String line(List<Step> steps, String arrow) {
+        return String.join("; ", parts(steps, arrow)) + ".";
+    }
+
+    /**
+     * The same for the console: "  delayed by: " and each part (a step, or a sum) on lines of its own, wrapped at
+     * {@link #WIDTH} with the continuation indented.
+     */
+    static List<String> wrapped(List<Step> steps, String arrow) {
+        List<String> parts = parts(steps, arrow);
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < parts.size(); i++) {
+            String text = (i == 0 ? "  delayed by: " : "    ") + parts.get(i) + (i == parts.size() - 1 ? "." : ";");
+            lines.addAll(wrap(text, "      "));
+        }
+        return lines;
+    }
+
+    /** {@code text} broken at spaces into lines of at most {@link #WIDTH} characters, each after the first starting with {@code indent}. */
+    static List<String> wrap(String text, String indent) {
+        List<String> lines = new ArrayList<>();
+        StringBuilder line = new StringBuilder();
+        boolean bare = true; // nothing on the line yet but its indent
+        for (String word : text.split(" ")) {
+            if (!bare && line.length() + 1 + word.length() > WIDTH) {
+                lines.add(line.toString());
+                line = new StringBuilder(indent);
+                bare = true;
+            }
+            if (!bare) {
+                line.append(' ');
+            }
+            line.append(word);
+            bare = false;
+        }
+        lines.add(line.toString());
+        return lines;
+    }
+
+    private static List<String> parts(List<Step> steps, String arrow) {
         if (steps.isEmpty()) {
-            return "no scale step.";
+            return List.of("no scale step");
         }
         if (steps.size() <= STEPS_LISTED) {
-            return String.join("; ", steps.stream().map(s -> step(s, arrow)).toList()) + ".";
+            return steps.stream().map(s -> step(s, arrow)).toList();
         }
         List<String> parts = new ArrayList<>();
         long ups = steps.stream().filter(Step::up).count();
@@ -40,7 +83,7 @@ final class StepDelaysText {
             steps.stream().filter(direction).max(Comparator.comparingLong(Step::lateMillis)).filter(s -> s.lateMillis() > 0)
                     .ifPresent(s -> parts.add("the longest " + (up ? "up" : "down") + ": " + step(s, arrow)));
         }
-        return String.join("; ", parts) + ".";
+        return parts;
     }
 
     /** "2 → 4 at 56s, 26s after the demand asked for it: waiting for the sync 11s, metrics lag 15s". */
@@ -68,18 +111,40 @@ final class StepDelaysText {
         return String.join(", ", s.delays().stream().map(d -> d.what() + " " + Figures.duration(d.millis())).toList());
     }
 
-    /** The delays of these steps summed by what held them, the longest first: "metrics lag 12m (31 steps), ...". */
+    /**
+     * The delays of these steps by what held them, the longest first: "metrics lag 12m (31 steps), ...". The time is the
+     * wall time its stretches cover (the union): steps asked for from the same moment were held over the same stretch,
+     * which counts once.
+     */
     private static String sums(List<Step> steps) {
+        Map<String, List<Span>> spans = new LinkedHashMap<>();
         Map<String, long[]> sum = new LinkedHashMap<>();
         for (Step s : steps) {
             for (Delay d : s.delays()) {
-                long[] v = sum.computeIfAbsent(d.what(), k -> new long[2]);
-                v[0] += d.millis();
-                v[1]++;
+                sum.computeIfAbsent(d.what(), k -> new long[2])[1]++;
+            }
+            for (Span p : s.spans()) {
+                spans.computeIfAbsent(p.what(), k -> new ArrayList<>()).add(p);
             }
         }
+        sum.forEach((what, v) -> v[0] = covered(spans.getOrDefault(what, List.of())));
         return String.join(", ", sum.entrySet().stream().sorted((a, b) -> Long.compare(b.getValue()[0], a.getValue()[0]))
                 .map(e -> e.getKey() + " " + Figures.duration(e.getValue()[0]) + " (" + e.getValue()[1] + (e.getValue()[1] == 1 ? " step)" : " steps)"))
                 .toList());
+    }
+
+    /** The wall time the spans cover together. */
+    static long covered(List<Span> spans) {
+        List<Span> sorted = spans.stream().sorted(Comparator.comparingLong(Span::startMillis)).toList();
+        long total = 0;
+        long end = Long.MIN_VALUE;
+        for (Span p : sorted) {
+            long start = Math.max(p.startMillis(), end);
+            if (p.endMillis() > start) {
+                total += p.endMillis() - start;
+                end = p.endMillis();
+            }
+        }
+        return total;
     }
 }

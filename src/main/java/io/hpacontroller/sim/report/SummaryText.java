@@ -46,8 +46,8 @@ public final class SummaryText {
             if (changes.size() > CHANGES_LISTED) {
                 b.append(" ... and ").append(changes.size() - CHANGES_LISTED).append(" more changes");
             }
-            out.println(b);
-            out.println("  delayed by: " + StepDelaysText.line(result.scaleSteps().get(spec), "->"));
+            StepDelaysText.wrap(b.toString(), "    ").forEach(out::println);
+            StepDelaysText.wrapped(result.scaleSteps().get(spec), "->").forEach(out::println);
         }
         if (s.faults().any()) {
             long metrics = result.summaries().stream().mapToLong(HpaSummary::metricsFailures).sum();

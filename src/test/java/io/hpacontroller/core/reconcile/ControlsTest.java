@@ -16,6 +16,7 @@ import io.hpacontroller.core.model.ResourceAmounts;
 import io.hpacontroller.core.model.ScaleTarget;
 import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.normalize.HpaHistory;
+import io.hpacontroller.core.port.ApiException;
 import io.hpacontroller.core.port.EventRecorder;
 import io.hpacontroller.core.trace.DecisionSummary;
 import io.hpacontroller.core.trace.MetricTrace;
@@ -189,6 +190,46 @@ class ControlsTest {
         ReconcileOutcome auto = sync(hpa, 15);
         assertThat(cluster.scaleWrites).as("the policy allows its pod: the previewed one did not count").containsExactly(4);
         assertThat(condition(auto.status(), "AbleToScale").getReason()).isEqualTo("SucceededRescale");
+    }
+
+    // ---- the conditions a change of mode leaves (issue 38.3) ----
+
+    private static List<String> conditions(HorizontalPodAutoscalerStatus status) {
+        return status.getConditions().stream().map(c -> c.getType() + " " + c.getStatus() + " " + c.getReason()).toList();
+    }
+
+    @Test
+    void aModeChangedOrBrokenLeavesNoConditionOfTheModeItLeft() {
+        HorizontalPodAutoscaler hpa = annotated(Specs.hpa(1, 10, Specs.cpuUtilization(50)), "mode", "Preview");
+        ReconcileOutcome preview = sync(hpa, 0);
+        assertThat(conditions(preview.status())).containsExactly("AbleToScale False Preview", "ScalingActive True ValidMetricFound",
+                "ScalingLimited False DesiredWithinRange");
+        assertThat(conditions(sync(hpa, 15).status())).as("a mode that stays keeps its condition").contains("AbleToScale False Preview");
+
+        annotated(hpa, "mode", "Suspended");
+        assertThat(conditions(sync(hpa, 30).status())).as("Preview no longer applies")
+                .containsExactly("ScalingActive False Suspended", "ScalingLimited False DesiredWithinRange");
+
+        annotated(hpa, "mode", "Preview");
+        sync(hpa, 45);
+        annotated(hpa, "mdoe", "Suspended");
+        assertThat(conditions(sync(hpa, 60).status())).as("a misspelled annotation after Preview")
+                .containsExactly("ScalingActive False InvalidAnnotation", "ScalingLimited False DesiredWithinRange");
+    }
+
+    @Test
+    void aSyncThatStopsBeforeTheMetricsLeavesNoSuspendedBehind() {
+        HorizontalPodAutoscaler hpa = annotated(Specs.hpa(1, 10, Specs.cpuUtilization(50)), "mode", "Suspended");
+        assertThat(conditions(sync(hpa, 0).status())).containsExactly("ScalingActive False Suspended");
+
+        hpa.getMetadata().setAnnotations(Map.of());
+        cluster.scaleReadError = new ApiException("the server is currently unable to handle the request");
+        assertThat(conditions(sync(hpa, 15).status())).as("upstream sets AbleToScale only; Suspended no longer applies")
+                .containsExactly("AbleToScale False FailedGetScale");
+
+        cluster.scaleReadError = null;
+        assertThat(conditions(sync(hpa, 30).status())).containsExactly("AbleToScale True SucceededRescale",
+                "ScalingActive True ValidMetricFound", "ScalingLimited False DesiredWithinRange", "ScaledToZero False NotScaledToZero");
     }
 
     @Test
