@@ -6,18 +6,30 @@ import io.hpacontroller.core.trace.ReconcileOutcome;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One log line per scale decision: the HPA, old and new replicas, the metric that drove it and what
- * limited it. Failed syncs are logged at WARN with their error.
+ * limited it. A failed sync is logged at WARN with its error when the HPA's error changed (it did not fail at its
+ * previous sync, or failed otherwise), at DEBUG while it repeats: upstream logs every failed sync, which with 2,000
+ * HPAs refused at every sync is megabytes of the same lines a minute (issue 35). Kept per HPA: its last error's
+ * hash, dropped when the HPA is deleted or syncs without error.
  */
 public final class DecisionLog implements HorizontalController.SyncListener {
 
     private static final Logger LOG = LoggerFactory.getLogger("io.hpacontroller.decisions");
 
+    /** The hash of each failing HPA's last error message. */
+    private final Map<String, Integer> failing = new ConcurrentHashMap<>();
+
     @Override
     public void onSync(SyncReport report) {
         ReconcileOutcome o = report.outcome();
+        if (o == null || o.error() == ReconcileOutcome.ErrorKind.NONE) {
+            failing.remove(report.key());
+        }
         if (o == null) {
             LOG.info("HPA {} was deleted; its history is dropped", report.key());
             return;
@@ -31,7 +43,9 @@ public final class DecisionLog implements HorizontalController.SyncListener {
                     .log("scaled {} from {} to {} replicas; reason: {}; metric: {}; limited by: {}", o.key(), o.currentReplicas(),
                             o.desiredReplicas(), o.rescaleReason(), metric, limit);
         } else if (o.error() != ReconcileOutcome.ErrorKind.NONE) {
-            LOG.atWarn().addKeyValue("hpa", o.key()).addKeyValue("error", o.error().label())
+            int error = Objects.hash(o.error(), o.errorMessage());
+            boolean repeated = Objects.equals(failing.put(report.key(), error), error);
+            (repeated ? LOG.atDebug() : LOG.atWarn()).addKeyValue("hpa", o.key()).addKeyValue("error", o.error().label())
                     .log("sync of {} failed ({} error): {}", o.key(), o.error().label(), o.errorMessage());
         } else if (LOG.isDebugEnabled()) {
             LOG.debug("{} stays at {} replicas (proposed {}, limited by {})", o.key(), o.currentReplicas(), o.proposedReplicas(),
