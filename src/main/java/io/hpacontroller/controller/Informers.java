@@ -34,8 +34,12 @@ final class Informers {
         void onDelete(HorizontalPodAutoscaler hpa, HpaApi api);
     }
 
-    /** The annotations the HPA caches keep: the controls'; no other is read ({@link TrimmedStore}). */
+    /**
+     * The annotations the mirror HPAs' cache keeps: the controls'; no other is read ({@link TrimmedStore}). The
+     * autoscaling/v2 HPAs' cache keeps them all: their status is written with a PUT of the cached object.
+     */
     private static final String KEPT = ControlAnnotations.PREFIX;
+    private static final String ALL = null;
 
     private final KubernetesClient client;
     private final ControllerOptions options;
@@ -86,13 +90,13 @@ final class Informers {
         };
         boolean mirrors = options.apis().contains(HpaApi.MIRROR);
         if (options.namespaces().isEmpty()) {
-            hpaInformers.add(TrimmedStore.inform(client.autoscaling().v2().horizontalPodAutoscalers().inAnyNamespace(), KEPT, builtin));
+            hpaInformers.add(TrimmedStore.inform(client.autoscaling().v2().horizontalPodAutoscalers().inAnyNamespace(), ALL, builtin));
             if (mirrors) {
                 mirrorInformers.add(TrimmedStore.inform(client.resources(MirrorHpa.class).inAnyNamespace(), KEPT, mirror));
             }
         } else {
             for (String ns : options.namespaces()) {
-                hpaInformers.add(TrimmedStore.inform(client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns), KEPT, builtin));
+                hpaInformers.add(TrimmedStore.inform(client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns), ALL, builtin));
                 if (mirrors) {
                     mirrorInformers.add(TrimmedStore.inform(client.resources(MirrorHpa.class).inNamespace(ns), KEPT, mirror));
                 }

@@ -45,4 +45,15 @@ class TrimmedStoreTest {
 
         assertThat(store.get("ns/web").getMetadata().getAnnotations()).isSameAs(annotations).containsOnlyKeys("autoscaling.hpa-controller.io/sync-period");
     }
+
+    @Test
+    void withoutAKeptPrefixEveryAnnotationStays() {
+        TrimmedStore<HorizontalPodAutoscaler> store = new TrimmedStore<>(null);
+        HorizontalPodAutoscaler hpa = new HorizontalPodAutoscalerBuilder().withNewMetadata().withNamespace("ns").withName("web")
+                .addToAnnotations("example.com/owner", "team-a").endMetadata().build();
+
+        store.put(store.getKey(hpa), hpa);
+
+        assertThat(store.get("ns/web").getMetadata().getAnnotations()).containsOnlyKeys("example.com/owner");
+    }
 }
