@@ -4,8 +4,9 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.hpacontroller.api.WithoutManagedFields;
+import io.hpacontroller.api.TrimmedStore;
 import io.hpacontroller.core.HpaKey;
+import io.hpacontroller.core.controls.ControlAnnotations;
 import io.hpacontroller.hpa.HpaApi;
 import io.hpacontroller.hpa.MirrorHpa;
 import io.hpacontroller.pods.PodCache;
@@ -32,6 +33,13 @@ final class Informers {
 
         void onDelete(HorizontalPodAutoscaler hpa, HpaApi api);
     }
+
+    /**
+     * The annotations the mirror HPAs' cache keeps: the controls'; no other is read ({@link TrimmedStore}). The
+     * autoscaling/v2 HPAs' cache keeps them all: their status is written with a PUT of the cached object.
+     */
+    private static final String KEPT = ControlAnnotations.PREFIX;
+    private static final String ALL = null;
 
     private final KubernetesClient client;
     private final ControllerOptions options;
@@ -82,15 +90,15 @@ final class Informers {
         };
         boolean mirrors = options.apis().contains(HpaApi.MIRROR);
         if (options.namespaces().isEmpty()) {
-            hpaInformers.add(WithoutManagedFields.inform(client.autoscaling().v2().horizontalPodAutoscalers().inAnyNamespace(), builtin));
+            hpaInformers.add(TrimmedStore.inform(client.autoscaling().v2().horizontalPodAutoscalers().inAnyNamespace(), ALL, builtin));
             if (mirrors) {
-                mirrorInformers.add(WithoutManagedFields.inform(client.resources(MirrorHpa.class).inAnyNamespace(), mirror));
+                mirrorInformers.add(TrimmedStore.inform(client.resources(MirrorHpa.class).inAnyNamespace(), KEPT, mirror));
             }
         } else {
             for (String ns : options.namespaces()) {
-                hpaInformers.add(WithoutManagedFields.inform(client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns), builtin));
+                hpaInformers.add(TrimmedStore.inform(client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns), ALL, builtin));
                 if (mirrors) {
-                    mirrorInformers.add(WithoutManagedFields.inform(client.resources(MirrorHpa.class).inNamespace(ns), mirror));
+                    mirrorInformers.add(TrimmedStore.inform(client.resources(MirrorHpa.class).inNamespace(ns), KEPT, mirror));
                 }
             }
         }

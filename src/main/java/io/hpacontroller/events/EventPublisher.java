@@ -55,20 +55,26 @@ public final class EventPublisher implements EventRecorder, AutoCloseable {
         }, (r, e) -> dropped.incrementAndGet());
     }
 
+    /** What an event names of its HPA: a queued event holds this, not the HPA (whose annotations may weigh 256 KB). */
+    private record Involved(String apiVersion, String namespace, String name, String uid, String resourceVersion) {
+    }
+
     @Override
     public void record(HorizontalPodAutoscaler hpa, Type type, String reason, String message) {
         Instant now = clock.instant();
-        executor.execute(() -> publish(hpa, type, reason, message, now));
+        var meta = hpa.getMetadata();
+        Involved involved = new Involved(HpaApi.of(hpa).apiVersion(), meta.getNamespace(), meta.getName(), meta.getUid(), meta.getResourceVersion());
+        executor.execute(() -> publish(involved, type, reason, message, now));
     }
 
     /** Correlates and writes an event that happened at {@code now}. */
-    private void publish(HorizontalPodAutoscaler hpa, Type type, String reason, String message, Instant now) {
+    private void publish(Involved hpa, Type type, String reason, String message, Instant now) {
         if (!gate.isOpen()) {
             return;
         }
-        String namespace = hpa.getMetadata().getNamespace();
-        EventCorrelator.Write write = correlator.correlate(new EventCorrelator.Occurrence(namespace, hpa.getMetadata().getName(),
-                hpa.getMetadata().getUid(), type.name(), reason, message), now);
+        String namespace = hpa.namespace();
+        EventCorrelator.Write write = correlator.correlate(new EventCorrelator.Occurrence(namespace, hpa.name(),
+                hpa.uid(), type.name(), reason, message), now);
         if (write == null) {
             rateLimited.incrementAndGet();
             return;
@@ -86,18 +92,18 @@ public final class EventPublisher implements EventRecorder, AutoCloseable {
             }
             posted.incrementAndGet();
         } catch (ApiException e) {
-            LOG.warn("could not post event {} for HPA {}/{}: {}", reason, namespace, hpa.getMetadata().getName(), e.getMessage());
+            LOG.warn("could not post event {} for HPA {}/{}: {}", reason, namespace, hpa.name(), e.getMessage());
         }
     }
 
-    private void create(HorizontalPodAutoscaler hpa, Type type, String reason, EventCorrelator.Write write, Instant now) throws ApiException {
-        String namespace = hpa.getMetadata().getNamespace();
+    private void create(Involved hpa, Type type, String reason, EventCorrelator.Write write, Instant now) throws ApiException {
+        String namespace = hpa.namespace();
         Event event = new EventBuilder()
                 .withNewMetadata().withName(write.name()).withNamespace(namespace).endMetadata()
                 .withNewInvolvedObject()
-                .withApiVersion(HpaApi.of(hpa).apiVersion()).withKind("HorizontalPodAutoscaler")
-                .withName(hpa.getMetadata().getName()).withNamespace(namespace)
-                .withUid(hpa.getMetadata().getUid()).withResourceVersion(hpa.getMetadata().getResourceVersion())
+                .withApiVersion(hpa.apiVersion()).withKind("HorizontalPodAutoscaler")
+                .withName(hpa.name()).withNamespace(namespace)
+                .withUid(hpa.uid()).withResourceVersion(hpa.resourceVersion())
                 .endInvolvedObject()
                 .withType(type.name()).withReason(reason).withMessage(write.message())
                 .withNewSource().withComponent(COMPONENT).endSource()

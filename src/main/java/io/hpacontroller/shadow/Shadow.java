@@ -26,6 +26,7 @@ import io.hpacontroller.core.port.StatusWriter;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.core.reconcile.Reconciler;
 import io.hpacontroller.core.port.SelectorOwnership;
+import io.hpacontroller.core.reconcile.HpaSelectorIndex;
 import io.hpacontroller.core.trace.ReconcileOutcome;
 import io.hpacontroller.hpa.HpaApi;
 import org.slf4j.Logger;
@@ -180,7 +181,7 @@ public final class Shadow implements AutoCloseable {
      * @param scales  reads the targets' scale (never written through here)
      * @param index   the selector index of every watched HPA; the shadow's check counts the autoscaling/v2 ones
      */
-    public Shadow(ControllerConfig config, ScaleClient scales, PodSource pods, MetricsSource metrics, SelectorOwnership index, Clock clock, int threads) {
+    public Shadow(ControllerConfig config, ScaleClient scales, PodSource pods, MetricsSource metrics, HpaSelectorIndex index, Clock clock, int threads) {
         this.config = config;
         this.clock = clock;
         this.threads = threads;
@@ -406,11 +407,11 @@ public final class Shadow implements AutoCloseable {
     };
 
     /** The AmbiguousSelector check as the built-in controller makes it: autoscaling/v2 HPAs only. */
-    private static SelectorOwnership builtinOnly(SelectorOwnership index) {
+    private static SelectorOwnership builtinOnly(HpaSelectorIndex index) {
         return new SelectorOwnership() {
             @Override
-            public List<String> controllers(String hpaKey, String namespace, Selector selector, List<PodInfo> pods) {
-                return index.controllers(hpaKey, namespace, selector, pods).stream().filter(k -> HpaApi.ofKey(k) == HpaApi.BUILTIN).toList();
+            public Controllers controllers(String hpaKey, String namespace, Selector selector, List<PodInfo> pods) {
+                return index.controllers(hpaKey, namespace, selector, pods, k -> HpaApi.ofKey(k) == HpaApi.BUILTIN);
             }
 
             @Override

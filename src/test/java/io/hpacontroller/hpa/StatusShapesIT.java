@@ -238,9 +238,9 @@ class StatusShapesIT {
     private static SelectorOwnership sharedWith(String other) {
         return new SelectorOwnership() {
             @Override
-            public List<String> controllers(String hpaKey, String namespace, io.hpacontroller.core.labels.Selector selector,
-                                            List<io.hpacontroller.core.model.PodInfo> pods) {
-                return new ArrayList<>(new TreeSet<>(List.of(hpaKey, other)));
+            public Controllers controllers(String hpaKey, String namespace, io.hpacontroller.core.labels.Selector selector,
+                                           List<io.hpacontroller.core.model.PodInfo> pods) {
+                return new Controllers(2, new ArrayList<>(new TreeSet<>(List.of(hpaKey, other))));
             }
 
             @Override

@@ -11,11 +11,33 @@ import java.util.List;
  */
 public interface SelectorOwnership {
 
+    /** At most this many HPAs are named in an answer: what an answer holds does not grow with the HPAs of the namespace. */
+    int NAMED_MAX = 3;
+
+    /**
+     * The HPAs controlling some pods: how many ({@code count}, the asking HPA included when it is one of them) and
+     * the keys ("namespace/name") of at most {@value #NAMED_MAX} of them, the first in key order ({@code named}).
+     */
+    record Controllers(int count, List<String> named) {
+
+        public Controllers {
+            named = List.copyOf(named);
+        }
+
+        /** None. */
+        public static final Controllers NONE = new Controllers(0, List.of());
+
+        /** Whether {@code named} lists every one of them. */
+        public boolean allNamed() {
+            return named.size() == count;
+        }
+    }
+
     /** No HPA ever shares pods: for drivers that see a single HPA. */
     SelectorOwnership NONE = new SelectorOwnership() {
         @Override
-        public List<String> controllers(String hpaKey, String namespace, Selector selector, List<PodInfo> pods) {
-            return List.of(hpaKey);
+        public Controllers controllers(String hpaKey, String namespace, Selector selector, List<PodInfo> pods) {
+            return new Controllers(1, List.of(hpaKey));
         }
 
         @Override
@@ -24,10 +46,10 @@ public interface SelectorOwnership {
     };
 
     /**
-     * Records the HPA's current selector (when the driver still knows the HPA) and returns the keys ("namespace/name") of every HPA whose
+     * Records the HPA's current selector (when the driver still knows the HPA) and returns the HPAs whose
      * selector matches at least one of these pods (the HPA itself included when it matches any).
      */
-    List<String> controllers(String hpaKey, String namespace, Selector selector, List<PodInfo> pods);
+    Controllers controllers(String hpaKey, String namespace, Selector selector, List<PodInfo> pods);
 
     /** The HPA is gone. */
     void forget(String hpaKey);

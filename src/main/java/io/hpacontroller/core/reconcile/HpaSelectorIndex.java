@@ -6,22 +6,27 @@ import io.hpacontroller.core.model.PodInfo;
 import io.hpacontroller.core.port.SelectorOwnership;
 
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 /**
  * The selectors of the HPAs of each namespace, for upstream's AmbiguousSelector check: an HPA must not
  * scale pods that another HPA's target also selects.
  *
  * <p>Upstream checks every pod against every HPA selector under one global lock, which was a
- * bottleneck with thousands of HPAs. Here the selectors are indexed per namespace by their
- * {@code key=value} requirements, so a pod is only tested against the selectors that require one of
- * its own labels (plus the few that require none): the check costs the pods of the target times a
- * handful of candidates, whatever the number of HPAs.
+ * bottleneck with thousands of HPAs. Here the HPAs of a namespace are grouped by their selector (HPAs on one
+ * target share one), and the distinct selectors indexed by their {@code key=value} requirements, so a pod is
+ * only tested against the selectors that require one of its own labels (plus the few that require none). An
+ * answer counts the HPAs of the matching groups and names the first {@value SelectorOwnership#NAMED_MAX} in key
+ * order: a check costs the pods of the target times a handful of distinct selectors, and allocates the same,
+ * whatever the number of HPAs (issue 35: 2,000 HPAs on one Deployment made every sync list the 1,999 others).
  *
  * <p>As upstream, the driver {@link #register registers} an HPA when its informer delivers it and
  * {@link #forget forgets} it when it is deleted; a reconcile records the selector only of a registered
@@ -34,65 +39,110 @@ public final class HpaSelectorIndex implements SelectorOwnership {
     /** The registered HPAs and their namespace. */
     private final Map<String, String> namespaceOf = new ConcurrentHashMap<>();
 
+    /** One namespace's HPAs, grouped by selector; guarded by its own lock (a check holds it for a handful of selector matches). */
     private static final class Namespace {
-        final Map<String, Selector> selectors = new ConcurrentHashMap<>();
-        final Map<String, Set<String>> byRequiredLabel = new ConcurrentHashMap<>();
-        final Set<String> withoutRequiredLabel = ConcurrentHashMap.newKeySet();
+        final Map<String, Selector> selectorOf = new HashMap<>();
+        /** The HPAs of each distinct selector, in key order. */
+        final Map<Selector, TreeSet<String>> groups = new HashMap<>();
+        final Map<String, Set<Selector>> byRequiredLabel = new HashMap<>();
+        final Set<Selector> withoutRequiredLabel = new HashSet<>();
 
-        void put(String hpaKey, Selector selector) {
-            Selector previous = selectors.put(hpaKey, selector);
+        synchronized void put(String hpaKey, Selector selector) {
+            Selector previous = selectorOf.put(hpaKey, selector);
             if (selector.equals(previous)) {
                 return;
             }
             if (previous != null) {
-                unindex(hpaKey, previous);
+                leave(hpaKey, previous);
             }
-            Map<String, String> required = selector.requiredLabels();
-            if (required.isEmpty()) {
-                withoutRequiredLabel.add(hpaKey);
-            }
-            required.forEach((k, v) -> byRequiredLabel.computeIfAbsent(k + "=" + v, x -> ConcurrentHashMap.newKeySet()).add(hpaKey));
+            groups.computeIfAbsent(selector, s -> {
+                Map<String, String> required = s.requiredLabels();
+                if (required.isEmpty()) {
+                    withoutRequiredLabel.add(s);
+                }
+                required.forEach((k, v) -> byRequiredLabel.computeIfAbsent(k + "=" + v, x -> new HashSet<>()).add(s));
+                return new TreeSet<>();
+            }).add(hpaKey);
         }
 
-        void remove(String hpaKey) {
-            Selector previous = selectors.remove(hpaKey);
+        synchronized void remove(String hpaKey) {
+            Selector previous = selectorOf.remove(hpaKey);
             if (previous != null) {
-                unindex(hpaKey, previous);
+                leave(hpaKey, previous);
             }
         }
 
-        private void unindex(String hpaKey, Selector selector) {
-            withoutRequiredLabel.remove(hpaKey);
+        private void leave(String hpaKey, Selector selector) {
+            TreeSet<String> group = groups.get(selector);
+            if (group == null || !group.remove(hpaKey) || !group.isEmpty()) {
+                return;
+            }
+            groups.remove(selector);
+            withoutRequiredLabel.remove(selector);
             selector.requiredLabels().forEach((k, v) -> {
-                Set<String> set = byRequiredLabel.get(k + "=" + v);
-                if (set != null) {
-                    set.remove(hpaKey);
-                    if (set.isEmpty()) {
-                        byRequiredLabel.remove(k + "=" + v, set);
-                    }
+                Set<Selector> set = byRequiredLabel.get(k + "=" + v);
+                if (set != null && set.remove(selector) && set.isEmpty()) {
+                    byRequiredLabel.remove(k + "=" + v);
                 }
             });
         }
 
-        /** The HPAs whose selector matches these labels. */
-        void selecting(Labels labels, Set<String> out) {
-            List<String> candidates = new ArrayList<>(withoutRequiredLabel);
-            for (int i = 0; i < labels.size(); i++) {
-                Set<String> set = byRequiredLabel.get(labels.key(i) + "=" + labels.value(i));
-                if (set != null) {
-                    candidates.addAll(set);
-                }
-            }
-            for (String hpa : candidates) {
-                if (!out.contains(hpa)) {
-                    Selector s = selectors.get(hpa);
-                    if (s != null && s.matches(labels::get)) {
-                        out.add(hpa);
+        /** The HPAs (of those {@code counted}) whose selector matches at least one of the pods. */
+        synchronized Controllers controlling(List<PodInfo> pods, Predicate<String> counted) {
+            Set<Selector> matching = new LinkedHashSet<>();
+            for (PodInfo pod : pods) {
+                Labels labels = pod.labels();
+                withoutRequiredLabel.forEach(s -> addIfMatching(s, labels, matching));
+                for (int i = 0; i < labels.size(); i++) {
+                    Set<Selector> set = byRequiredLabel.get(labels.key(i) + "=" + labels.value(i));
+                    if (set != null) {
+                        set.forEach(s -> addIfMatching(s, labels, matching));
                     }
                 }
             }
+            int count = 0;
+            TreeSet<String> first = new TreeSet<>();
+            for (Selector s : matching) {
+                TreeSet<String> group = groups.get(s);
+                if (counted == ALL) { // the group's size, and its first keys (in key order, so the rest would be named no earlier)
+                    count += group.size();
+                    for (String key : group) {
+                        if (!offer(first, key)) {
+                            break;
+                        }
+                    }
+                } else {
+                    for (String key : group) {
+                        if (counted.test(key)) {
+                            count++;
+                            offer(first, key);
+                        }
+                    }
+                }
+            }
+            return new Controllers(count, new ArrayList<>(first));
+        }
+
+        /** Keeps the key among the first {@value SelectorOwnership#NAMED_MAX} in key order; false when it is not one of them. */
+        private static boolean offer(TreeSet<String> first, String key) {
+            if (first.size() == NAMED_MAX) {
+                if (key.compareTo(first.last()) >= 0) {
+                    return false;
+                }
+                first.pollLast();
+            }
+            first.add(key);
+            return true;
+        }
+
+        private static void addIfMatching(Selector s, Labels labels, Set<Selector> matching) {
+            if (!matching.contains(s) && s.matches(labels::get)) {
+                matching.add(s);
+            }
         }
     }
+
+    private static final Predicate<String> ALL = key -> true;
 
     /**
      * The HPA exists (its informer delivered it): its selector will be recorded by its reconciles. Until
@@ -104,20 +154,18 @@ public final class HpaSelectorIndex implements SelectorOwnership {
 
     /** Records the selector of a registered HPA (atomically with {@link #forget}), and finds the HPAs controlling the pods. */
     @Override
-    public List<String> controllers(String hpaKey, String namespace, Selector selector, List<PodInfo> pods) {
+    public Controllers controllers(String hpaKey, String namespace, Selector selector, List<PodInfo> pods) {
+        return controllers(hpaKey, namespace, selector, pods, ALL);
+    }
+
+    /** As {@link #controllers(String, String, Selector, List)}, counting and naming only the HPAs whose key passes {@code counted}. */
+    public Controllers controllers(String hpaKey, String namespace, Selector selector, List<PodInfo> pods, Predicate<String> counted) {
         Namespace ns = namespaces.computeIfAbsent(namespace, n -> new Namespace());
         namespaceOf.computeIfPresent(hpaKey, (key, registeredIn) -> {
             ns.put(key, selector);
             return registeredIn;
         });
-        if (pods.isEmpty()) {
-            return Collections.emptyList();
-        }
-        Set<String> out = new TreeSet<>();
-        for (PodInfo pod : pods) {
-            ns.selecting(pod.labels(), out);
-        }
-        return new ArrayList<>(out);
+        return pods.isEmpty() ? Controllers.NONE : ns.controlling(pods, counted);
     }
 
     @Override

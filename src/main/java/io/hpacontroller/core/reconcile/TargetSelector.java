@@ -54,15 +54,26 @@ final class TargetSelector {
         }
         if (ownership != SelectorOwnership.NONE) {
             List<PodInfo> selected = pods.list(namespace, selector);
-            List<String> controllers = ownership.controllers(key, namespace, selector, selected);
-            if (controllers.size() > 1) {
-                String error = "pods by selector " + text + " are controlled by multiple HPAs: " + controllers;
+            SelectorOwnership.Controllers controllers = ownership.controllers(key, namespace, selector, selected);
+            if (controllers.count() > 1) {
+                String error = ambiguous(text, controllers);
                 events.record(hpa, EventRecorder.Type.Warning, "AmbiguousSelector", error);
                 conditions.set(ConditionList.SCALING_ACTIVE, false, "AmbiguousSelector", error);
                 return new Check(null, error, "AmbiguousSelector");
             }
         }
         return new Check(selector, null, null);
+    }
+
+    /**
+     * Upstream's message, which lists every HPA on the pods, when there are at most {@value SelectorOwnership#NAMED_MAX};
+     * beyond, the first of them by key and "and more". A deliberate difference (docs/differences-from-upstream.md): the
+     * message, and so each HPA's condition, event, log line and trace, stays bounded with 2,000 HPAs on one target, and
+     * holds no count, so that an HPA added to (or removed from) the pods does not change the status of every other one.
+     */
+    static String ambiguous(String selectorText, SelectorOwnership.Controllers controllers) {
+        return "pods by selector " + selectorText + " are controlled by multiple HPAs: " + controllers.named()
+                + (controllers.allNamed() ? "" : " and more");
     }
 
     /**

@@ -15,6 +15,7 @@ import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.port.HistoryWriter;
 import io.hpacontroller.core.port.PodSource;
 import io.hpacontroller.core.port.Ports;
+import io.hpacontroller.core.port.SelectorOwnership;
 import io.hpacontroller.core.trace.ReconcileOutcome;
 import io.hpacontroller.testing.Waits;
 import org.junit.jupiter.api.Test;
@@ -23,8 +24,10 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -65,8 +68,8 @@ class HpaSelectorIndexTest {
     void onlyRegisteredHpasHaveTheirSelectorRecorded() {
         List<PodInfo> pods = List.of(pod("web-1", Map.of("app", "web")));
         register("ns/web");
-        assertThat(index.controllers("ns/gone", "ns", Selector.parse("app=web"), pods)).as("never registered (or deleted)").isEmpty();
-        assertThat(index.controllers("ns/web", "ns", Selector.parse("app=web"), pods)).containsExactly("ns/web");
+        assertThat(index.controllers("ns/gone", "ns", Selector.parse("app=web"), pods).named()).as("never registered (or deleted)").isEmpty();
+        assertThat(index.controllers("ns/web", "ns", Selector.parse("app=web"), pods).named()).containsExactly("ns/web");
         assertThat(index.size()).isEqualTo(1);
     }
 
@@ -141,8 +144,8 @@ class HpaSelectorIndexTest {
     void anHpaAloneOnItsPodsControlsThem() {
         register("ns/web", "ns/api");
         List<PodInfo> pods = List.of(pod("web-1", Map.of("app", "web")));
-        assertThat(index.controllers("ns/web", "ns", Selector.parse("app=web"), pods)).containsExactly("ns/web");
-        assertThat(index.controllers("ns/api", "ns", Selector.parse("app=api"), List.of(pod("api-1", Map.of("app", "api")))))
+        assertThat(index.controllers("ns/web", "ns", Selector.parse("app=web"), pods).named()).containsExactly("ns/web");
+        assertThat(index.controllers("ns/api", "ns", Selector.parse("app=api"), List.of(pod("api-1", Map.of("app", "api")))).named())
                 .containsExactly("ns/api");
     }
 
@@ -151,9 +154,9 @@ class HpaSelectorIndexTest {
         register("ns/by-app", "ns/by-tier");
         List<PodInfo> pods = List.of(pod("web-1", Map.of("app", "web", "tier", "front")));
         index.controllers("ns/by-app", "ns", Selector.parse("app=web"), pods);
-        List<String> controllers = index.controllers("ns/by-tier", "ns", Selector.parse("tier in (front,back)"), pods);
+        List<String> controllers = index.controllers("ns/by-tier", "ns", Selector.parse("tier in (front,back)"), pods).named();
         assertThat(controllers).containsExactly("ns/by-app", "ns/by-tier");
-        assertThat(index.controllers("ns/by-app", "ns", Selector.parse("app=web"), pods)).hasSize(2);
+        assertThat(index.controllers("ns/by-app", "ns", Selector.parse("app=web"), pods).named()).hasSize(2);
     }
 
     @Test
@@ -161,7 +164,7 @@ class HpaSelectorIndexTest {
         register("ns/exists", "ns/web");
         List<PodInfo> pods = List.of(pod("web-1", Map.of("app", "web")));
         index.controllers("ns/exists", "ns", Selector.parse("app"), pods);
-        assertThat(index.controllers("ns/web", "ns", Selector.parse("app=web"), pods)).containsExactly("ns/exists", "ns/web");
+        assertThat(index.controllers("ns/web", "ns", Selector.parse("app=web"), pods).named()).containsExactly("ns/exists", "ns/web");
     }
 
     @Test
@@ -169,11 +172,11 @@ class HpaSelectorIndexTest {
         register("a/web", "b/web", "a/web-2");
         List<PodInfo> pods = List.of(pod("web-1", Map.of("app", "web")));
         index.controllers("a/web", "a", Selector.parse("app=web"), pods);
-        assertThat(index.controllers("b/web", "b", Selector.parse("app=web"), pods)).containsExactly("b/web");
+        assertThat(index.controllers("b/web", "b", Selector.parse("app=web"), pods).named()).containsExactly("b/web");
         index.controllers("a/web-2", "a", Selector.parse("app=web"), pods);
-        assertThat(index.controllers("a/web", "a", Selector.parse("app=web"), pods)).hasSize(2);
+        assertThat(index.controllers("a/web", "a", Selector.parse("app=web"), pods).named()).hasSize(2);
         index.forget("a/web-2");
-        assertThat(index.controllers("a/web", "a", Selector.parse("app=web"), pods)).containsExactly("a/web");
+        assertThat(index.controllers("a/web", "a", Selector.parse("app=web"), pods).named()).containsExactly("a/web");
     }
 
     @Test
@@ -182,6 +185,70 @@ class HpaSelectorIndexTest {
         List<PodInfo> web = List.of(pod("web-1", Map.of("app", "web")));
         index.controllers("ns/h", "ns", Selector.parse("app=web"), web);
         index.controllers("ns/h", "ns", Selector.parse("app=api"), List.of());
-        assertThat(index.controllers("ns/web", "ns", Selector.parse("app=web"), web)).containsExactly("ns/web");
+        assertThat(index.controllers("ns/web", "ns", Selector.parse("app=web"), web).named()).containsExactly("ns/web");
+    }
+
+    @Test
+    void twoThousandHpasOnOnePodAreCountedAndOnlyTheFirstThreeByKeyNamed() {
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < 2000; i++) {
+            keys.add(String.format("ns/hpa-%04d", i));
+        }
+        Collections.shuffle(keys, new Random(35));
+        List<PodInfo> pods = List.of(pod("web-1", Map.of("app", "web", "tier", "front")));
+        for (String key : keys) {
+            register(key);
+            index.controllers(key, "ns", Selector.parse("app=web"), List.of());
+        }
+        register("ns/z-by-tier", "ns/other");
+        index.controllers("ns/z-by-tier", "ns", Selector.parse("tier=front"), List.of());
+        index.controllers("ns/other", "ns", Selector.parse("app=api"), List.of());
+
+        SelectorOwnership.Controllers controllers = index.controllers("ns/hpa-1999", "ns", Selector.parse("app=web"), pods);
+
+        assertThat(controllers.count()).as("the 2,000 on app=web and the one on tier=front, not the one on app=api").isEqualTo(2001);
+        assertThat(controllers.named()).containsExactly("ns/hpa-0000", "ns/hpa-0001", "ns/hpa-0002");
+        assertThat(controllers.allNamed()).isFalse();
+        index.forget("ns/hpa-0001");
+        assertThat(index.controllers("ns/z-by-tier", "ns", Selector.parse("tier=front"), pods))
+                .isEqualTo(new SelectorOwnership.Controllers(2000, List.of("ns/hpa-0000", "ns/hpa-0002", "ns/hpa-0003")));
+        assertThat(index.controllers("ns/z-by-tier", "ns", Selector.parse("tier=front"), pods, key -> key.startsWith("ns/z")))
+                .as("only those counted (the shadow's check counts autoscaling/v2 HPAs only)")
+                .isEqualTo(new SelectorOwnership.Controllers(1, List.of("ns/z-by-tier")));
+    }
+
+    @Test
+    void anAmbiguousSelectorMessageNamesAtMostThreeHpasAndStaysTheSameWhenMoreJoin() {
+        FakeCluster world = twoPodsUsing(500);
+        world.pods = twoRunningPods();
+        Clock clock = Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC);
+        Reconciler reconciler = new Reconciler(ControllerConfig.defaults(), Ports.of(world, index), new HistoryStore(), clock);
+        HorizontalPodAutoscaler hpa = Specs.hpa(1, 10, Specs.cpuUtilization(50));
+        register("default/web", "default/web-2");
+        index.controllers("default/web-2", "default", Selector.parse("app=web"), List.of());
+
+        ReconcileOutcome two = reconciler.reconcile(hpa);
+        assertThat(two.errorMessage()).as("two HPAs: upstream's message, naming both")
+                .endsWith("pods by selector app=web are controlled by multiple HPAs: [default/web, default/web-2]");
+
+        for (int i = 0; i < 2000; i++) {
+            String key = "default/mirror-" + i;
+            register(key);
+            index.controllers(key, "default", Selector.parse("app=web"), List.of());
+        }
+        ReconcileOutcome many = reconciler.reconcile(hpa);
+        String bounded = "pods by selector app=web are controlled by multiple HPAs: [default/mirror-0, default/mirror-1, default/mirror-10] and more";
+        assertThat(many.errorMessage()).endsWith(": " + bounded);
+        assertThat(world.lastStatus().getConditions()).anySatisfy(c -> assertThat(c.getReason() + ": " + c.getMessage())
+                .isEqualTo("AmbiguousSelector: " + bounded));
+        assertThat(world.eventMessages("AmbiguousSelector")).last().isEqualTo(bounded);
+        int writes = world.statusWrites.size();
+        hpa.setStatus(world.lastStatus()); // as the informer would deliver it
+
+        register("default/mirror-2000");
+        index.controllers("default/mirror-2000", "default", Selector.parse("app=web"), List.of());
+        assertThat(reconciler.reconcile(hpa).errorMessage()).as("one more HPA on the pods changes nothing in the message")
+                .isEqualTo(many.errorMessage());
+        assertThat(world.statusWrites).as("so the status is not written again").hasSize(writes);
     }
 }
