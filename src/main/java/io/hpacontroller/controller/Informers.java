@@ -36,7 +36,9 @@ final class Informers {
 
     /**
      * The annotations the mirror HPAs' cache keeps: the controls'; no other is read ({@link TrimmedStore}). The
-     * autoscaling/v2 HPAs' cache keeps them all: their status is written with a PUT of the cached object.
+     * autoscaling/v2 HPAs' cache keeps them all where this controller reconciles them (their status is written with a
+     * PUT of the cached object, which would delete what the cache dropped); where it only reads them (the mirror HPAs'
+     * AmbiguousSelector check, shadow mode) it keeps the controls' alone, as for the mirror HPAs.
      */
     private static final String KEPT = ControlAnnotations.PREFIX;
     private static final String ALL = null;
@@ -89,14 +91,15 @@ final class Informers {
             }
         };
         boolean mirrors = options.apis().contains(HpaApi.MIRROR);
+        String builtinKept = options.apis().contains(HpaApi.BUILTIN) ? ALL : KEPT;
         if (options.namespaces().isEmpty()) {
-            hpaInformers.add(TrimmedStore.inform(client.autoscaling().v2().horizontalPodAutoscalers().inAnyNamespace(), ALL, builtin));
+            hpaInformers.add(TrimmedStore.inform(client.autoscaling().v2().horizontalPodAutoscalers().inAnyNamespace(), builtinKept, builtin));
             if (mirrors) {
                 mirrorInformers.add(TrimmedStore.inform(client.resources(MirrorHpa.class).inAnyNamespace(), KEPT, mirror));
             }
         } else {
             for (String ns : options.namespaces()) {
-                hpaInformers.add(TrimmedStore.inform(client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns), ALL, builtin));
+                hpaInformers.add(TrimmedStore.inform(client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns), builtinKept, builtin));
                 if (mirrors) {
                     mirrorInformers.add(TrimmedStore.inform(client.resources(MirrorHpa.class).inNamespace(ns), KEPT, mirror));
                 }
