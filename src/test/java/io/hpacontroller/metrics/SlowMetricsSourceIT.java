@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hpacontroller.controller.ControllerOptions;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.deploy.ChartReleases;
+import io.hpacontroller.testing.kube.AuditEvent;
 import io.hpacontroller.testing.kube.FakeMetricsServer;
 import io.hpacontroller.testing.kube.InProcessController;
 import io.hpacontroller.testing.kube.KubeControlPlane;
@@ -79,6 +80,21 @@ class SlowMetricsSourceIT {
         return out;
     }
 
+    /** "n requests, p50 ..., p99 ..., max ..." of the logged requests' durations (received to answer complete). */
+    private static String durations(KubeControlPlane kube, AuditEvent.Filter filter) {
+        List<Duration> d = new ArrayList<>(kube.audit().events(filter).stream().map(e -> Duration.between(e.received(), e.completed())).toList());
+        if (d.isEmpty()) {
+            return "none";
+        }
+        Collections.sort(d);
+        return d.size() + " requests, p50 " + percentile(d, 0.5) + ", p99 " + percentile(d, 0.99) + ", max " + percentile(d, 1);
+    }
+
+    /** The nearest-rank percentile of a sorted list. */
+    private static Duration percentile(List<Duration> sorted, double p) {
+        return sorted.get(Math.max(0, (int) Math.ceil(sorted.size() * p) - 1));
+    }
+
     private static HorizontalPodAutoscalerCondition scalingActive(KubernetesClient admin, TestNamespace ns, String name) {
         HorizontalPodAutoscaler hpa = admin.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns.name()).withName(name).get();
         if (hpa.getStatus() == null || hpa.getStatus().getConditions() == null) {
@@ -124,11 +140,14 @@ class SlowMetricsSourceIT {
                 gaps.addAll(gaps(ns.metrics().externalRequests("healthy-" + i), from, to));
             }
             Collections.sort(gaps);
-            Duration p50 = gaps.get(gaps.size() / 2);
-            Duration p99 = gaps.get((int) Math.ceil(gaps.size() * 0.99) - 1);
-            Duration max = gaps.get(gaps.size() - 1);
+            Duration p50 = percentile(gaps, 0.5);
+            Duration p99 = percentile(gaps, 0.99);
+            Duration max = percentile(gaps, 1);
             System.out.printf("healthy HPAs' sync intervals over %s: %d gaps, p50 %s, p99 %s, max %s; custom metrics API requests %d%n",
                     WINDOW, gaps.size(), p50, p99, max, ns.metrics().requests(FakeMetricsServer.Api.CUSTOM));
+            System.out.println("in the API server (audit log), durations of the external metrics API's requests: "
+                    + durations(kube, ns.audit().apiGroup("external.metrics.k8s.io").between(from, to))
+                    + "; of the custom metrics API's: " + durations(kube, ns.audit().apiGroup("custom.metrics.k8s.io").between(from, to)));
             assertThat(p99).as("p99 of the healthy HPAs' sync intervals (p50 %s, max %s, %d gaps)", p50, max, gaps.size())
                     .isLessThanOrEqualTo(PERIOD.plus(LATE));
 
