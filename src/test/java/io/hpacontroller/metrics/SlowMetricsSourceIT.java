@@ -151,7 +151,7 @@ class SlowMetricsSourceIT {
             assertThat(p99).as("p99 of the healthy HPAs' sync intervals (p50 %s, max %s, %d gaps)", p50, max, gaps.size())
                     .isLessThanOrEqualTo(PERIOD.plus(LATE));
 
-            // the hanging HPAs: a failed metric, never a scale; and the bulkhead refused some at once
+            // the hanging HPAs: a failed metric (ScalingActive=False), and the bulkhead refused some of them at once
             List<HorizontalPodAutoscalerCondition> hanging = new ArrayList<>();
             for (int i = 0; i < HANGING; i++) {
                 hanging.add(scalingActive(admin, ns, "hanging-" + i));
