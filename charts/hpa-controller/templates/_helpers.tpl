@@ -61,6 +61,8 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 - --concurrent-horizontal-pod-autoscaler-syncs={{ .Values.hpa.concurrentSyncs }}
 - --metrics-max-response-bytes={{ .Values.metricsApis.maxResponseBytes }}
 - --metrics-max-items={{ int .Values.metricsApis.maxItems }}
+- --metrics-request-timeout={{ .Values.metricsApis.requestTimeout }}
+- --metrics-max-inflight-per-source={{ int .Values.metricsApis.maxInflightPerSource }}
 {{- with .Values.featureGates }}
 {{- $gates := list }}
 {{- range $name, $enabled := . }}

@@ -71,6 +71,11 @@ public final class KubeApi {
         return new KubeApi(http, base, serialization, timeout, true);
     }
 
+    /** The same API with another timeout per request (the metrics APIs' {@code --metrics-request-timeout}). */
+    public KubeApi withTimeout(Duration requestTimeout) {
+        return new KubeApi(http, base, serialization, requestTimeout, retryReads);
+    }
+
     public KubernetesSerialization serialization() {
         return serialization;
     }

@@ -125,6 +125,19 @@ public final class RunCommand implements Callable<Integer> {
                     + "metric fails (default: ${DEFAULT-VALUE}).")
     int metricsMaxItems;
 
+    @Option(names = "--metrics-request-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+            defaultValue = "${env:HPA_CONTROLLER_METRICS_REQUEST_TIMEOUT:-10s}",
+            description = "The longest one request to a metrics API may take, its answer read; past it that HPA's metric fails "
+                    + "(default: ${DEFAULT-VALUE}).")
+    Duration metricsRequestTimeout;
+
+    @Option(names = "--metrics-max-inflight-per-source", paramLabel = "INT",
+            defaultValue = "${env:HPA_CONTROLLER_METRICS_MAX_INFLIGHT_PER_SOURCE:-2}",
+            description = "The most requests in flight to one metrics API once it is slow (a request took longer than 2s, or half of "
+                    + "--metrics-request-timeout); a fetch beyond them fails at once, so a slow API holds at most this many workers "
+                    + "(default: ${DEFAULT-VALUE}).")
+    int metricsMaxInFlightPerSource;
+
     @Option(names = "--leader-elect", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true",
             defaultValue = "${env:HPA_CONTROLLER_LEADER_ELECT:-true}",
             description = "Elect a leader on a Lease before reconciling; run several replicas for high availability (default: ${DEFAULT-VALUE}).")
@@ -221,7 +234,8 @@ public final class RunCommand implements Callable<Integer> {
         ControllerOptions options;
         try {
             options = new ControllerOptions(decisions, syncPeriod, workers, ns, Duration.ofSeconds(10), apis, shadow, persistHistory,
-                    new RestMetrics.Limits(bytes(cl, "--metrics-max-response-bytes", metricsMaxResponseBytes), metricsMaxItems));
+                    new RestMetrics.Limits(bytes(cl, "--metrics-max-response-bytes", metricsMaxResponseBytes), metricsMaxItems,
+                            metricsRequestTimeout, metricsMaxInFlightPerSource));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, e.getMessage());
         }

@@ -20,6 +20,7 @@ import io.hpacontroller.core.port.ApiException;
 import io.hpacontroller.core.port.MetricsSource;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -36,6 +37,11 @@ import java.util.Map;
  * 23 MB, took the whole heap before). Any answer that is not a list of the API's kind (not JSON, not an object,
  * items that are not a list, a value that is not a quantity) is an {@link ApiException}, so the metric fails as
  * when the API is down: a FailedGet*Metric condition and event, and a failure its fallback counts.
+ *
+ * <p>Each request ends within {@code --metrics-request-timeout}, answer read included, and goes through the
+ * {@link SourceBulkhead} of its API: once an API is slow, at most {@code --metrics-max-inflight-per-source} of its
+ * requests are in flight, and a fetch beyond them fails at once as a failed fetch, so a hanging adapter holds only that
+ * many workers.
  */
 public final class RestMetrics implements MetricsSource {
 
@@ -46,19 +52,25 @@ public final class RestMetrics implements MetricsSource {
             .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(MAX_STRING).build()).build();
 
     /**
-     * How much of one answer is read.
+     * The bounds on the metrics APIs: how much of one answer is read, how long one request may take, and how many
+     * requests a slow API may have in flight.
      *
-     * @param maxResponseBytes {@code --metrics-max-response-bytes}
-     * @param maxItems         {@code --metrics-max-items}: the items of one list (pods, objects, series)
+     * @param maxResponseBytes     {@code --metrics-max-response-bytes}
+     * @param maxItems             {@code --metrics-max-items}: the items of one list (pods, objects, series)
+     * @param requestTimeout       {@code --metrics-request-timeout}: one request, its answer read
+     * @param maxInFlightPerSource {@code --metrics-max-inflight-per-source}: the requests in flight to one API once it is slow
      */
-    public record Limits(long maxResponseBytes, int maxItems) {
+    public record Limits(long maxResponseBytes, int maxItems, Duration requestTimeout, int maxInFlightPerSource) {
 
         /**
          * 64 MiB and 50,000 items: beyond one workload's pods at Kubernetes' scalability thresholds, and what a
          * 128 MiB heap holds for five workers at once (the items kept are a few hundred bytes each; the bytes are
-         * streamed).
+         * streamed). 10 s per request, as every other request of the controller; 2 requests in flight to a slow API,
+         * so that with the 5 workers of the default a hanging API leaves 3 to the others.
          */
-        public static final Limits DEFAULT = new Limits(64L * 1024 * 1024, 50_000);
+        public static final Limits DEFAULT = new Limits(64L * 1024 * 1024, 50_000, Duration.ofSeconds(10), 2);
+        /** A request that takes longer than this (or half the timeout, when shorter) makes its API slow. */
+        static final Duration SLOW_AFTER = Duration.ofSeconds(2);
 
         public Limits {
             if (maxResponseBytes < 1) {
@@ -67,21 +79,40 @@ public final class RestMetrics implements MetricsSource {
             if (maxItems < 1) {
                 throw new IllegalArgumentException("--metrics-max-items must be at least 1, got " + maxItems);
             }
+            if (requestTimeout.toMillis() < 1) {
+                throw new IllegalArgumentException("--metrics-request-timeout must be positive, got " + GoDuration.format(requestTimeout));
+            }
+            if (maxInFlightPerSource < 1) {
+                throw new IllegalArgumentException("--metrics-max-inflight-per-source must be at least 1, got " + maxInFlightPerSource);
+            }
+        }
+
+        /** These bounds on an answer, with the default timeout and bound on requests in flight. */
+        public Limits(long maxResponseBytes, int maxItems) {
+            this(maxResponseBytes, maxItems, DEFAULT.requestTimeout(), DEFAULT.maxInFlightPerSource());
+        }
+
+        /** How long a request takes before its API counts as slow: 2 s, or half the timeout when that is shorter. */
+        Duration slowAfter() {
+            Duration half = requestTimeout.dividedBy(2);
+            return half.compareTo(SLOW_AFTER) < 0 ? half : SLOW_AFTER;
         }
     }
 
     private final KubeApi api;
     private final ApiDiscovery discovery;
     private final Limits limits;
+    private final SourceBulkhead bulkhead;
 
     public RestMetrics(KubeApi api, ApiDiscovery discovery) {
         this(api, discovery, Limits.DEFAULT);
     }
 
     public RestMetrics(KubeApi api, ApiDiscovery discovery, Limits limits) {
-        this.api = api;
+        this.api = api.withTimeout(limits.requestTimeout());
         this.discovery = discovery;
         this.limits = limits;
+        this.bulkhead = new SourceBulkhead(limits.maxInFlightPerSource(), limits.slowAfter());
     }
 
     private static String query(String name, Selector selector) {
@@ -98,9 +129,12 @@ public final class RestMetrics implements MetricsSource {
         return sb.toString();
     }
 
-    /** Reads an answer of {@code apiName} (e.g. "resource metrics API") within the limits; any failure names the API. */
+    /**
+     * Reads an answer of {@code apiName} (e.g. "resource metrics API") within the limits, through that API's bulkhead;
+     * any failure names the API.
+     */
     private <T> T read(String apiName, String path, AnswerReader<T> reader) throws ApiException {
-        try {
+        try (SourceBulkhead.Permit inFlight = bulkhead.enter(apiName)) {
             return api.getStreamed(path, limits.maxResponseBytes(), "--metrics-max-response-bytes", in -> {
                 try (JsonParser p = JSON.createParser(in)) {
                     return reader.read(p, limits.maxItems());

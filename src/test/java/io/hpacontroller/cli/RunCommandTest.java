@@ -61,9 +61,10 @@ class RunCommandTest {
         assertThat(s.healthAddress().getPort()).isEqualTo(8081);
         assertThat(s.options().apis()).as("never a fight with the built-in controller by default").containsExactly(HpaApi.MIRROR);
         assertThat(s.options().shadow()).isFalse();
-        assertThat(s.options().metricsLimits()).isEqualTo(new RestMetrics.Limits(64L * 1024 * 1024, 50_000));
-        assertThat(parse("--metrics-max-response-bytes=1000000", "--metrics-max-items=10").options().metricsLimits())
-                .isEqualTo(new RestMetrics.Limits(1_000_000, 10));
+        assertThat(s.options().metricsLimits()).isEqualTo(new RestMetrics.Limits(64L * 1024 * 1024, 50_000, Duration.ofSeconds(10), 2));
+        assertThat(parse("--metrics-max-response-bytes=1000000", "--metrics-max-items=10", "--metrics-request-timeout=3s",
+                "--metrics-max-inflight-per-source=1").options().metricsLimits())
+                .isEqualTo(new RestMetrics.Limits(1_000_000, 10, Duration.ofSeconds(3), 1));
     }
 
     @Test
@@ -155,6 +156,8 @@ class RunCommandTest {
                 .contains("--metrics-max-response-bytes must be a whole number of bytes such as 67108864 or 64Mi, got 'lots'");
         assertThat(execute("--metrics-max-response-bytes=1.5").exit()).isEqualTo(2);
         assertThat(execute("--metrics-max-items=0").err()).contains("--metrics-max-items must be at least 1, got 0");
+        assertThat(execute("--metrics-request-timeout=0s").err()).contains("--metrics-request-timeout must be positive, got 0s");
+        assertThat(execute("--metrics-max-inflight-per-source=0").err()).contains("--metrics-max-inflight-per-source must be at least 1, got 0");
         assertThat(execute("--no-such-flag").exit()).isEqualTo(2);
     }
 

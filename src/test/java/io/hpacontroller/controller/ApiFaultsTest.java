@@ -1,6 +1,7 @@
 package io.hpacontroller.controller;
 
 import io.hpacontroller.api.WriteGate;
+import io.hpacontroller.metrics.RestMetrics;
 import io.hpacontroller.testing.Waits;
 import org.junit.jupiter.api.Test;
 
@@ -59,7 +60,8 @@ class ApiFaultsTest extends LiveTestBase {
         webAt(2, "100m");
         cluster.delay("GET", METRICS, Duration.ofSeconds(3), 2);
         ControllerOptions options = LiveFixtures.fastOptions();
-        startController(new ControllerOptions(options.decisions(), options.syncPeriod(), options.workers(), List.of(), Duration.ofMillis(500)));
+        startController(new ControllerOptions(options.decisions(), options.syncPeriod(), options.workers(), List.of(), Duration.ofMillis(500))
+                .withMetricsLimits(new RestMetrics.Limits(64L << 20, 50_000, Duration.ofMillis(500), 2))); // --metrics-request-timeout=500ms
 
         await().atMost(Waits.STATE).untilAsserted(() -> {
             assertThat(events("FailedGetResourceMetric")).isNotEmpty();

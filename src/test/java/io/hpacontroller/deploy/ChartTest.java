@@ -51,6 +51,8 @@ class ChartTest {
             "--concurrent-horizontal-pod-autoscaler-syncs=5",
             "--metrics-max-response-bytes=64Mi",
             "--metrics-max-items=50000",
+            "--metrics-request-timeout=10s",
+            "--metrics-max-inflight-per-source=2",
             "--feature-gates=HPAScaleToZero=true",
             "--leader-elect=true",
             "--leader-elect-lease-duration=15s",

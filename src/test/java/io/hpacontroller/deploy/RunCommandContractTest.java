@@ -39,6 +39,8 @@ class RunCommandContractTest {
         assertThat(run.<Integer>matchedOptionValue("--concurrent-horizontal-pod-autoscaler-syncs", null)).isEqualTo(5);
         assertThat(run.<String>matchedOptionValue("--metrics-max-response-bytes", null)).isEqualTo("64Mi");
         assertThat(run.<Integer>matchedOptionValue("--metrics-max-items", null)).isEqualTo(50_000);
+        assertThat(run.<Duration>matchedOptionValue("--metrics-request-timeout", null)).isEqualTo(Duration.ofSeconds(10));
+        assertThat(run.<Integer>matchedOptionValue("--metrics-max-inflight-per-source", null)).isEqualTo(2);
         assertThat(run.<FeatureGates>matchedOptionValue("--feature-gates", null)).isEqualTo(FeatureGates.DEFAULTS);
         assertThat(run.<Boolean>matchedOptionValue("--leader-elect", null)).isTrue();
         assertThat(run.<Duration>matchedOptionValue("--leader-elect-lease-duration", null)).isEqualTo(Duration.ofSeconds(15));

@@ -123,6 +123,7 @@ public final class FakeMetricsServer implements AutoCloseable {
             }
             Matcher x = EXTERNAL.matcher(path);
             if (x.matches()) {
+                in(x.group(1)).recordExternal(x.group(2));
                 Long flood = in(x.group(1)).externalFlood(x.group(2));
                 if (flood != null && in(x.group(1)).failure(Api.EXTERNAL) == null) {
                     in(x.group(1)).count(Api.EXTERNAL);
@@ -158,6 +159,10 @@ public final class FakeMetricsServer implements AutoCloseable {
         Integer failure = ns.failure(api);
         if (failure != null) {
             reply(request, failure, status(failure, "injected failure of " + api.group()));
+            return;
+        }
+        if (ns.trickling(api)) {
+            trickle(request);
             return;
         }
         String raw = ns.rawAnswer(api);
@@ -292,6 +297,20 @@ public final class FakeMetricsServer implements AutoCloseable {
                     .putObject("metricLabels");
         }
         return list;
+    }
+
+    /** HTTP 200, then a space (valid JSON whitespace) a second until the client goes away: an answer that never ends. */
+    private void trickle(HttpServerRequest request) {
+        HttpServerResponse response = request.response().setStatusCode(200).putHeader("Content-Type", "application/json").setChunked(true);
+        response.write(" ");
+        long timer = vertx.setPeriodic(1000, id -> {
+            if (response.closed() || response.ended()) {
+                vertx.cancelTimer(id);
+            } else {
+                response.write(" ");
+            }
+        });
+        response.closeHandler(v -> vertx.cancelTimer(timer));
     }
 
     /** An ExternalMetricValueList of about {@code bytes} bytes, written in chunks as the client takes them (back-pressure). */

@@ -3,8 +3,10 @@ package io.hpacontroller.testing.kube;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.hpacontroller.core.labels.Selector;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
@@ -12,7 +14,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * What the {@link FakeMetricsServer} answers for one namespace: pods' CPU and memory usage, Pods and
  * Object custom metrics, External metrics; per-API failures (an HTTP status or a raw text instead of an answer),
- * External answers of any size, and per-API request counters. Values are Kubernetes quantities ("250m", "64Mi", "10").
+ * External answers of any size, answers that trickle and never end, per-API request counters and the times each
+ * External metric was asked for. Values are Kubernetes quantities ("250m", "64Mi", "10").
  */
 public final class NamespaceMetrics {
 
@@ -32,6 +35,8 @@ public final class NamespaceMetrics {
     private final Map<FakeMetricsServer.Api, String> rawAnswers = new ConcurrentHashMap<>();
     private final Map<String, Long> externalFloods = new ConcurrentHashMap<>();
     private final Map<FakeMetricsServer.Api, AtomicLong> requests = new ConcurrentHashMap<>();
+    private final Set<FakeMetricsServer.Api> trickling = ConcurrentHashMap.newKeySet();
+    private final Map<String, List<Instant>> externalRequests = new ConcurrentHashMap<>();
 
     NamespaceMetrics(String namespace) {
         this.namespace = namespace;
@@ -85,6 +90,7 @@ public final class NamespaceMetrics {
     public NamespaceMetrics heal(FakeMetricsServer.Api api) {
         failures.remove(api);
         rawAnswers.remove(api);
+        trickling.remove(api);
         return this;
     }
 
@@ -103,6 +109,21 @@ public final class NamespaceMetrics {
         return this;
     }
 
+    /**
+     * Every request to this API for this namespace is answered HTTP 200 and then a space a second, never ending, until
+     * the client gives up (or {@link #heal}): an adapter that hangs.
+     */
+    public NamespaceMetrics trickle(FakeMetricsServer.Api api) {
+        trickling.add(api);
+        return this;
+    }
+
+    /** When each request for this External metric arrived, in order. */
+    public List<Instant> externalRequests(String metric) {
+        List<Instant> times = externalRequests.get(metric);
+        return times == null ? List.of() : List.copyOf(times);
+    }
+
     /** Requests this API received for this namespace (discovery not counted). */
     public long requests(FakeMetricsServer.Api api) {
         AtomicLong n = requests.get(api);
@@ -111,6 +132,14 @@ public final class NamespaceMetrics {
 
     void count(FakeMetricsServer.Api api) {
         requests.computeIfAbsent(api, a -> new AtomicLong()).incrementAndGet();
+    }
+
+    boolean trickling(FakeMetricsServer.Api api) {
+        return trickling.contains(api);
+    }
+
+    void recordExternal(String metric) {
+        externalRequests.computeIfAbsent(metric, m -> new CopyOnWriteArrayList<>()).add(Instant.now());
     }
 
     Integer failure(FakeMetricsServer.Api api) {
