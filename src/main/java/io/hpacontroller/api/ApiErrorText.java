@@ -108,10 +108,6 @@ final class ApiErrorText {
         };
     }
 
-    /**
-     * " (get pods.metrics.k8s.io)", " (get deployments.apps web)": the verb, the resource with its group and the
-     * name the request path names, as client-go appends them.
-     */
     /** A name as {@link PathSegment} encoded it (no {@code +} stands for a space there), as client-go prints it. */
     private static String decoded(String segment) {
         try {
@@ -121,6 +117,10 @@ final class ApiErrorText {
         }
     }
 
+    /**
+     * " (get pods.metrics.k8s.io)", " (get deployments.apps web)": the verb, the resource with its group and the
+     * name the request path names, as client-go appends them.
+     */
     private static String qualifier(String method, String path) {
         String p = path;
         int query = p.indexOf('?');
