@@ -20,10 +20,10 @@ public final class ApiDiscovery {
 
     /** A resource of a group/version: its plural name and whether it has a scale subresource. */
     public record Resource(String group, String version, String name, String kind, boolean namespaced, boolean scalable) {
-        /** The path prefix of an object of this resource in a namespace. */
+        /** The path of an object of this resource in a namespace, each name encoded as a segment ({@link PathSegment}). */
         public String objectPath(String namespace, String objectName) {
-            String root = group.isEmpty() ? "/api/" + version : "/apis/" + group + "/" + version;
-            return root + (namespaced ? "/namespaces/" + namespace : "") + "/" + name + "/" + objectName;
+            return groupVersionPath(group, version) + (namespaced ? "/namespaces/" + PathSegment.encode(namespace) : "") + "/"
+                    + PathSegment.encode(name) + "/" + PathSegment.encode(objectName);
         }
 
         /** {@code resource.group} as the custom metrics API names it ("deployments.apps", "pods"). */
@@ -69,12 +69,22 @@ public final class ApiDiscovery {
     }
 
     private APIResourceList fetch(String gv) throws ApiException {
-        String path = gv.contains("/") ? "/apis/" + gv : "/api/" + gv;
+        String path;
+        try {
+            path = gv.contains("/") ? groupVersionPath(gv.substring(0, gv.indexOf('/')), gv.substring(gv.indexOf('/') + 1)) : groupVersionPath("", gv);
+        } catch (IllegalArgumentException e) {
+            throw new ApiException.NotFound("unexpected GroupVersion string: " + gv);
+        }
         try {
             return api.get(path, APIResourceList.class);
         } catch (ApiException.NotFound e) {
             throw new ApiException.NotFound("the server could not find the requested resource (group/version \"" + gv + "\")");
         }
+    }
+
+    /** {@code /api/VERSION} or {@code /apis/GROUP/VERSION}, the two encoded as segments (an HPA's apiVersion is the user's text). */
+    private static String groupVersionPath(String group, String version) {
+        return group.isEmpty() ? "/api/" + PathSegment.encode(version) : "/apis/" + PathSegment.encode(group) + "/" + PathSegment.encode(version);
     }
 
     private static Resource find(APIResourceList list, String gv, String kind) {

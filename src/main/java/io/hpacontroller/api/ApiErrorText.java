@@ -5,6 +5,8 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.hpacontroller.core.GoText;
 
 import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
@@ -106,6 +108,15 @@ final class ApiErrorText {
         };
     }
 
+    /** A name as {@link PathSegment} encoded it (no {@code +} stands for a space there), as client-go prints it. */
+    private static String decoded(String segment) {
+        try {
+            return URLDecoder.decode(segment, StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return segment;
+        }
+    }
+
     /**
      * " (get pods.metrics.k8s.io)", " (get deployments.apps web)": the verb, the resource with its group and the
      * name the request path names, as client-go appends them.
@@ -135,7 +146,7 @@ final class ApiErrorText {
             return "";
         }
         String resource = s[rest] + (group.isEmpty() ? "" : "." + group);
-        String name = s.length > rest + 1 ? " " + s[rest + 1] : "";
+        String name = s.length > rest + 1 ? " " + decoded(s[rest + 1]) : "";
         return " (" + method.toLowerCase(Locale.ROOT) + " " + resource + name + ")";
     }
 }

@@ -80,6 +80,7 @@ public final class KubeApi {
         return serialization;
     }
 
+    /** A query parameter's value, form-encoded (a name in the path goes through {@link PathSegment#encode} instead). */
     public static String encode(String value) {
         return URLEncoder.encode(value, StandardCharsets.UTF_8);
     }

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hpacontroller.api.KubeApi;
 import io.hpacontroller.core.port.ApiException;
+import io.hpacontroller.core.validation.NameSyntax;
 import io.hpacontroller.explain.ControllerLink;
 import io.hpacontroller.explain.Explainer;
 import io.hpacontroller.explain.ExplanationText;
@@ -87,6 +88,12 @@ public final class ExplainCommand implements Callable<Integer> {
         }
         if (controllerUrl != null && (controllerUrl.getScheme() == null || !controllerUrl.getScheme().matches("https?") || controllerUrl.getHost() == null)) {
             throw new CommandLine.ParameterException(cl, "--controller-url must be http://HOST:PORT or https://HOST:PORT, got " + controllerUrl);
+        }
+        if (!NameSyntax.dns1123Label(controllerNamespace).isEmpty()) {
+            throw new CommandLine.ParameterException(cl, "--controller-namespace must be a namespace name (a DNS-1123 label), got '" + controllerNamespace + "'");
+        }
+        if (!NameSyntax.dns1123Subdomain(controllerLease).isEmpty()) {
+            throw new CommandLine.ParameterException(cl, "--controller-lease must be a Lease name (a DNS-1123 subdomain), got '" + controllerLease + "'");
         }
         if (controllerToken != null && (controllerUrl == null || !"https".equals(controllerUrl.getScheme()))) {
             throw new CommandLine.ParameterException(cl, "--controller-token is sent only to an https --controller-url");

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.hpacontroller.api.KubeApi;
+import io.hpacontroller.api.PathSegment;
 import io.hpacontroller.api.WriteGate;
 import io.hpacontroller.core.port.ApiException;
 import io.hpacontroller.core.port.EventRecorder;
@@ -84,7 +85,7 @@ public final class EventPublisher implements EventRecorder, AutoCloseable {
                 create(hpa, type, reason, write, now);
             } else {
                 try {
-                    api.mergePatch("/api/v1/namespaces/" + namespace + "/events/" + write.name(), "{\"count\":" + write.count()
+                    api.mergePatch("/api/v1/namespaces/" + PathSegment.encode(namespace) + "/events/" + PathSegment.encode(write.name()), "{\"count\":" + write.count()
                             + ",\"lastTimestamp\":\"" + time(now) + "\",\"message\":" + api.serialization().asJson(write.message()) + "}");
                 } catch (ApiException.NotFound e) {
                     create(hpa, type, reason, write, now); // expired on the server (--event-ttl): written again, as client-go does
@@ -110,7 +111,7 @@ public final class EventPublisher implements EventRecorder, AutoCloseable {
                 .withReportingComponent(COMPONENT)
                 .withFirstTimestamp(time(write.firstSeen())).withLastTimestamp(time(now)).withCount(write.count())
                 .build();
-        api.post("/api/v1/namespaces/" + namespace + "/events", event);
+        api.post("/api/v1/namespaces/" + PathSegment.encode(namespace) + "/events", event);
     }
 
     private static String time(Instant t) {

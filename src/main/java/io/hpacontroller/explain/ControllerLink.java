@@ -6,8 +6,10 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hpacontroller.api.KubeApi;
+import io.hpacontroller.api.PathSegment;
 import io.hpacontroller.api.TransportFailure;
 import io.hpacontroller.core.port.ApiException;
+import io.hpacontroller.core.validation.NameSyntax;
 import io.hpacontroller.ops.DecisionsJson;
 import io.hpacontroller.ops.HpaDecisions;
 
@@ -21,7 +23,6 @@ import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -80,14 +81,14 @@ public final class ControllerLink {
      *            the path of its decisions
      */
     static Answer fetch(KubernetesClient client, KubeApi api, Target target, String key) {
-        String path = "/decisions/" + Arrays.stream(key.split("/")).map(ControllerLink::encode).collect(Collectors.joining("/"));
+        String path = "/decisions/" + Arrays.stream(key.split("/")).map(PathSegment::encode).collect(Collectors.joining("/"));
         if (target.url() != null) {
             String base = target.url().toString().replaceAll("/+$", "");
             return answer(direct(base + path, target.token()), "the controller at " + base, key);
         }
         Lease lease;
         try {
-            lease = api.get("/apis/coordination.k8s.io/v1/namespaces/" + encode(target.namespace()) + "/leases/" + encode(target.lease()), Lease.class);
+            lease = api.get("/apis/coordination.k8s.io/v1/namespaces/" + PathSegment.encode(target.namespace()) + "/leases/" + PathSegment.encode(target.lease()), Lease.class);
         } catch (ApiException.NotFound e) {
             lease = null;
         } catch (ApiException e) {
@@ -101,9 +102,13 @@ public final class ControllerLink {
         if (holder == null || holder.isEmpty()) {
             return unknown("the Lease " + target.namespace() + "/" + target.lease() + " has no holder: no controller is leading");
         }
+        if (!NameSyntax.dns1123Subdomain(holder).isEmpty()) {
+            return unknown("the leader " + holder + " (Lease " + target.namespace() + "/" + target.lease() + ") is not a pod name:"
+                    + " give the controller's address with --controller-url");
+        }
         Pod pod;
         try {
-            pod = api.get("/api/v1/namespaces/" + encode(target.namespace()) + "/pods/" + encode(holder), Pod.class);
+            pod = api.get("/api/v1/namespaces/" + PathSegment.encode(target.namespace()) + "/pods/" + PathSegment.encode(holder), Pod.class);
         } catch (ApiException.NotFound e) {
             pod = null;
         } catch (ApiException e) {
@@ -120,7 +125,7 @@ public final class ControllerLink {
                     + holder + " " + port + " and give --controller-url https://localhost:" + port + " --controller-token TOKEN (e.g. $(kubectl -n "
                     + target.namespace() + " create token SERVICE_ACCOUNT) of a ServiceAccount bound to the chart's ClusterRole RELEASE-metrics-reader)");
         }
-        String proxy = "/api/v1/namespaces/" + target.namespace() + "/pods/" + holder + ":" + port + "/proxy" + path;
+        String proxy = "/api/v1/namespaces/" + PathSegment.encode(target.namespace()) + "/pods/" + PathSegment.encode(holder) + ":" + port + "/proxy" + path;
         return answer(throughApiServer(client, proxy), "the leader " + holder + " (Lease " + target.namespace() + "/" + target.lease()
                 + "), through the API server's pod proxy", key);
     }
@@ -278,9 +283,5 @@ public final class ControllerLink {
         int nl = s.indexOf('\n');
         String line = nl < 0 ? s : s.substring(0, nl);
         return line.length() > 200 ? line.substring(0, 200) + "..." : line;
-    }
-
-    private static String encode(String s) {
-        return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 }

@@ -3,6 +3,7 @@ package io.hpacontroller.history;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.hpacontroller.api.KubeApi;
+import io.hpacontroller.api.PathSegment;
 import io.hpacontroller.api.ServedResource;
 import io.hpacontroller.api.WriteGate;
 import io.hpacontroller.core.normalize.HistoryStore;
@@ -104,7 +105,7 @@ public final class HistoryObjects implements HistoryWriter {
     }
 
     private static String path(HorizontalPodAutoscaler hpa) {
-        return StoredHistory.collectionPath(hpa.getMetadata().getNamespace()) + "/" + objectName(hpa);
+        return StoredHistory.collectionPath(hpa.getMetadata().getNamespace()) + "/" + PathSegment.encode(objectName(hpa));
     }
 
     /** The name of the HPA's history object. */

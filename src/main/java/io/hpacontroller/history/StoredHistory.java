@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.hpacontroller.api.PathSegment;
 import io.hpacontroller.core.normalize.HpaHistory;
 
 import io.hpacontroller.hpa.HpaApi;
@@ -96,7 +97,7 @@ public record StoredHistory(String apiVersion, String kind, ObjectMeta metadata,
 
     /** The path of the objects of a namespace. */
     static String collectionPath(String namespace) {
-        return "/apis/" + API_VERSION + "/namespaces/" + namespace + "/" + PLURAL;
+        return "/apis/" + API_VERSION + "/namespaces/" + PathSegment.encode(namespace) + "/" + PLURAL;
     }
 
     /** The object holding {@code history} for {@code hpa}, replacing the version {@code resourceVersion} (null: a new object). */

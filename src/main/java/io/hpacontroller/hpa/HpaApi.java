@@ -1,6 +1,7 @@
 package io.hpacontroller.hpa;
 
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.hpacontroller.api.PathSegment;
 import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.controls.MirrorControlFields;
 
@@ -49,7 +50,7 @@ public enum HpaApi {
 
     /** The path of one HPA of this API. */
     public String path(String namespace, String name) {
-        return "/apis/" + apiVersion() + "/namespaces/" + namespace + "/" + plural() + "/" + name;
+        return "/apis/" + apiVersion() + "/namespaces/" + PathSegment.encode(namespace) + "/" + plural() + "/" + PathSegment.encode(name);
     }
 
     /** The API an HPA handed to the core came from (by its apiVersion's group; none is autoscaling/v2). */

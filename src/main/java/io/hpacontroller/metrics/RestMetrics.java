@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.CrossVersionObjectReference;
 import io.hpacontroller.api.ApiDiscovery;
 import io.hpacontroller.api.KubeApi;
+import io.hpacontroller.api.PathSegment;
 import io.hpacontroller.api.KubeTime;
 import io.hpacontroller.core.GoDuration;
 import io.hpacontroller.core.Quantities;
@@ -154,7 +155,7 @@ public final class RestMetrics implements MetricsSource {
 
     @Override
     public List<PodUsage> podUsage(String namespace, Selector podSelector, String resource) throws ApiException {
-        return read("resource metrics API", "/apis/metrics.k8s.io/v1beta1/namespaces/" + namespace + "/pods"
+        return read("resource metrics API", "/apis/metrics.k8s.io/v1beta1/namespaces/" + PathSegment.encode(namespace) + "/pods"
                 + join(query("labelSelector", podSelector)), RestMetrics::podUsages);
     }
 
@@ -385,8 +386,8 @@ public final class RestMetrics implements MetricsSource {
 
     @Override
     public Map<String, PodMetric> podsMetric(String namespace, String metricName, Selector podSelector, Selector metricSelector) throws ApiException {
-        List<MetricValue> list = read("custom metrics API", "/apis/custom.metrics.k8s.io/v1beta2/namespaces/" + namespace + "/pods/*/"
-                + KubeApi.encode(metricName) + join(query("labelSelector", podSelector), query("metricLabelSelector", metricSelector)),
+        List<MetricValue> list = read("custom metrics API", "/apis/custom.metrics.k8s.io/v1beta2/namespaces/" + PathSegment.encode(namespace) + "/pods/*/"
+                + PathSegment.encode(metricName) + join(query("labelSelector", podSelector), query("metricLabelSelector", metricSelector)),
                 (p, max) -> metricValues(p, "MetricValueList", max));
         Map<String, PodMetric> out = new HashMap<>();
         for (MetricValue item : list) {
@@ -404,11 +405,11 @@ public final class RestMetrics implements MetricsSource {
         String path;
         String apiVersion = object.getApiVersion() == null ? "v1" : object.getApiVersion();
         if ("Namespace".equals(object.getKind()) && !apiVersion.contains("/")) {
-            path = "/apis/custom.metrics.k8s.io/v1beta2/namespaces/" + namespace + "/metrics/" + KubeApi.encode(metricName);
+            path = "/apis/custom.metrics.k8s.io/v1beta2/namespaces/" + PathSegment.encode(namespace) + "/metrics/" + PathSegment.encode(metricName);
         } else {
             ApiDiscovery.Resource r = discovery.resolve(apiVersion, object.getKind());
-            path = "/apis/custom.metrics.k8s.io/v1beta2/namespaces/" + namespace + "/" + r.qualifiedName() + "/"
-                    + KubeApi.encode(object.getName()) + "/" + KubeApi.encode(metricName);
+            path = "/apis/custom.metrics.k8s.io/v1beta2/namespaces/" + PathSegment.encode(namespace) + "/" + PathSegment.encode(r.qualifiedName())
+                    + "/" + PathSegment.encode(object.getName()) + "/" + PathSegment.encode(metricName);
         }
         List<MetricValue> items = read("custom metrics API", path + join(query("metricLabelSelector", metricSelector)),
                 (p, max) -> metricValues(p, "MetricValueList", max));
@@ -422,8 +423,8 @@ public final class RestMetrics implements MetricsSource {
 
     @Override
     public ExternalMetricValues externalMetric(String namespace, String metricName, Selector metricSelector) throws ApiException {
-        List<MetricValue> items = read("external metrics API", "/apis/external.metrics.k8s.io/v1beta1/namespaces/" + namespace + "/"
-                + KubeApi.encode(metricName) + join(query("labelSelector", metricSelector)), (p, max) -> metricValues(p, "ExternalMetricValueList", max));
+        List<MetricValue> items = read("external metrics API", "/apis/external.metrics.k8s.io/v1beta1/namespaces/" + PathSegment.encode(namespace) + "/"
+                + PathSegment.encode(metricName) + join(query("labelSelector", metricSelector)), (p, max) -> metricValues(p, "ExternalMetricValueList", max));
         List<Long> values = new ArrayList<>(items.size());
         for (MetricValue item : items) {
             values.add(item.value());

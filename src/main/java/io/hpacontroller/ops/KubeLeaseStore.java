@@ -3,6 +3,7 @@ package io.hpacontroller.ops;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.hpacontroller.api.KubeApi;
+import io.hpacontroller.api.PathSegment;
 import io.hpacontroller.core.port.ApiException;
 
 import java.time.Instant;
@@ -23,13 +24,13 @@ final class KubeLeaseStore implements LeaseStore {
     }
 
     private String collection() {
-        return "/apis/coordination.k8s.io/v1/namespaces/" + namespace + "/leases";
+        return "/apis/coordination.k8s.io/v1/namespaces/" + PathSegment.encode(namespace) + "/leases";
     }
 
     @Override
     public LeaderRecord get() throws LeaseException {
         try {
-            return record(api.get(collection() + "/" + name, Lease.class));
+            return record(api.get(collection() + "/" + PathSegment.encode(name), Lease.class));
         } catch (ApiException.NotFound e) {
             return null;
         } catch (ApiException e) {
@@ -49,7 +50,7 @@ final class KubeLeaseStore implements LeaseStore {
     @Override
     public LeaderRecord update(LeaderRecord record) throws LeaseException {
         try {
-            return record(api.serialization().unmarshal(api.put(collection() + "/" + name, lease(record)), Lease.class));
+            return record(api.serialization().unmarshal(api.put(collection() + "/" + PathSegment.encode(name), lease(record)), Lease.class));
         } catch (ApiException e) {
             throw new LeaseException("cannot update the Lease " + namespace + "/" + name + ": " + e.getMessage());
         }

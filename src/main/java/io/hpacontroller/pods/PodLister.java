@@ -1,6 +1,7 @@
 package io.hpacontroller.pods;
 
 import io.hpacontroller.api.KubeApi;
+import io.hpacontroller.api.PathSegment;
 import io.hpacontroller.core.labels.Selector;
 import io.hpacontroller.core.model.PodInfo;
 import io.hpacontroller.core.port.ApiException;
@@ -41,7 +42,7 @@ public final class PodLister implements PodSource {
         String query = selector.isEverything() ? "" : "?labelSelector=" + KubeApi.encode(selector.toString());
         PodFields.Items pods;
         try {
-            pods = api.get("/api/v1/namespaces/" + namespace + "/pods" + query, PodFields.Items.class);
+            pods = api.get("/api/v1/namespaces/" + PathSegment.encode(namespace) + "/pods" + query, PodFields.Items.class);
         } catch (ApiException e) {
             throw new IllegalStateException("cannot list the pods of " + namespace + " (" + selector + "): " + e.getMessage(), e);
         }

@@ -40,7 +40,7 @@ import java.util.TreeMap;
  * <li>the fields fabric8's model (Kubernetes 1.33+) has and that OpenAPI document (v1.26.1) lacks:
  *     {@code behavior.scaleUp/scaleDown.tolerance};</li>
  * <li>what the mirror adds: the per-HPA controls ({@link #CONTROL_FIELDS}, with their ranges), {@link #STATUS_EXTRAS} for the printer columns, the defaulting autoscaling/v2 does
- *     ({@code minReplicas: 1}, CPU at 80% without metrics), and {@link #RULES}: CEL rules for what autoscaling/v2's validation refuses beyond its
+ *     ({@code minReplicas: 1}, CPU at 80% without metrics), and {@link MirrorCrdRules}: CEL rules for what autoscaling/v2's validation refuses beyond its
  *     schema (those kube-apiserver 1.26 can check; what it cannot, the controller reports as a condition and an
  *     event).</li>
  * </ol>
@@ -89,75 +89,6 @@ final class MirrorCrd {
     private static final String QUANTITY_PATTERN =
             "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$";
     private static final List<String> DROPPED_KEYS = List.of("default", "x-kubernetes-patch-strategy", "x-kubernetes-patch-merge-key");
-
-    /** A CEL rule and its message (upstream's validation message, with the field it is about). */
-    record Rule(String rule, String message) {
-    }
-
-    /**
-     * What autoscaling/v2's validation (pkg/apis/autoscaling/validation) refuses beyond its schema, by type, in
-     * CEL as kube-apiserver 1.26 runs it. Left to the controller: names that are not valid path segments,
-     * label selectors, and quantities that are not positive (CEL has no quantity library before 1.29).
-     */
-    static final Map<String, List<Rule>> RULES = new LinkedHashMap<>();
-
-    static {
-        String v2 = AutoscalingV2Schema.PREFIX;
-        RULES.put(v2 + "HorizontalPodAutoscalerSpec", List.of(
-                new Rule("self.maxReplicas >= 1", "maxReplicas: must be greater than 0"),
-                new Rule("!has(self.minReplicas) || self.minReplicas >= 0", "minReplicas: must be greater than or equal to 0"),
-                new Rule("!has(self.minReplicas) || self.maxReplicas >= self.minReplicas", "maxReplicas: must be greater than or equal to `minReplicas`"),
-                new Rule("!has(self.minReplicas) || self.minReplicas != 0 || (has(self.metrics) && self.metrics.exists(m, m.type == 'Object' || m.type == 'External'))",
-                        "metrics: must specify at least one Object or External metric to support scaling to zero replicas")));
-        RULES.put(v2 + "CrossVersionObjectReference", List.of(
-                new Rule("self.kind != ''", "kind: Required value"),
-                new Rule("self.name != ''", "name: Required value")));
-        RULES.put(v2 + "MetricSpec", List.of(
-                new Rule("self.type in ['ContainerResource', 'External', 'Object', 'Pods', 'Resource']",
-                        "type: Unsupported value: supported values: \"ContainerResource\", \"External\", \"Object\", \"Pods\", \"Resource\""),
-                new Rule("(self.type != 'ContainerResource' || has(self.containerResource)) && (self.type != 'External' || has(self.external))"
-                        + " && (self.type != 'Object' || has(self.object)) && (self.type != 'Pods' || has(self.pods))"
-                        + " && (self.type != 'Resource' || has(self.resource))", "must populate information for the given metric source"),
-                new Rule("(self.type == 'ContainerResource' || !has(self.containerResource)) && (self.type == 'External' || !has(self.external))"
-                        + " && (self.type == 'Object' || !has(self.object)) && (self.type == 'Pods' || !has(self.pods))"
-                        + " && (self.type == 'Resource' || !has(self.resource))", "must populate the given metric source only")));
-        RULES.put(v2 + "MetricTarget", List.of(
-                new Rule("self.type in ['Utilization', 'Value', 'AverageValue']", "type: must be either Utilization, Value, or AverageValue"),
-                new Rule("!has(self.averageUtilization) || self.averageUtilization > 0", "averageUtilization: must be greater than 0")));
-        RULES.put(v2 + "MetricIdentifier", List.of(new Rule("self.name != ''", "name: must specify a metric name")));
-        RULES.put(v2 + "ResourceMetricSource", List.of(
-                new Rule("self.name != ''", "name: must specify a resource name"),
-                new Rule("has(self.target.averageUtilization) || has(self.target.averageValue)",
-                        "target.averageUtilization: must set either a target raw value or a target utilization"),
-                new Rule("!has(self.target.averageUtilization) || !has(self.target.averageValue)",
-                        "target.averageValue: may not set both a target raw value and a target utilization")));
-        RULES.put(v2 + "ContainerResourceMetricSource", List.of(
-                new Rule("self.name != ''", "name: must specify a resource name"),
-                new Rule("self.container != ''", "container: must specify a container"),
-                new Rule("has(self.target.averageUtilization) || has(self.target.averageValue)",
-                        "target.averageUtilization: must set either a target raw value or a target utilization"),
-                new Rule("!has(self.target.averageUtilization) || !has(self.target.averageValue)",
-                        "target.averageValue: may not set both a target raw value and a target utilization")));
-        RULES.put(v2 + "PodsMetricSource", List.of(
-                new Rule("has(self.target.averageValue)", "target.averageValue: must specify a positive target averageValue")));
-        RULES.put(v2 + "ObjectMetricSource", List.of(
-                new Rule("has(self.target.value) || has(self.target.averageValue)", "target.averageValue: must set either a target value or averageValue")));
-        RULES.put(v2 + "ExternalMetricSource", List.of(
-                new Rule("has(self.target.value) || has(self.target.averageValue)",
-                        "target.averageValue: must set either a target value for metric or a per-pod target"),
-                new Rule("!has(self.target.value) || !has(self.target.averageValue)",
-                        "target.value: may not set both a target value for metric and a per-pod target")));
-        RULES.put(v2 + "HPAScalingRules", List.of(
-                new Rule("!has(self.stabilizationWindowSeconds) || (self.stabilizationWindowSeconds >= 0 && self.stabilizationWindowSeconds <= 3600)",
-                        "stabilizationWindowSeconds: must be greater than or equal to zero and less than or equal to 3600"),
-                new Rule("!has(self.selectPolicy) || self.selectPolicy in ['Disabled', 'Max', 'Min']",
-                        "selectPolicy: Unsupported value: supported values: \"Disabled\", \"Max\", \"Min\""),
-                new Rule("!has(self.policies) || size(self.policies) > 0", "policies: must specify at least one Policy")));
-        RULES.put(v2 + "HPAScalingPolicy", List.of(
-                new Rule("self.type in ['Percent', 'Pods']", "type: Unsupported value: supported values: \"Percent\", \"Pods\""),
-                new Rule("self.value > 0", "value: must be greater than zero"),
-                new Rule("self.periodSeconds > 0 && self.periodSeconds <= 1800", "periodSeconds: must be greater than zero and less than or equal to 1800")));
-    }
 
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
@@ -388,7 +319,12 @@ final class MirrorCrd {
                 out.set(e.getKey(), e.getValue().deepCopy());
             }
         }
-        List<Rule> rules = RULES.get(name);
+        MirrorCrdRules.PROPERTY_CHECKS.getOrDefault(name, Map.of()).forEach((property, checks) -> {
+            ObjectNode checked = ((ObjectNode) out.get("properties").get(property)).deepCopy();
+            checks.forEach((key, value) -> checked.set(key, value instanceof Integer i ? NODES.numberNode(i) : NODES.textNode((String) value)));
+            ((ObjectNode) out.get("properties")).set(property, sorted(checked));
+        });
+        List<MirrorCrdRules.Rule> rules = MirrorCrdRules.RULES.get(name);
         if (rules != null) {
             ArrayNode validations = out.putArray("x-kubernetes-validations");
             rules.forEach(r -> validations.addObject().put("rule", r.rule()).put("message", r.message()));

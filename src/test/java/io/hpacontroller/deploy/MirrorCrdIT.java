@@ -99,7 +99,76 @@ class MirrorCrdIT {
                 + "behavior: {scaleUp: {policies: [{type: Percentage, value: 4, periodSeconds: 15}]}}");
         INVALID.put("no policies", "scaleTargetRef: {kind: Deployment, name: web}\nmaxReplicas: 3\n"
                 + "behavior: {scaleUp: {policies: []}}");
+        // names that are no path segment (issue 35: they reached the API server as paths out of the namespace)
+        INVALID.put("a target name that climbs out of the namespace", "scaleTargetRef: {kind: Deployment, name: ../../victim/deployments/web}\nmaxReplicas: 3");
+        INVALID.put("a target name with an encoded slash", "scaleTargetRef: {kind: Deployment, name: a%2Fb}\nmaxReplicas: 3");
+        INVALID.put("a target named ..", "scaleTargetRef: {kind: Deployment, name: '..'}\nmaxReplicas: 3");
+        INVALID.put("a target named .", "scaleTargetRef: {kind: Deployment, name: '.'}\nmaxReplicas: 3");
+        INVALID.put("a target kind with a slash", "scaleTargetRef: {kind: deployments/web, name: x}\nmaxReplicas: 3");
+        INVALID.put("a Pods metric name with a slash", """
+                scaleTargetRef: {kind: Deployment, name: web}
+                maxReplicas: 3
+                metrics: [{type: Pods, pods: {metric: {name: ../../victim/pods/*/rps}, target: {type: AverageValue, averageValue: "10"}}}]
+                """);
+        INVALID.put("an External metric name with a percent", """
+                scaleTargetRef: {kind: Deployment, name: web}
+                maxReplicas: 3
+                metrics: [{type: External, external: {metric: {name: "queue%2F"}, target: {type: Value, value: "10"}}}]
+                """);
+        INVALID.put("a describedObject name with a slash", """
+                scaleTargetRef: {kind: Deployment, name: web}
+                maxReplicas: 3
+                metrics: [{type: Object, object: {describedObject: {kind: Service, name: a/b}, metric: {name: rps}, target: {type: Value, value: "10"}}}]
+                """);
+        // quantities that are not positive (upstream: Sign() != 1)
+        INVALID.put("averageValue 0", """
+                scaleTargetRef: {kind: Deployment, name: web}
+                maxReplicas: 3
+                metrics: [{type: Pods, pods: {metric: {name: rps}, target: {type: AverageValue, averageValue: "0"}}}]
+                """);
+        INVALID.put("averageValue -1 as a number", """
+                scaleTargetRef: {kind: Deployment, name: web}
+                maxReplicas: 3
+                metrics: [{type: Pods, pods: {metric: {name: rps}, target: {type: AverageValue, averageValue: -1}}}]
+                """);
+        INVALID.put("averageValue 0.0Ki", """
+                scaleTargetRef: {kind: Deployment, name: web}
+                maxReplicas: 3
+                metrics: [{type: Resource, resource: {name: memory, target: {type: AverageValue, averageValue: 0.0Ki}}}]
+                """);
+        INVALID.put("value 0 as a number", """
+                scaleTargetRef: {kind: Deployment, name: web}
+                maxReplicas: 3
+                metrics: [{type: Object, object: {describedObject: {kind: Service, name: web}, metric: {name: rps}, target: {type: Value, value: 0}}}]
+                """);
+        INVALID.put("a negative External averageValue", """
+                scaleTargetRef: {kind: Deployment, name: web}
+                maxReplicas: 3
+                metrics: [{type: External, external: {metric: {name: queue}, target: {type: AverageValue, averageValue: "-500m"}}}]
+                """);
     }
+
+    /** Specs autoscaling/v2 (v1.26) takes and the mirror refuses: the differences docs/differences-from-upstream.md lists. */
+    private static final Map<String, String> MIRROR_ONLY_INVALID = Map.of(
+            "a metric name with a newline", """
+                    scaleTargetRef: {kind: Deployment, name: web}
+                    maxReplicas: 3
+                    metrics: [{type: Pods, pods: {metric: {name: "rps\\nx"}, target: {type: AverageValue, averageValue: "10"}}}]
+                    """,
+            "a negative tolerance", "scaleTargetRef: {kind: Deployment, name: web}\nmaxReplicas: 3\nbehavior: {scaleUp: {tolerance: \"-0.1\"}}");
+
+    /** Odd specs both take: names a path segment can carry (the controller encodes them), quantities that are positive. */
+    private static final String ODD_BUT_VALID = """
+            scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: "web?x="}
+            maxReplicas: 3
+            metrics:
+            - type: Pods
+              pods: {metric: {name: "rps?x=1#y z"}, target: {type: AverageValue, averageValue: 1n}}
+            - type: External
+              external: {metric: {name: "...:queue"}, target: {type: Value, value: 3}}
+            - type: Object
+              object: {describedObject: {kind: Service, name: "web.."}, metric: {name: rps}, target: {type: AverageValue, averageValue: "+0.5e-3"}}
+            """;
 
     @Test
     void theVendoredAutoscalingV2SchemaIsWhatKubeApiserverServes(KubeControlPlane kube) {
@@ -133,12 +202,39 @@ class MirrorCrdIT {
                 }
             }
         }
+        for (Map.Entry<String, String> invalid : MIRROR_ONLY_INVALID.entrySet()) {
+            i++;
+            try {
+                create(admin, HpaApi.MIRROR, ns, "invalid-" + i, invalid.getValue());
+                wrong.add("the mirror took " + invalid.getKey());
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 422) {
+                    wrong.add("the mirror answered " + e.getCode() + " for " + invalid.getKey() + ": " + e.getMessage());
+                }
+            }
+        }
+        for (HpaApi api : HpaApi.values()) {
+            create(admin, api, ns, "odd-" + api.ordinal(), ODD_BUT_VALID);
+        }
         assertThat(wrong).isEmpty();
         // the defaults autoscaling/v2 applies, the mirror's schema applies too
         var mirror = create(admin, HpaApi.MIRROR, ns, "defaulted", "scaleTargetRef: {kind: Deployment, name: web}\nmaxReplicas: 3");
         assertThat(kube.kubectl("get", "xhpa", "defaulted", "-n", ns.name(), "-o", "jsonpath={.spec.minReplicas} {.spec.metrics}"))
                 .isEqualTo("1 [{\"resource\":{\"name\":\"cpu\",\"target\":{\"averageUtilization\":80,\"type\":\"Utilization\"}},\"type\":\"Resource\"}]");
         assertThat(mirror.getMetadata().getName()).isEqualTo("defaulted");
+    }
+
+    /** Both name the field and the value; autoscaling/v2 says why in upstream's words, the mirror gives its pattern. */
+    @Test
+    void aRefusedNameNamesItsField(KubeControlPlane kube, TestNamespace ns) {
+        MirrorCrd.install(kube);
+        for (HpaApi api : HpaApi.values()) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> create(kube.adminClient(), api, ns, "traversal-" + api.ordinal(),
+                            "scaleTargetRef: {kind: Deployment, name: ../../victim/deployments/web}\nmaxReplicas: 3"))
+                    .isInstanceOf(KubernetesClientException.class)
+                    .hasMessageContaining("spec.scaleTargetRef.name: Invalid value: \"../../victim/deployments/web\": ")
+                    .hasMessageContaining(api == HpaApi.BUILTIN ? "may not contain '/'" : "should match '" + MirrorCrdRules.PATH_SEGMENT_NAME + "'");
+        }
     }
 
     @Test

@@ -31,10 +31,13 @@ import io.hpacontroller.core.port.ApiException;
 import io.hpacontroller.core.port.MetricsSource;
 import io.hpacontroller.core.port.PodSource;
 import io.hpacontroller.core.trace.MetricTrace;
+import io.hpacontroller.core.validation.FieldError;
 import io.hpacontroller.core.validation.FieldPath;
+import io.hpacontroller.core.validation.HpaValidation;
 
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * Computes one entry of {@code spec.metrics}: fetches its samples through the {@link MetricsSource},
@@ -257,6 +260,7 @@ public final class MetricEvaluator {
         if (source == null || source.getMetric() == null || isBlank(source.getMetric().getName())) {
             throw MetricError.spec(outer, "invalid pods metric source: the metric name is not set");
         }
+        checkMetricName(source.getMetric(), at.child("metric"), "pods", outer);
         if (source.getTarget() == null || source.getTarget().getAverageValue() == null) {
             throw MetricError.spec(outer, "invalid pods metric source: an average value target must be set");
         }
@@ -292,10 +296,15 @@ public final class MetricEvaluator {
         if (source == null || source.getMetric() == null || isBlank(source.getMetric().getName())) {
             throw MetricError.spec(outer, "invalid object metric source: the metric name is not set");
         }
+        checkMetricName(source.getMetric(), at.child("metric"), "object", outer);
         Selector metricSelector = metricSelector(source.getMetric(), outer);
         CrossVersionObjectReference ref = source.getDescribedObject();
         if (ref == null || isBlank(ref.getKind()) || isBlank(ref.getName())) {
             throw MetricError.spec(outer, "invalid object metric source: describedObject must name a kind and an object");
+        }
+        String badRef = SpecChecks.checkReference(ref, at.child("describedObject"));
+        if (badRef != null) {
+            throw MetricError.spec(outer, "invalid object metric source: " + badRef);
         }
         MetricTarget target = source.getTarget();
         boolean value = target != null && "Value".equals(target.getType()) && target.getValue() != null;
@@ -336,6 +345,7 @@ public final class MetricEvaluator {
         if (name.isEmpty()) {
             throw MetricError.spec(outer, "invalid external metric source: the metric name is not set");
         }
+        checkMetricName(source.getMetric(), at.child("metric"), "external", outer);
         MetricTarget target = source.getTarget();
         boolean average = target != null && target.getAverageValue() != null;
         boolean value = target != null && !average && target.getValue() != null;
@@ -411,6 +421,18 @@ public final class MetricEvaluator {
             throw MetricError.spec(outer, "invalid metric target: " + field + " must be positive, got " + q);
         }
         return milli;
+    }
+
+    /**
+     * A metric name the API server's validation refuses ({@code validateMetricIdentifier}: {@code .}, {@code ..}, a
+     * {@code /} or a {@code %}) is a spec error, found before any request: such a name would change the request's path.
+     */
+    private static void checkMetricName(MetricIdentifier metric, FieldPath at, String source, String outer) throws MetricError {
+        List<FieldError> invalid = HpaValidation.validateMetricName(metric, at);
+        if (!invalid.isEmpty()) {
+            throw MetricError.spec(outer, "invalid " + source + " metric source: "
+                    + invalid.stream().map(FieldError::toString).collect(Collectors.joining("; ")));
+        }
     }
 
     private static Selector metricSelector(MetricIdentifier metric, String outer) throws MetricError {

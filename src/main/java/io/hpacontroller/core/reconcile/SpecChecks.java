@@ -4,12 +4,17 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.CrossVersionObjectReferenc
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpec;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpecBuilder;
+import io.hpacontroller.core.validation.FieldError;
+import io.hpacontroller.core.validation.FieldPath;
+import io.hpacontroller.core.validation.HpaValidation;
+import io.hpacontroller.core.validation.NameSyntax;
 
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * What the API server's validation would have refused about an HPA's spec (an object from an older API
@@ -26,7 +31,21 @@ final class SpecChecks {
         if (ref == null || isBlank(ref.getKind()) || isBlank(ref.getName())) {
             return "the HPA has no scaleTargetRef with a kind and a name";
         }
-        return checkApiVersion(ref.getApiVersion());
+        return checkReference(ref, FieldPath.of("spec").child("scaleTargetRef"));
+    }
+
+    /**
+     * Why a reference with a kind and a name cannot go into a request path, or null: a kind or a name the API server's
+     * validation refuses ({@code ValidateCrossVersionObjectReference}: not {@code .} or {@code ..}, no {@code /}, no
+     * {@code %}), or an apiVersion that is no group/version, or whose group or version is no valid path segment. Checked
+     * before any request: a name that climbs out of the HPA's namespace ({@code ../../other/deployments/web}) is never sent.
+     */
+    static String checkReference(CrossVersionObjectReference ref, FieldPath path) {
+        List<FieldError> invalid = HpaValidation.validateReference(ref, path);
+        if (!invalid.isEmpty()) {
+            return invalid.stream().map(FieldError::toString).collect(Collectors.joining("; "));
+        }
+        return checkApiVersion(ref.getApiVersion(), path.child("apiVersion"));
     }
 
     /**
@@ -49,8 +68,8 @@ final class SpecChecks {
         return null;
     }
 
-    /** Returns an error message when the scaleTargetRef's apiVersion does not parse as a group/version. */
-    private static String checkApiVersion(String apiVersion) {
+    /** Returns an error message when a reference's apiVersion does not parse as a group/version, or cannot be a path. */
+    private static String checkApiVersion(String apiVersion, FieldPath path) {
         if (apiVersion == null || apiVersion.isEmpty()) {
             return null; // the core group, "v1"
         }
@@ -58,7 +77,8 @@ final class SpecChecks {
         if (parts.length > 2 || Arrays.stream(parts).anyMatch(String::isEmpty)) {
             return "unexpected GroupVersion string: " + apiVersion;
         }
-        return null;
+        List<String> problems = Arrays.stream(parts).flatMap(p -> NameSyntax.pathSegmentName(p).stream()).toList();
+        return problems.isEmpty() ? null : FieldError.invalid(path, apiVersion, "a group or a version " + String.join(", ", problems)).toString();
     }
 
     /** The API server fills an empty metrics list with 80% average CPU utilization. */

@@ -65,6 +65,23 @@ public final class HpaValidation {
         return List.copyOf(v.errors);
     }
 
+    /**
+     * What upstream's {@code ValidateCrossVersionObjectReference} refuses about a reference (a scaleTargetRef, an Object
+     * metric's describedObject): a kind or a name that is empty or no valid path segment ({@code ../../other/deployments/web}).
+     */
+    public static List<FieldError> validateReference(CrossVersionObjectReference ref, FieldPath path) {
+        HpaValidation v = new HpaValidation();
+        v.crossVersionObjectReference(ref, path);
+        return List.copyOf(v.errors);
+    }
+
+    /** What upstream's {@code validateMetricIdentifier} refuses about a metric's name: empty, or no valid path segment. */
+    public static List<FieldError> validateMetricName(MetricIdentifier id, FieldPath path) {
+        HpaValidation v = new HpaValidation();
+        v.metricIdentifier(id, path);
+        return List.copyOf(v.errors);
+    }
+
     private void objectMeta(ObjectMeta meta, FieldPath path) {
         ObjectMeta m = meta == null ? new ObjectMeta() : meta;
         if (isEmpty(m.getName())) {

@@ -33,7 +33,7 @@ public final class NameSyntax {
         return errors;
     }
 
-    static List<String> dns1123Label(String value) {
+    public static List<String> dns1123Label(String value) {
         List<String> errors = new ArrayList<>();
         if (value.length() > DNS1123_LABEL_MAX) {
             errors.add("must be no more than " + DNS1123_LABEL_MAX + " characters");
@@ -47,7 +47,7 @@ public final class NameSyntax {
     }
 
     /** What makes a name unusable as one segment of a URL path. */
-    static List<String> pathSegmentName(String name) {
+    public static List<String> pathSegmentName(String name) {
         List<String> errors = new ArrayList<>();
         for (String illegal : List.of(".", "..")) {
             if (name.equals(illegal)) {

@@ -609,6 +609,30 @@ public final class KubeControlPlane implements AutoCloseable {
         return audit;
     }
 
+    /**
+     * Writes a value straight into etcd (its v3 JSON gateway), past the API server and its validation: an object as one
+     * stored before a rule that refuses it existed (an older CRD, an older API server). The API server reads it as any
+     * other, and its watch cache delivers it to the informers. {@code key} is etcd's, e.g.
+     * {@code /registry/GROUP/PLURAL/NAMESPACE/NAME} for a custom resource.
+     */
+    public void etcdPut(String key, String value) {
+        Base64.Encoder b64 = Base64.getEncoder();
+        String body = "{\"key\":\"" + b64.encodeToString(key.getBytes(StandardCharsets.UTF_8)) + "\",\"value\":\""
+                + b64.encodeToString(value.getBytes(StandardCharsets.UTF_8)) + "\"}";
+        try {
+            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + etcdPort + "/v3/kv/put"))
+                    .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() != 200) {
+                throw new IllegalStateException("etcd answered " + r.statusCode() + " to a put of " + key + ": " + r.body());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + key + " to etcd", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
     public FakeMetricsServer metrics() {
         return metrics;
     }
