@@ -70,11 +70,14 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- end }}
 - --feature-gates={{ join "," $gates }}
 {{- end }}
+- --kube-api-qps={{ .Values.kubeApi.qps }}
+- --kube-api-burst={{ .Values.kubeApi.burst }}
 - --leader-elect={{ .Values.leaderElection.enabled }}
 {{- if .Values.leaderElection.enabled }}
 - --leader-elect-lease-duration={{ .Values.leaderElection.leaseDuration }}
 - --leader-elect-renew-deadline={{ .Values.leaderElection.renewDeadline }}
 - --leader-elect-retry-period={{ .Values.leaderElection.retryPeriod }}
+- --leader-elect-resource-lock={{ .Values.leaderElection.resourceLock }}
 - --leader-elect-resource-name={{ .Values.leaderElection.resourceName }}
 - --leader-elect-resource-namespace={{ include "hpa-controller.leaseNamespace" . }}
 {{- end }}

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.hpacontroller.api.RequestRateLimiter;
 import io.hpacontroller.controller.ModelKinds;
 import io.hpacontroller.input.ParseProblem;
 
@@ -178,12 +179,34 @@ public final class KubeConnection {
         return source;
     }
 
+    /** The namespace of the kubeconfig's context (the pod's own in a pod), "default" when it names none: kubectl's default namespace. */
+    public String namespace() {
+        String ns = config.getNamespace();
+        return ns == null || ns.isBlank() ? "default" : ns;
+    }
+
+    /** The kubeconfig user's bearer token (a static token, or one an auth provider or exec plugin gave the client), null for none. */
+    public String bearerToken(KubernetesClient client) {
+        Config used = client.getConfiguration();
+        for (String t : new String[] {used.getAutoOAuthToken(), used.getOauthToken(), config.getOauthToken()}) {
+            if (t != null && !t.isBlank()) {
+                return t.trim();
+            }
+        }
+        return null;
+    }
+
     /** The API server's URL ("https://10.0.0.1:6443"). */
     public String server() {
         return config.getMasterUrl().replaceAll("/+$", "");
     }
 
     public KubernetesClient connect(Duration requestTimeout, int concurrentRequests) {
+        return connect(requestTimeout, concurrentRequests, null);
+    }
+
+    /** @param rateLimit the requests' rate limit ({@code --kube-api-qps}, {@code --kube-api-burst}), null for none */
+    public KubernetesClient connect(Duration requestTimeout, int concurrentRequests, RequestRateLimiter rateLimit) {
         Config tuned = new ConfigBuilder(config)
                 .withUserAgent(ReleaseVersion.userAgent())
                 .withRequestRetryBackoffLimit(0)
@@ -192,6 +215,10 @@ public final class KubeConnection {
                 .withMaxConcurrentRequests(Math.max(64, concurrentRequests))
                 .withMaxConcurrentRequestsPerHost(Math.max(5, concurrentRequests))
                 .build();
-        return new KubernetesClientBuilder().withConfig(tuned).withKubernetesSerialization(ModelKinds.serialization()).build();
+        KubernetesClientBuilder builder = new KubernetesClientBuilder().withConfig(tuned).withKubernetesSerialization(ModelKinds.serialization());
+        if (rateLimit != null) {
+            builder.withHttpClientBuilderConsumer(http -> http.addOrReplaceInterceptor("kube-api-qps", rateLimit));
+        }
+        return builder.build();
     }
 }

@@ -2,6 +2,7 @@ package io.hpacontroller.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.hpacontroller.api.RequestRateLimiter;
 import io.hpacontroller.controller.ControllerOptions;
 import io.hpacontroller.core.Quantities;
 import io.hpacontroller.core.reconcile.ControllerConfig;
@@ -42,7 +43,8 @@ import java.util.concurrent.TimeUnit;
  * kube-controller-manager's flag names and defaults for the rest. Every flag can also come from an environment
  * variable: {@code HPA_CONTROLLER_} + the flag name in upper case with underscores.
  */
-@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false, usageHelpWidth = 120,
+        customSynopsis = "hpa-controller run [FLAGS]", // the flags' list, where no flag name is broken across lines
         description = {"Runs the HPA controller against a cluster.",
                 "Every flag can also be set by the environment variable HPA_CONTROLLER_<FLAG_NAME> (upper case, '-' as '_')."})
 public final class RunCommand implements Callable<Integer> {
@@ -64,7 +66,7 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--hpa-apis", paramLabel = "APIS", split = ",", defaultValue = "${env:HPA_CONTROLLER_HPA_APIS:-autoscaling.hpa-controller.io/v1}",
             description = {"The APIs whose HorizontalPodAutoscalers this controller reconciles, comma-separated: autoscaling/v2 (the built-in HPAs:"
                     + " only where the built-in HPA controller is off) and autoscaling.hpa-controller.io/v1 (the mirror API, which the built-in"
-                    + " controller does not see; its CRD must be installed). Empty with --shadow: only shadow (default: ${DEFAULT-VALUE})."})
+                    + " controller does not see; its CRD must be installed). Empty with --shadow: only shadow.", "(default: ${DEFAULT-VALUE})"})
     List<String> hpaApis = new ArrayList<>();
 
     @Option(names = "--shadow", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true", defaultValue = "${env:HPA_CONTROLLER_SHADOW:-false}",
@@ -138,6 +140,17 @@ public final class RunCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     int metricsMaxInFlightPerSource;
 
+    @Option(names = "--kube-api-qps", paramLabel = "FLOAT", defaultValue = "${env:HPA_CONTROLLER_KUBE_API_QPS:--1}",
+            description = "QPS to use while talking with kubernetes apiserver: one token bucket for every request of this "
+                    + "controller; negative, no client-side limit (default: ${DEFAULT-VALUE}; kube-controller-manager's is 20, "
+                    + "per client); 0, client-go's default of 5.")
+    float kubeApiQps;
+
+    @Option(names = "--kube-api-burst", paramLabel = "INT", defaultValue = "${env:HPA_CONTROLLER_KUBE_API_BURST:-30}",
+            description = "Burst to use while talking with kubernetes apiserver, with a positive --kube-api-qps; 0, client-go's default "
+                    + "of 10 (default: ${DEFAULT-VALUE}).")
+    int kubeApiBurst;
+
     @Option(names = "--leader-elect", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true",
             defaultValue = "${env:HPA_CONTROLLER_LEADER_ELECT:-true}",
             description = "Elect a leader on a Lease before reconciling; run several replicas for high availability (default: ${DEFAULT-VALUE}).")
@@ -158,15 +171,23 @@ public final class RunCommand implements Callable<Integer> {
             description = "How often to try to acquire or renew the lease (default: ${DEFAULT-VALUE}).")
     Duration retryPeriod;
 
+    @Option(names = "--leader-elect-resource-lock", paramLabel = "TYPE", defaultValue = "${env:HPA_CONTROLLER_LEADER_ELECT_RESOURCE_LOCK:-leases}",
+            description = "The type of resource object that is used for locking during leader election: leases, the only one"
+                    + " (default: ${DEFAULT-VALUE}).")
+    String leaseLock;
+
     @Option(names = "--leader-elect-resource-name", paramLabel = "NAME",
             defaultValue = "${env:HPA_CONTROLLER_LEADER_ELECT_RESOURCE_NAME:-hpa-controller}",
             description = "Name of the Lease (default: ${DEFAULT-VALUE}).")
     String leaseName;
 
     @Option(names = "--leader-elect-resource-namespace", paramLabel = "NS",
-            defaultValue = "${env:HPA_CONTROLLER_LEADER_ELECT_RESOURCE_NAMESPACE:-${env:POD_NAMESPACE:-default}}",
-            description = "Namespace of the Lease (default: $POD_NAMESPACE, else \"default\").")
+            defaultValue = "${env:HPA_CONTROLLER_LEADER_ELECT_RESOURCE_NAMESPACE:-${env:POD_NAMESPACE}}",
+            description = "Namespace of the Lease (default: $POD_NAMESPACE in a pod, else the kubeconfig context's namespace, else \"default\";"
+                    + " explain looks there too).")
     String leaseNamespace;
+
+
 
     @Option(names = "--metrics-bind-address", paramLabel = "HOST:PORT",
             defaultValue = "${env:HPA_CONTROLLER_METRICS_BIND_ADDRESS:-:8080}",
@@ -214,6 +235,16 @@ public final class RunCommand implements Callable<Integer> {
         if (workers < 1) {
             throw new CommandLine.ParameterException(cl, "--concurrent-horizontal-pod-autoscaler-syncs must be at least 1, got " + workers);
         }
+        if (Float.isNaN(kubeApiQps) || Float.isInfinite(kubeApiQps)) {
+            throw new CommandLine.ParameterException(cl, "--kube-api-qps must be a number, got " + kubeApiQps);
+        }
+        if (kubeApiBurst < 0) {
+            throw new CommandLine.ParameterException(cl, "--kube-api-burst must not be negative, got " + kubeApiBurst);
+        }
+        if (!"leases".equals(leaseLock)) {
+            throw new CommandLine.ParameterException(cl, "--leader-elect-resource-lock must be leases, got '" + leaseLock
+                    + "' (upstream's current releases accept only leases)");
+        }
         if (!logFormat.equals("text") && !logFormat.equals("json")) {
             throw new CommandLine.ParameterException(cl, "--log-format must be text or json, got " + logFormat);
         }
@@ -242,7 +273,7 @@ public final class RunCommand implements Callable<Integer> {
         LeaderElection.Settings election = null;
         if (leaderElect) {
             try {
-                election = new LeaderElection.Settings(leaseNamespace, leaseName, identity(), leaseDuration, renewDeadline, retryPeriod);
+                election = new LeaderElection.Settings(leaseNamespaceGiven() ? leaseNamespace : "default", leaseName, identity(), leaseDuration, renewDeadline, retryPeriod);
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(cl, e.getMessage());
             }
@@ -250,6 +281,23 @@ public final class RunCommand implements Callable<Integer> {
         InetSocketAddress metrics = address(cl, "--metrics-bind-address", metricsAddress);
         return new ControllerRuntime.Settings(options, election, metrics, metricsServing(cl, metrics != null),
                 address(cl, "--health-probe-bind-address", healthAddress), Duration.ofSeconds(20));
+    }
+
+    private boolean leaseNamespaceGiven() {
+        return leaseNamespace != null && !leaseNamespace.isBlank();
+    }
+
+    /**
+     * The Lease in the kubeconfig context's namespace when neither --leader-elect-resource-namespace nor $POD_NAMESPACE
+     * names one: a workstation run puts it where its user works, where {@code explain} with the same kubeconfig looks.
+     */
+    private ControllerRuntime.Settings inContextNamespace(ControllerRuntime.Settings s, String namespace) {
+        LeaderElection.Settings e = s.election();
+        if (e == null || leaseNamespaceGiven()) {
+            return s;
+        }
+        return new ControllerRuntime.Settings(s.options(), new LeaderElection.Settings(namespace, e.name(), e.identity(), e.leaseDuration(),
+                e.renewDeadline(), e.retryPeriod()), s.metricsAddress(), s.metricsServing(), s.healthAddress(), s.shutdownTimeout());
     }
 
     /** HTTPS with the certificate of the files or a self-signed one, or plain HTTP; a file that cannot be used is a usage error. */
@@ -330,8 +378,9 @@ public final class RunCommand implements Callable<Integer> {
         } catch (KubeConnection.Problem e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
+        settings = inContextNamespace(settings, connection.namespace());
         LogFormat.apply(logFormat);
-        KubernetesClient client = connection.connect(settings.options().apiTimeout(), 2 * workers);
+        KubernetesClient client = connection.connect(settings.options().apiTimeout(), 2 * workers, RequestRateLimiter.ofFlags(kubeApiQps, kubeApiBurst));
         CompletableFuture<Integer> lostLease = new CompletableFuture<>();
         ControllerRuntime runtime = new ControllerRuntime(client, settings, lostLease::complete);
         CountDownLatch stopping = new CountDownLatch(1);
@@ -352,8 +401,7 @@ public final class RunCommand implements Callable<Integer> {
             runtime.serve();
         } catch (IOException e) {
             stopNow(shutdown);
-            throw new CommandLine.ParameterException(spec.commandLine(), "cannot listen on --metrics-bind-address " + metricsAddress
-                    + " or --health-probe-bind-address " + healthAddress + ": " + e.getMessage());
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         LeaderElection.Settings election = settings.election();
         boolean persist = settings.options().persistHistory();

@@ -104,6 +104,7 @@ public final class HorizontalController implements AutoCloseable {
     private final BuiltinHpaSelectors builtinSelectors;
     /** Shadow mode, null without it. */
     private final Shadow shadow;
+    private final BuiltinHpasLeft builtinLeft;
     private final List<SyncListener> listeners = new CopyOnWriteArrayList<>();
     private final List<Thread> workers = new ArrayList<>();
     private final AtomicBoolean running = new AtomicBoolean();
@@ -156,6 +157,7 @@ public final class HorizontalController implements AutoCloseable {
         this.builtinSelectors = options.apis().contains(HpaApi.BUILTIN) ? null : new BuiltinHpaSelectors(scales, selectors);
         this.shadow = options.shadow() ? new Shadow(options.decisions(), scales, pods, metrics, selectors, clock, options.workers()) : null;
         this.feed = new QueueFeed(queue, informers, options, selectors, controls, processStart, builtinSelectors, shadow, this::deleted);
+        this.builtinLeft = new BuiltinHpasLeft(feed, options, () -> informers.count(HpaApi.BUILTIN));
     }
 
     /** Shadow mode's comparisons; null without {@code --shadow}. */
@@ -175,7 +177,7 @@ public final class HorizontalController implements AutoCloseable {
 
     /** Starts the HPA informers only (the bench measures them apart from the pods). */
     public void startHpaInformers() {
-        informers.startHpas(feed);
+        informers.startHpas(builtinLeft);
     }
 
     /** An HPA the informer no longer has: forgotten at once. */
@@ -220,6 +222,7 @@ public final class HorizontalController implements AutoCloseable {
         if (shadow != null) {
             shadow.start();
         }
+        builtinLeft.start();
         if (kept != null) {
             kept.prefetch(reconciledHpas(), options.namespaces(), clock.millis());
         }
@@ -419,6 +422,11 @@ public final class HorizontalController implements AutoCloseable {
     public int hpaCount() {
         int builtin = options.apis().contains(HpaApi.BUILTIN) ? informers.count(HpaApi.BUILTIN) : 0;
         return builtin + informers.count(HpaApi.MIRROR);
+    }
+
+    /** The autoscaling/v2 HPAs left to the built-in controller: not of an API of {@code --hpa-apis}. */
+    public int builtinHpasLeft() {
+        return builtinLeft.count();
     }
 
     /**

@@ -5,11 +5,13 @@ import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.LocalPortForward;
 import io.hpacontroller.api.KubeApi;
 import io.hpacontroller.api.PathSegment;
 import io.hpacontroller.api.TransportFailure;
 import io.hpacontroller.core.port.ApiException;
 import io.hpacontroller.core.validation.NameSyntax;
+import io.hpacontroller.hpa.HpaApi;
 import io.hpacontroller.ops.DecisionsJson;
 import io.hpacontroller.ops.HpaDecisions;
 
@@ -26,7 +28,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -35,28 +36,34 @@ import java.util.stream.Collectors;
 
 /**
  * How {@code explain} reaches the running controller's {@code /decisions/NAMESPACE/NAME}: at a URL the user
- * gives ({@code --controller-url}, e.g. after {@code kubectl port-forward}; over HTTPS with the bearer token of
- * {@code --controller-token}, which the controller has the API server review), or else through the API server: the
- * Lease names the leader's pod, and the API server's pod proxy reaches that pod's metrics port (what
- * {@code kubectl get --raw} would do; it needs {@code get} on the Lease and on {@code pods/proxy} in the
- * controller's namespace). The proxy carries no credentials to the pod, so it serves only a controller run with
- * {@code --metrics-secure=false}; for one that serves HTTPS (the default), the answer says how to port-forward
- * instead. The leader, not any pod behind the Service: a standby remembers nothing.
+ * gives ({@code --controller-url}, over HTTPS with the bearer token of {@code --controller-token}, else the
+ * kubeconfig user's own, which the controller has the API server review), or else through the API server: the
+ * Lease names the leader's pod (it needs {@code get} on the Lease and the pod in the controller's namespace). A leader
+ * serving plain HTTP ({@code --metrics-secure=false}) is read through the API server's pod proxy ({@code pods/proxy});
+ * one serving HTTPS (the default) through a port-forward of the API server ({@code pods/portforward}, as
+ * {@code kubectl port-forward}), authenticated as the kubeconfig's user. The leader, not any pod behind the Service: a
+ * standby remembers nothing.
+ *
+ * <p>Where the Lease is looked for, unless {@code --controller-namespace} says: {@value #CHART_NAMESPACE} (where the chart
+ * and deploy/ install), then the kubeconfig context's namespace (where {@code run} from a workstation with the same
+ * kubeconfig puts it).
  */
 public final class ControllerLink {
 
     static final Duration TIMEOUT = Duration.ofSeconds(5);
     static final int DEFAULT_METRICS_PORT = 8080;
+    public static final String CHART_NAMESPACE = "hpa-controller";
 
     /**
      * Where to look.
      *
-     * @param url       the controller's metrics address (http://HOST:PORT or https://HOST:PORT), or null to go through the API server
-     * @param namespace the controller's namespace (where its Lease is)
-     * @param lease     the Lease's name
-     * @param token     the bearer token sent to an https {@code url}, null for none
+     * @param url        the controller's metrics address (http://HOST:PORT or https://HOST:PORT), or null to go through the API server
+     * @param namespaces the namespaces where its Lease may be, in order
+     * @param lease      the Lease's name
+     * @param token      the bearer token sent over HTTPS to the controller, null for none
+     * @param tokenSource what the token is, for the messages
      */
-    public record Target(URI url, String namespace, String lease, String token) {
+    public record Target(URI url, List<String> namespaces, String lease, String token, String tokenSource) {
     }
 
     /**
@@ -70,7 +77,15 @@ public final class ControllerLink {
         boolean known() {
             return unknown == null;
         }
+
+        /** Whether the controller said it does not reconcile the HPAs of this one's API (not in its --hpa-apis). */
+        boolean notReconciled() {
+            return unknown != null && unknown.startsWith(LEFT_TO_BUILTIN);
+        }
     }
+
+    /** What explain says of an HPA of an API the controller does not reconcile. */
+    public static final String LEFT_TO_BUILTIN = "left to the built-in controller (see --hpa-apis)";
 
     private ControllerLink() {
     }
@@ -84,50 +99,81 @@ public final class ControllerLink {
         String path = "/decisions/" + Arrays.stream(key.split("/")).map(PathSegment::encode).collect(Collectors.joining("/"));
         if (target.url() != null) {
             String base = target.url().toString().replaceAll("/+$", "");
-            return answer(direct(base + path, target.token()), "the controller at " + base, key);
+            return answer(direct(base + path, target.token()), "the controller at " + base, key, target);
         }
-        Lease lease;
-        try {
-            lease = api.get("/apis/coordination.k8s.io/v1/namespaces/" + PathSegment.encode(target.namespace()) + "/leases/" + PathSegment.encode(target.lease()), Lease.class);
-        } catch (ApiException.NotFound e) {
-            lease = null;
-        } catch (ApiException e) {
-            return unknown("cannot read the Lease " + target.namespace() + "/" + target.lease() + ": " + e.getMessage());
+        Lease lease = null;
+        String namespace = null;
+        for (String ns : target.namespaces()) {
+            try {
+                lease = api.get("/apis/coordination.k8s.io/v1/namespaces/" + PathSegment.encode(ns) + "/leases/" + PathSegment.encode(target.lease()), Lease.class);
+            } catch (ApiException.NotFound e) {
+                lease = null;
+            } catch (ApiException e) {
+                return unknown("cannot read the Lease " + ns + "/" + target.lease() + ": " + e.getMessage());
+            }
+            if (lease != null && lease.getSpec() != null) {
+                namespace = ns;
+                break;
+            }
         }
-        if (lease == null || lease.getSpec() == null) {
-            return unknown("no Lease " + target.namespace() + "/" + target.lease() + ": the controller is not running there "
-                    + "(see --controller-namespace, --controller-lease, --controller-url)");
+        if (namespace == null) {
+            return unknown("no Lease " + target.namespaces().stream().map(ns -> ns + "/" + target.lease()).collect(Collectors.joining(" or "))
+                    + ": no controller with leader election runs there (see --controller-namespace, --controller-lease); a controller run"
+                    + " with --leader-elect=false (e.g. on a workstation) answers at its --metrics-bind-address: give --controller-url"
+                    + " https://localhost:" + DEFAULT_METRICS_PORT + " (http:// with --metrics-secure=false)");
         }
         String holder = lease.getSpec().getHolderIdentity();
         if (holder == null || holder.isEmpty()) {
-            return unknown("the Lease " + target.namespace() + "/" + target.lease() + " has no holder: no controller is leading");
+            return unknown("the Lease " + namespace + "/" + target.lease() + " has no holder: no controller is leading");
         }
         if (!NameSyntax.dns1123Subdomain(holder).isEmpty()) {
-            return unknown("the leader " + holder + " (Lease " + target.namespace() + "/" + target.lease() + ") is not a pod name:"
+            return unknown("the leader " + holder + " (Lease " + namespace + "/" + target.lease() + ") is not a pod name:"
                     + " give the controller's address with --controller-url");
         }
         Pod pod;
         try {
-            pod = api.get("/api/v1/namespaces/" + PathSegment.encode(target.namespace()) + "/pods/" + PathSegment.encode(holder), Pod.class);
+            pod = api.get("/api/v1/namespaces/" + PathSegment.encode(namespace) + "/pods/" + PathSegment.encode(holder), Pod.class);
         } catch (ApiException.NotFound e) {
             pod = null;
         } catch (ApiException e) {
-            return unknown("cannot read the leader's pod " + target.namespace() + "/" + holder + ": " + e.getMessage());
+            return unknown("cannot read the leader's pod " + namespace + "/" + holder + ": " + e.getMessage());
         }
         if (pod == null) {
-            return unknown("the leader " + holder + " is not a pod in " + target.namespace() + " (a controller outside the cluster?): "
-                    + "give its address with --controller-url");
+            return unknown("the leader " + holder + " (Lease " + namespace + "/" + target.lease() + ") is not a pod: a controller run outside"
+                    + " the cluster (its host name, then _ and its process id); give its address with --controller-url https://HOST:"
+                    + DEFAULT_METRICS_PORT + " (http:// with --metrics-secure=false)");
         }
         int port = metricsPort(pod);
-        if (!servesPlainHttp(pod)) {
-            return unknown("the leader " + holder + " serves /decisions over HTTPS to the callers the API server authorizes (--metrics-secure),"
-                    + " and the API server's pod proxy carries no credentials: run kubectl -n " + target.namespace() + " port-forward pod/"
-                    + holder + " " + port + " and give --controller-url https://localhost:" + port + " --controller-token TOKEN (e.g. $(kubectl -n "
-                    + target.namespace() + " create token SERVICE_ACCOUNT) of a ServiceAccount bound to the chart's ClusterRole RELEASE-metrics-reader)");
+        String leader = "the leader " + holder + " (Lease " + namespace + "/" + target.lease() + ")";
+        if (servesPlainHttp(pod)) {
+            String proxy = "/api/v1/namespaces/" + PathSegment.encode(namespace) + "/pods/" + PathSegment.encode(holder) + ":" + port + "/proxy" + path;
+            return answer(throughApiServer(client, proxy), leader + ", through the API server's pod proxy", key, target);
         }
-        String proxy = "/api/v1/namespaces/" + PathSegment.encode(target.namespace()) + "/pods/" + PathSegment.encode(holder) + ":" + port + "/proxy" + path;
-        return answer(throughApiServer(client, proxy), "the leader " + holder + " (Lease " + target.namespace() + "/" + target.lease()
-                + "), through the API server's pod proxy", key);
+        if (target.token() == null) {
+            return unknown(leader + " serves /decisions over HTTPS to the callers the API server authenticates (--metrics-secure), and the"
+                    + " kubeconfig's user has no bearer token (the controller reviews bearer tokens, not client certificates): give --controller-token TOKEN"
+                    + " (e.g. $(kubectl -n " + namespace + " create token SERVICE_ACCOUNT) of a ServiceAccount bound to the ClusterRole"
+                    + " hpa-controller-metrics-reader)");
+        }
+        return throughPortForward(client, namespace, holder, port, path, leader, key, target);
+    }
+
+    /** The leader's HTTPS port forwarded through the API server to a loopback port of this process, for one request. */
+    private static Answer throughPortForward(KubernetesClient client, String namespace, String holder, int port, String path, String leader,
+                                             String key, Target target) {
+        String cannot = "cannot forward port " + port + " of " + leader + " through the API server (it needs create on pods/portforward in "
+                + namespace + "): ";
+        try (LocalPortForward forward = client.pods().inNamespace(namespace).withName(holder).portForward(port)) {
+            Reply reply = direct("https://127.0.0.1:" + forward.getLocalPort() + path, target.token());
+            if (reply.failure() != null) {
+                Throwable cause = forward.getClientThrowables().stream().findFirst().orElse(null);
+                return unknown(cannot + (cause != null ? TransportFailure.describe(cause, URI.create(client.getMasterUrl().toString()))
+                        : reply.failure()));
+            }
+            return answer(reply, leader + ", through a port-forward of the API server", key, target);
+        } catch (IOException | RuntimeException e) {
+            return unknown(cannot + TransportFailure.describe(e, URI.create(client.getMasterUrl().toString())));
+        }
     }
 
     /** The container port named "metrics", else the chart's default. */
@@ -170,7 +216,7 @@ public final class ControllerLink {
     }
 
     /**
-     * The user's own credentials are never sent to the controller; {@code token}, given for it, goes only over HTTPS. The
+     * {@code token} (the user's, or one given for the controller) goes only over HTTPS, to be reviewed by the API server. The
      * certificate of a controller on this machine (a port-forward's end) is not checked: the controller's is usually
      * self-signed, and the tunnel already reached the pod the Lease named; elsewhere the JDK's trusted CAs check it.
      */
@@ -244,7 +290,7 @@ public final class ControllerLink {
         return tls;
     }
 
-    private static Answer answer(Reply reply, String via, String key) {
+    private static Answer answer(Reply reply, String via, String key, Target target) {
         if (reply.failure() != null) {
             return unknown("the controller did not answer: " + reply.failure());
         }
@@ -257,11 +303,17 @@ public final class ControllerLink {
             }
         }
         if (decisions == null && (reply.code() == 401 || reply.code() == 403)) {
-            return unknown(via + " answered HTTP " + reply.code() + ": " + firstLine(reply.body()) + " (give --controller-token a token"
-                    + " allowed to get /decisions/*, e.g. of a ServiceAccount bound to the chart's ClusterRole RELEASE-metrics-reader)");
+            return unknown(via + " answered HTTP " + reply.code() + ": " + firstLine(reply.body()) + " (sent: "
+                    + (target.token() == null ? "no token" : target.tokenSource()) + "; the user needs get on /decisions/*: bind it to the"
+                    + " ClusterRole hpa-controller-metrics-reader, or give --controller-token a token that has it)");
         }
         if (decisions == null) {
             return unknown(via + " answered HTTP " + reply.code() + ": " + firstLine(reply.body()));
+        }
+        List<String> apis = decisions.flags() == null ? null : decisions.flags().hpaApis();
+        if (apis != null && !apis.contains(HpaApi.ofKey(key).apiVersion())) {
+            return new Answer(decisions, via, LEFT_TO_BUILTIN + ": " + via + " reconciles the HPAs of " + (apis.isEmpty() ? "no API (--hpa-apis=)"
+                    : String.join(", ", apis)) + " only");
         }
         if (!decisions.leading()) {
             return new Answer(decisions, via, via + " is not the leader: it keeps no history");
@@ -284,4 +336,5 @@ public final class ControllerLink {
         String line = nl < 0 ? s : s.substring(0, nl);
         return line.length() > 200 ? line.substring(0, 200) + "..." : line;
     }
+
 }

@@ -69,7 +69,7 @@ public final class Explainer {
         String key = Reconciler.keyOf(hpa);
         ControllerLink.Answer answer = ControllerLink.fetch(client, api, target, key);
         HpaDecisions decisions = answer.decisions();
-        HpaDecisions.Flags flags = decisions != null ? decisions.flags() : HpaDecisions.Flags.of(ControllerConfig.defaults(), Duration.ofSeconds(15));
+        HpaDecisions.Flags flags = decisions != null ? decisions.flags() : HpaDecisions.Flags.of(ControllerConfig.defaults(), Duration.ofSeconds(15), null);
         ControllerConfig config = flags.config();
         HistoryStore histories = new HistoryStore();
         if (answer.known()) {
@@ -86,7 +86,12 @@ public final class Explainer {
         History history = answer.known()
                 ? new History(true, answer.via(), null, null, lastDecision)
                 : new History(false, answer.via(), answer.unknown(), consequence(config), lastDecision);
-        return new Explanation(DecisionSummary.of(outcome.trace()), history, flags, outcome.trace(), writes.writes());
+        String summary = DecisionSummary.of(outcome.trace());
+        if (answer.notReconciled()) {
+            summary = ControllerLink.LEFT_TO_BUILTIN + ": the controller reconciles the HPAs of " + String.join(", ", flags.hpaApis())
+                    + " only; were it to reconcile this one, " + summary;
+        }
+        return new Explanation(summary, history, flags, outcome.trace(), writes.writes());
     }
 
     /** What deciding from an empty history changes, in this controller's terms. */

@@ -56,6 +56,11 @@ public final class ControllerMetrics implements HorizontalController.SyncListene
                 .help("Current number of controlled HPA objects.")
                 .callback(cb -> cb.call(controller.hpaCount())).register(registry);
 
+        GaugeWithCallback.builder().name("hpa_controller_hpas_not_reconciled")
+                .help("HPAs of an API this controller does not reconcile (not in --hpa-apis), by API group: the autoscaling/v2 ones are left to"
+                        + " the built-in HPA controller")
+                .labelNames("api_group").callback(cb -> cb.call(controller.builtinHpasLeft(), HpaApi.BUILTIN.group())).register(registry);
+
         WorkQueue queue = controller.queue();
         GaugeWithCallback.builder().name("workqueue_depth").help("Current depth of workqueue").labelNames("name")
                 .callback(cb -> cb.call(queue.depth(), QUEUE)).register(registry);

@@ -114,6 +114,20 @@ public final class ControllerRuntime implements AutoCloseable {
      * Serves /metrics and the health probes, before the controller starts: alive, not ready (the
      * informers have not synced), e.g. while the API server cannot be reached yet. {@link #start} calls it.
      */
+    private interface Listener<T> {
+        T listen(InetSocketAddress address) throws IOException;
+    }
+
+    /** The server listening on {@code address}; one that cannot is an error naming the flag and the port taken. */
+    private static <T> T listening(String flag, InetSocketAddress address, Listener<T> listener) throws IOException {
+        try {
+            return listener.listen(address);
+        } catch (IOException e) {
+            String host = address.getAddress() == null || address.getAddress().isAnyLocalAddress() ? "" : address.getHostString();
+            throw new IOException("cannot listen on " + flag + " " + host + ":" + address.getPort() + ": " + e.getMessage(), e);
+        }
+    }
+
     public synchronized void serve() throws IOException {
         if (serving) {
             return;
@@ -135,13 +149,17 @@ public final class ControllerRuntime implements AutoCloseable {
                 }
                 endpoints = new DelegatedAuth(new KubeApi(client, REVIEW_TIMEOUT), System::nanoTime).protect(endpoints);
             }
-            metricsServer = EndpointServer.start("metrics", settings.metricsAddress(), tls, endpoints, EndpointServer.Limits.DEFAULT);
+            SSLContext context = tls;
+            EndpointServer.Handler handler = endpoints;
+            metricsServer = listening("--metrics-bind-address", settings.metricsAddress(),
+                    a -> EndpointServer.start("metrics", a, context, handler, EndpointServer.Limits.DEFAULT));
             LOG.info("serving /metrics and /decisions on port {} {}", metricsServer.port(), serving.secure()
                     ? "over HTTPS to the users the API server allows (TokenReview, SubjectAccessReview)"
                     : "over plain HTTP to anyone (--metrics-secure=false)");
         }
         if (settings.healthAddress() != null) {
-            healthServer = new HealthServer(settings.healthAddress(), () -> !closing.get(), controller::isSynced);
+            healthServer = listening("--health-probe-bind-address", settings.healthAddress(),
+                    a -> new HealthServer(a, () -> !closing.get(), controller::isSynced));
         }
     }
 

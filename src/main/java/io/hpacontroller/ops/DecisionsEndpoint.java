@@ -1,6 +1,7 @@
 package io.hpacontroller.ops;
 
 import io.hpacontroller.controller.ControllerOptions;
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.normalize.HpaHistory;
 import io.hpacontroller.core.trace.DecisionTrace;
@@ -28,7 +29,8 @@ final class DecisionsEndpoint implements EndpointServer.Handler {
     DecisionsEndpoint(RecentDecisions recent, HistoryStore histories, ControllerOptions options, BooleanSupplier leading) {
         this.recent = recent;
         this.histories = histories;
-        this.flags = HpaDecisions.Flags.of(options.decisions(), options.syncPeriod());
+        this.flags = HpaDecisions.Flags.of(options.decisions(), options.syncPeriod(),
+                options.apis().stream().map(HpaApi::apiVersion).sorted().toList());
         this.leading = leading;
     }
 
@@ -48,7 +50,23 @@ final class DecisionsEndpoint implements EndpointServer.Handler {
         }
         List<DecisionTrace> decisions = recent.of(key);
         HpaHistory.Snapshot history = histories.snapshot(key);
-        HpaDecisions body = new HpaDecisions(key, leading.getAsBoolean(), flags, history, decisions);
-        return EndpointServer.Response.of(decisions.isEmpty() && !history.seen() ? 404 : 200, "application/json; charset=utf-8", DecisionsJson.write(body));
+        boolean found = !decisions.isEmpty() || history.seen();
+        HpaDecisions body = new HpaDecisions(key, leading.getAsBoolean(), flags, history, decisions, found ? null : notFound(key));
+        return EndpointServer.Response.of(found ? 200 : 404, "application/json; charset=utf-8", DecisionsJson.write(body));
+    }
+
+    /** Why there are no decisions for this key: the HPA of the other API that this instance knows, else it has not synced it. */
+    private String notFound(String key) {
+        String namespace = HpaKey.namespace(key);
+        String name = HpaKey.name(key);
+        for (HpaApi other : HpaApi.values()) {
+            String otherKey = other.key(namespace, name);
+            if (!otherKey.equals(key) && (!recent.of(otherKey).isEmpty() || histories.snapshot(otherKey).seen())) {
+                return "no decisions for the " + HpaApi.ofKey(key).apiVersion() + " HPA " + namespace + "/" + name + "; those of the "
+                        + other.apiVersion() + " HPA of that name are at " + PREFIX + otherKey;
+            }
+        }
+        return "this instance has not synced " + key + (leading.getAsBoolean() ? "" : " (a standby syncs nothing)")
+                + (HpaApi.ofKey(key) == HpaApi.MIRROR ? "" : "; a mirror HPA's decisions are at " + PREFIX + HpaApi.MIRROR.key(namespace, name));
     }
 }

@@ -17,21 +17,30 @@ import java.util.List;
  * @param flags     the controller's flags
  * @param history   the HPA's history in this instance
  * @param decisions the last traces, oldest first (at most {@link RecentDecisions#PER_HPA})
+ * @param message   why there is nothing, and where to look instead (a 404's); null with decisions
  */
-public record HpaDecisions(String hpa, boolean leading, Flags flags, HpaHistory.Snapshot history, List<DecisionTrace> decisions) {
+public record HpaDecisions(String hpa, boolean leading, Flags flags, HpaHistory.Snapshot history, List<DecisionTrace> decisions,
+                           String message) {
 
     public HpaDecisions {
         decisions = decisions == null ? List.of() : decisions;
         history = history == null ? HpaHistory.Snapshot.NEVER_SEEN : history;
     }
 
-    /** The controller flags a decision depends on, and the sync period. */
-    public record Flags(double tolerance, long cpuInitializationPeriodMillis, long initialReadinessDelayMillis,
-                        long downscaleStabilizationMillis, boolean scaleToZeroEnabled, long syncPeriodMillis) {
+    public HpaDecisions(String hpa, boolean leading, Flags flags, HpaHistory.Snapshot history, List<DecisionTrace> decisions) {
+        this(hpa, leading, flags, history, decisions, null);
+    }
 
-        public static Flags of(ControllerConfig c, Duration syncPeriod) {
+    /**
+     * The controller flags a decision depends on, the sync period, and the APIs whose HPAs it reconciles ({@code --hpa-apis}:
+     * apiVersions; null when not known).
+     */
+    public record Flags(double tolerance, long cpuInitializationPeriodMillis, long initialReadinessDelayMillis,
+                        long downscaleStabilizationMillis, boolean scaleToZeroEnabled, long syncPeriodMillis, List<String> hpaApis) {
+
+        public static Flags of(ControllerConfig c, Duration syncPeriod, List<String> hpaApis) {
             return new Flags(c.tolerance(), c.cpuInitializationPeriod().toMillis(), c.initialReadinessDelay().toMillis(),
-                    c.downscaleStabilization().toMillis(), c.scaleToZeroEnabled(), syncPeriod.toMillis());
+                    c.downscaleStabilization().toMillis(), c.scaleToZeroEnabled(), syncPeriod.toMillis(), hpaApis);
         }
 
         public ControllerConfig config() {

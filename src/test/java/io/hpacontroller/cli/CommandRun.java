@@ -6,9 +6,9 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 
 /** One run of the command line as tests make it: exit status and what went to stdout and stderr. */
-record CommandRun(int exit, String out, String err) {
+public record CommandRun(int exit, String out, String err) {
 
-    static CommandRun of(String... args) {
+    public static CommandRun of(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CommandLine cl = Main.commandLine();

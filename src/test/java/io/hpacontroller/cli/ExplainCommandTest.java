@@ -25,6 +25,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -133,14 +134,14 @@ class ExplainCommandTest {
         CommandRun json = explain("--controller-url=" + url, "-o", "json");
         assertThat(json.exit()).as(json.err()).isZero();
         JsonNode e = JSON.readTree(json.out());
-        long explainedAt = e.path("trace").path("time").asLong();
+        long explainedAt = java.time.Instant.parse(e.path("trace").path("time").asText()).toEpochMilli(); // RFC 3339
         assertThat(e.path("history").path("known").asBoolean()).isTrue();
         assertThat(e.path("trace").path("desiredReplicas").asInt()).isEqualTo(8);
         assertThat(e.path("trace").path("rawDesiredReplicas").asInt()).isEqualTo(2);
         assertThat(e.path("wouldWrite").path("scale").isNull()).isTrue();
 
         // what the controller decides at its next sync is what explain said
-        await().atMost(Waits.STATE).until(() -> lastDecision().path("time").asLong() > explainedAt);
+        await().atMost(Waits.STATE).until(() -> java.time.Instant.parse(lastDecision().path("time").asText()).toEpochMilli() > explainedAt);
         JsonNode next = lastDecision();
         assertThat(next.path("desiredReplicas").asInt()).isEqualTo(8);
         assertThat(next.path("action").asText()).isEqualTo("NONE");
@@ -150,17 +151,24 @@ class ExplainCommandTest {
         // the same history through the Lease, the leader's pod and the API server's pod proxy
         client.leases().inNamespace("hpa-controller").resource(new LeaseBuilder().withNewMetadata().withName("hpa-controller")
                 .withNamespace("hpa-controller").endMetadata().withNewSpec().withHolderIdentity("hpa-controller-0").endSpec().build()).create();
-        // a leader serving HTTPS (the default): the pod proxy cannot carry credentials, explain says how to port-forward
+        // a leader serving HTTPS (the default): explain forwards its port through the API server and authenticates as the
+        // kubeconfig's user; this kubeconfig's user has no token, so explain says what to give
         client.pods().inNamespace("hpa-controller").resource(new PodBuilder().withNewMetadata().withName("hpa-controller-0")
                 .withNamespace("hpa-controller").endMetadata().withNewSpec().addNewContainer().withName("controller").withImage("hpa-controller")
                 .withArgs("run", "--metrics-bind-address=:" + runtime.metricsPort())
                 .addNewPort().withName("metrics").withContainerPort(runtime.metricsPort()).endPort().endContainer().endSpec().build()).create();
-        CommandRun secure = explain();
+        CommandRun forwarded = explain();
+        assertThat(forwarded.exit()).as(forwarded.err()).isZero();
+        // this fake API server does not forward ports: the failure names what it needs
+        assertThat(forwarded.out()).contains("history:  unknown: cannot forward port " + runtime.metricsPort() + " of the leader hpa-controller-0"
+                + " (Lease hpa-controller/hpa-controller) through the API server (it needs create on pods/portforward in hpa-controller): ");
+        // a kubeconfig user without a bearer token (a client certificate): explain says what to give
+        Path certificateUser = Files.writeString(dir.resolve("cert-user"), Files.readString(kubeconfig).replace("user: {token: test}", "user: {}"));
+        CommandRun secure = CommandRun.of("explain", "demo/web", "--kubeconfig=" + certificateUser);
         assertThat(secure.exit()).as(secure.err()).isZero();
-        assertThat(secure.out()).contains("history:  unknown: the leader hpa-controller-0 serves /decisions over HTTPS to the callers the API server"
-                + " authorizes (--metrics-secure), and the API server's pod proxy carries no credentials: run kubectl -n hpa-controller port-forward"
-                + " pod/hpa-controller-0 " + runtime.metricsPort() + " and give --controller-url https://localhost:" + runtime.metricsPort()
-                + " --controller-token TOKEN");
+        assertThat(secure.out()).contains("history:  unknown: the leader hpa-controller-0 (Lease hpa-controller/hpa-controller) serves /decisions"
+                + " over HTTPS to the callers the API server authenticates (--metrics-secure), and the kubeconfig's user has no bearer token"
+                + " (the controller reviews bearer tokens, not client certificates): give --controller-token TOKEN");
         // one serving plain HTTP (--metrics-secure=false): through the pod proxy
         client.pods().inNamespace("hpa-controller").withName("hpa-controller-0").edit(p -> {
             p.getSpec().getContainers().get(0).getArgs().add("--metrics-secure=false");
@@ -185,7 +193,9 @@ class ExplainCommandTest {
         assertThat(run.exit()).as(run.err()).isZero();
         assertThat(run.out()).startsWith("demo/web: scaling up from 2 to 4: cpu resource utilization (percentage of request) 100% "
                         + "against a target of 50% recommends 4")
-                .contains("history:  unknown: no Lease hpa-controller/hpa-controller: the controller is not running there")
+                .contains("history:  unknown: no Lease hpa-controller/hpa-controller or demo/hpa-controller: no controller with leader election"
+                        + " runs there (see --controller-namespace, --controller-lease); a controller run with --leader-elect=false (e.g. on a"
+                        + " workstation) answers at its --metrics-bind-address: give --controller-url https://localhost:8080")
                 .contains("this answer starts from an empty history")
                 .contains("(upstream's defaults: the controller's are unknown)")
                 .contains("would write (nothing was written): scale to 4")
@@ -194,6 +204,14 @@ class ExplainCommandTest {
         assertThat(cluster.requests()).allSatisfy(r -> assertThat(r.method()).isEqualTo("GET"));
         assertThat(replicas()).isEqualTo(2);
         assertThat(client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).withName("web").get().getStatus()).isNull();
+
+        // run from a workstation with the same kubeconfig takes its Lease in the context's namespace: explain finds it there
+        client.leases().inNamespace(NS).resource(new LeaseBuilder().withNewMetadata().withName("hpa-controller").withNamespace(NS).endMetadata()
+                .withNewSpec().withHolderIdentity("laptop_4242").endSpec().build()).create();
+        CommandRun workstation = explain();
+        assertThat(workstation.exit()).as(workstation.err()).isZero();
+        assertThat(workstation.out()).contains("history:  unknown: the leader laptop_4242 (Lease demo/hpa-controller) is not a pod: a controller"
+                + " run outside the cluster (its host name, then _ and its process id); give its address with --controller-url https://HOST:8080");
     }
 
     @Test
@@ -308,7 +326,19 @@ class ExplainCommandTest {
         assertThat(scaleUp.path("action").asText()).isEqualTo("SCALE_UP");
         assertThat(scaleUp.path("metrics").get(0).path("calculation").path("tolerance").path("source").asText()).isEqualTo("flag");
 
-        assertThat(get(runtime.metricsPort(), "/decisions/demo/nope").statusCode()).isEqualTo(404);
+        // issue 38.6: times in RFC 3339, no -1 for "none", and a 404 that says where to look
+        assertThat(scaleUp.path("time").asText()).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?Z");
+        assertThat(body.path("history").path("recommendations").get(0).path("timestamp").asText()).matches("\\d{4}-.*Z");
+        assertThat(ok.body()).doesNotContain(":-1");
+        assertThat(body.path("flags").path("hpaApis").toString()).isEqualTo("[\"autoscaling/v2\"]");
+        HttpResponse<String> mirror = get(runtime.metricsPort(), "/decisions/autoscaling.hpa-controller.io/demo/web");
+        assertThat(mirror.statusCode()).isEqualTo(404);
+        assertThat(JSON.readTree(mirror.body()).path("message").asText()).isEqualTo("no decisions for the autoscaling.hpa-controller.io/v1"
+                + " HPA demo/web; those of the autoscaling/v2 HPA of that name are at /decisions/demo/web");
+        HttpResponse<String> none = get(runtime.metricsPort(), "/decisions/demo/nope");
+        assertThat(none.statusCode()).isEqualTo(404);
+        assertThat(JSON.readTree(none.body()).path("message").asText()).isEqualTo("this instance has not synced demo/nope; a mirror HPA's"
+                + " decisions are at /decisions/autoscaling.hpa-controller.io/demo/nope");
         assertThat(get(runtime.metricsPort(), "/decisions/demo").statusCode()).isEqualTo(400);
         assertThat(get(runtime.metricsPort(), "/metrics").body()).contains("horizontal_pod_autoscaler_controller_reconciliations_total");
     }

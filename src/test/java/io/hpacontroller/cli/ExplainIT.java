@@ -128,7 +128,7 @@ class ExplainIT {
             JsonNode known = explainJson(kube, ns, "--controller-url=http://127.0.0.1:" + controller.metricsPort());
             assertThat(known.path("history").path("known").asBoolean()).isTrue();
             assertThat(known.path("summary").asText()).startsWith("scaling up from 4 to 8: ");
-            long explainedAt = known.path("trace").path("time").asLong();
+            long explainedAt = Instant.parse(known.path("trace").path("time").asText()).toEpochMilli(); // RFC 3339
             assertThat(decisions(controller.metricsPort(), ns)).as("explain ran between two syncs").hasSize(first.size());
 
             ns.admin().autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns.name()).withName("web").edit(h -> {
@@ -137,7 +137,7 @@ class ExplainIT {
             });
             await().atMost(SYNC_PERIOD.plusSeconds(30)).until(() -> {
                 JsonNode d = decisions(controller.metricsPort(), ns);
-                return d.get(d.size() - 1).path("time").asLong() > explainedAt;
+                return Instant.parse(d.get(d.size() - 1).path("time").asText()).toEpochMilli() > explainedAt;
             });
             JsonNode d = decisions(controller.metricsPort(), ns);
             JsonNode next = d.get(d.size() - 1);
@@ -164,6 +164,10 @@ class ExplainIT {
                 .withNewMetric().withName("packets-per-second").endMetric().withNewTarget().withType("AverageValue")
                 .withAverageValue(new Quantity("5")).endTarget().endPods().endMetric().build());
         ns.admin().resources(MirrorHpa.class).inNamespace(ns.name()).resource(mirror).create();
+        // issue 38.2: a plain autoscaling/v2 HPA (of another target), which the default --hpa-apis leaves to the built-in controller
+        ns.create(new HorizontalPodAutoscalerBuilder().withNewMetadata().withName("plain").withNamespace(ns.name()).endMetadata()
+                .withSpec(new HorizontalPodAutoscalerSpecBuilder(mirror.getSpec()).editScaleTargetRef().withName("other").endScaleTargetRef()
+                        .build()).build());
         await().atMost(Duration.ofSeconds(60)).until(() -> readyPods(ns) == 2);
         ControllerOptions options = new ControllerOptions(ControllerConfig.defaults(), Duration.ofSeconds(2), 2, List.of(ns.name()),
                 Duration.ofSeconds(5), java.util.Set.of(HpaApi.MIRROR), false);
@@ -173,6 +177,13 @@ class ExplainIT {
             controller.start();
             await().atMost(Duration.ofSeconds(60)).until(() -> replicas(ns) == 3); // at its maximum: every sync now decides the same
             String url = "--controller-url=http://127.0.0.1:" + controller.metricsPort();
+            HttpResponse<String> metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                    + controller.metricsPort() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(metrics.body()).contains("hpa_controller_hpas_not_reconciled{api_group=\"autoscaling\"} 1.0");
+            CommandRun plain = CommandRun.of("explain", ns.name() + "/plain", "--kubeconfig=" + kube.adminKubeconfig(), url);
+            assertThat(plain.exit()).as(plain.err()).isZero();
+            assertThat(plain.out()).startsWith(ns.name() + "/plain: left to the built-in controller (see --hpa-apis): the controller"
+                    + " reconciles the HPAs of autoscaling.hpa-controller.io/v1 only; were it to reconcile this one, ");
             for (String target : List.of(ns.name() + "/web", "xhpa/" + ns.name() + "/web")) {
                 CommandRun run = CommandRun.of("explain", target, "--kubeconfig=" + kube.adminKubeconfig(), url);
                 assertThat(run.exit()).as(run.err()).isZero();

@@ -210,15 +210,20 @@ class RunCommandTest {
     }
 
     @Test
-    void aPortInUseIsExitCode2NamingTheFlags(@TempDir Path dir) throws Exception {
+    void aPortInUseIsExitCode2NamingTheFlagAndThePortTaken(@TempDir Path dir) throws Exception {
         Path kubeconfig = Files.writeString(dir.resolve("config"), KubeConnectionTest.KUBECONFIG);
         try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             Result r = execute("--kubeconfig", kubeconfig.toString(), "--metrics-bind-address=127.0.0.1:" + taken.getLocalPort(),
                     "--health-probe-bind-address=0");
 
             assertThat(r.exit()).isEqualTo(2);
-            assertThat(r.err()).startsWith("error: cannot listen on --metrics-bind-address 127.0.0.1:" + taken.getLocalPort()
-                    + " or --health-probe-bind-address 0: ").contains("in use");
+            assertThat(r.err()).startsWith("error: cannot listen on --metrics-bind-address 127.0.0.1:" + taken.getLocalPort() + ": ")
+                    .contains("in use");
+            Result health = execute("--kubeconfig", kubeconfig.toString(), "--metrics-bind-address=0",
+                    "--health-probe-bind-address=:" + taken.getLocalPort());
+            assertThat(health.exit()).isEqualTo(2);
+            assertThat(health.err()).startsWith("error: cannot listen on --health-probe-bind-address :" + taken.getLocalPort() + ": ")
+                    .contains("in use");
         }
     }
 
@@ -230,8 +235,10 @@ class RunCommandTest {
     void aLostLeaseEndsRunWithStatus1WithoutEndingTheJvm(@TempDir Path dir) throws Exception {
         try (MockCluster cluster = MockCluster.start()) {
             Path kubeconfig = cluster.writeKubeconfig(dir.resolve("config"), "shop");
+            org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv("POD_NAMESPACE") == null, "not in a pod");
+            // no --leader-elect-resource-namespace: the Lease goes to the kubeconfig context's namespace, shop
             CompletableFuture<Result> run = CompletableFuture.supplyAsync(() -> execute("--kubeconfig", kubeconfig.toString(),
-                    "--hpa-apis=autoscaling/v2", "--leader-elect-resource-namespace=shop", "--leader-elect-lease-duration=4s",
+                    "--hpa-apis=autoscaling/v2", "--leader-elect-lease-duration=4s",
                     "--leader-elect-renew-deadline=2s", "--leader-elect-retry-period=300ms", "--metrics-bind-address=0", "--health-probe-bind-address=0"));
             await().atMost(Waits.STATE).until(() -> cluster.client().leases().inNamespace("shop").withName("hpa-controller").get() != null);
 
@@ -239,6 +246,52 @@ class RunCommandTest {
 
             assertThat(run.get(Waits.STATE.toSeconds(), TimeUnit.SECONDS)).satisfies(r -> assertThat(r.exit()).as(r.err()).isEqualTo(1));
         }
+    }
+
+    /** Issue 38.8: no flag name, parameter or default value is broken across two lines of {@code run --help}. */
+    @Test
+    void theHelpBreaksNoFlagNameParameterOrDefaultAcrossLines() {
+        CommandRun help = CommandRun.of("run", "--help");
+        assertThat(help.exit()).isZero();
+        CommandLine.Model.CommandSpec run = Main.commandLine().getSubcommands().get("run").getCommandSpec();
+        for (CommandLine.Model.OptionSpec option : run.options()) {
+            String name = option.longestName();
+            String label = option.paramLabel() + (option.splitRegex().isEmpty() ? "" : "[," + option.paramLabel() + "...]");
+            String shown = option.arity().max() == 0 ? name : option.arity().min() == 0 ? name + "[=" + label + "]" : name + "=" + label;
+            assertThat(help.out()).as(name).containsPattern("[ ,] " + java.util.regex.Pattern.quote(shown) + "[ \n]");
+            String value = option.defaultValueString();
+            if (value != null && !value.isEmpty() && option.description().length > 0 && String.join(" ", option.description()).contains("${DEFAULT-VALUE}")) {
+                assertThat(help.out()).as(name).contains("(default: " + value + ")");
+            }
+        }
+        assertThat(help.out()).contains("--kube-api-qps=FLOAT").contains("--kube-api-burst=INT").contains("--leader-elect-resource-lock=TYPE");
+    }
+
+    /**
+     * Issue 38.8: kube-controller-manager's client and lock flags, with upstream's meaning (no client-side limit by default, see
+     * differences-from-upstream.md); a lock other than leases is a usage error.
+     */
+    @Test
+    void kubeApiQpsBurstAndTheLeaseLockAreKubeControllerManagers() {
+        CommandLine.ParseResult defaults = Main.commandLine().parseArgs("run");
+        RunCommand run = (RunCommand) defaults.subcommand().commandSpec().userObject();
+        run.settings();
+        assertThat(run.kubeApiQps).isEqualTo(-1f);
+        assertThat(run.kubeApiBurst).isEqualTo(30);
+        assertThat(run.leaseLock).isEqualTo("leases");
+        assertThat(parse("--kube-api-qps=50", "--kube-api-burst=100", "--leader-elect-resource-lock=leases")).isNotNull();
+
+        Result lock = execute("--leader-elect-resource-lock=endpointsleases");
+        assertThat(lock.exit()).isEqualTo(2);
+        assertThat(lock.err()).startsWith("error: --leader-elect-resource-lock must be leases, got 'endpointsleases' (upstream's current"
+                + " releases accept only leases)\n");
+        assertThat(parse("--kube-api-qps=0", "--kube-api-burst=0")).isNotNull();
+        Result qps = execute("--kube-api-qps=NaN");
+        assertThat(qps.exit()).isEqualTo(2);
+        assertThat(qps.err()).startsWith("error: --kube-api-qps must be a number, got NaN\n");
+        Result burst = execute("--kube-api-burst=-1");
+        assertThat(burst.exit()).isEqualTo(2);
+        assertThat(burst.err()).startsWith("error: --kube-api-burst must not be negative, got -1\n");
     }
 
     @Test

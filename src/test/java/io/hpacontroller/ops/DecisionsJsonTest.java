@@ -39,9 +39,13 @@ class DecisionsJsonTest {
                 .reconcile(hpa);
         assertThat(o.trace().metrics().get(0).fallback()).isTrue();
 
-        HpaDecisions written = new HpaDecisions("default/web", true, HpaDecisions.Flags.of(ControllerConfig.defaults(), Duration.ofSeconds(15)),
+        HpaDecisions written = new HpaDecisions("default/web", true, HpaDecisions.Flags.of(ControllerConfig.defaults(), Duration.ofSeconds(15),
+                List.of("autoscaling/v2")),
                 histories.snapshot("default/web"), List.of(o.trace()));
-        HpaDecisions read = DecisionsJson.read(DecisionsJson.write(written), HpaDecisions.class);
+        String json = DecisionsJson.write(written);
+        assertThat(json).as("times in RFC 3339, no -1 for none").contains("\"time\":\"2026-03-01T12:01:00Z\"")
+                .contains("\"since\":\"2026-03-01T12:00:00Z\"").doesNotContain(":-1");
+        HpaDecisions read = DecisionsJson.read(json, HpaDecisions.class);
 
         assertThat(read.history().metricFailures()).containsExactly(new HpaHistory.MetricFailure("External/queue", now.toEpochMilli(), true));
         assertThat(read.history()).isEqualTo(written.history());
@@ -51,5 +55,11 @@ class DecisionsJsonTest {
         assertThat(t.controls().syncPeriodMillis()).isEqualTo(5000);
         assertThat(t.metrics().get(0).failingSince()).isEqualTo(now.toEpochMilli());
         assertThat(t.metrics().get(0).fallback()).isTrue();
+        assertThat(t.time()).isEqualTo(o.trace().time());
+        assertThat(t.metrics().get(0).timestamp()).isEqualTo(o.trace().metrics().get(0).timestamp());
+        assertThat(List.of(t.currentReplicas(), t.minReplicas(), t.maxReplicas(), t.selectedMetric(), t.rawDesiredReplicas(), t.desiredReplicas()))
+                .isEqualTo(List.of(o.trace().currentReplicas(), o.trace().minReplicas(), o.trace().maxReplicas(), o.trace().selectedMetric(),
+                        o.trace().rawDesiredReplicas(), o.trace().desiredReplicas()));
+        assertThat(t.controls().cpuInitializationPeriodMillis()).as("-1: the flag's").isEqualTo(-1);
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hpacontroller.cli.CommandRun;
 import io.hpacontroller.cli.Main;
 import io.hpacontroller.controller.ControllerOptions;
 import io.hpacontroller.deploy.ChartReleases;
@@ -128,6 +129,31 @@ class MetricsAuthIT {
             assertThat(exit).as(err.toString()).isZero();
             JsonNode explained = JSON.readTree(out.toString());
             assertThat(explained.path("history").path("known").asBoolean()).as(explained.path("history").toString()).isTrue();
+
+            // issue 38.1: without --controller-token, explain authenticates as the kubeconfig's user (its bearer token); the reader
+            // and the stranger may both read the HPA and its target (a Role of this test), the stranger is refused /decisions in one line
+            admin.rbac().roles().inNamespace(ns.name()).resource(new io.fabric8.kubernetes.api.model.rbac.RoleBuilder().withNewMetadata()
+                    .withName("explain").endMetadata()
+                    .addNewRule().withApiGroups("autoscaling").withResources("horizontalpodautoscalers").withVerbs("get").endRule()
+                    .addNewRule().withApiGroups("apps").withResources("deployments/scale").withVerbs("get").endRule()
+                    .addNewRule().withApiGroups("").withResources("pods").withVerbs("list").endRule()
+                    .addNewRule().withApiGroups("metrics.k8s.io").withResources("pods").withVerbs("list").endRule().build()).create();
+            admin.rbac().roleBindings().inNamespace(ns.name()).resource(new io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder()
+                    .withNewMetadata().withName("explain").endMetadata().withNewRoleRef().withApiGroup("rbac.authorization.k8s.io")
+                    .withKind("Role").withName("explain").endRoleRef().addNewSubject().withKind("ServiceAccount").withName("scraper")
+                    .withNamespace(ns.name()).endSubject().addNewSubject().withKind("ServiceAccount").withName("stranger")
+                    .withNamespace(ns.name()).endSubject().build()).create();
+            java.nio.file.Path readerConfig = kube.kubeconfigForServiceAccount(ns.name(), "scraper", null);
+            // the API server's authorizer sees the new binding a moment later
+            CommandRun asReader = await().atMost(Duration.ofSeconds(60)).until(() -> CommandRun.of("explain", ns.name() + "/web",
+                    "--kubeconfig=" + readerConfig, "-o", "json", "--controller-url=" + base), r -> r.exit() == 0);
+            assertThat(JSON.readTree(asReader.out()).path("history").path("known").asBoolean()).as(asReader.out()).isTrue();
+            CommandRun asStranger = CommandRun.of("explain", ns.name() + "/web", "--kubeconfig=" + kube.kubeconfigForServiceAccount(ns.name(),
+                    "stranger", null), "-o", "json", "--controller-url=" + base);
+            assertThat(asStranger.exit()).as(asStranger.err()).isZero();
+            assertThat(JSON.readTree(asStranger.out()).path("history").path("unknown").asText()).as(asStranger.out())
+                    .startsWith("the controller at " + base + " answered HTTP 403: forbidden: User \"system:serviceaccount:" + ns.name()
+                            + ":stranger\" cannot get path \"/decisions/" + ns.name() + "/web\" (sent: the kubeconfig user's token;");
         } finally {
             runtime.close();
             client.close();
