@@ -1,6 +1,7 @@
 package io.hpacontroller.controller;
 
-import java.nio.charset.StandardCharsets;
+import io.hpacontroller.core.cadence.FreshSlots;
+
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -79,7 +80,7 @@ public final class PhasedCadence implements WorkQueue.Cadence {
 
     /** When within each period the key's slots fall: nanoseconds after each multiple of the period since the epoch. */
     public long phase(String key) {
-        return Math.floorMod(mix(fnv1a(key)), period(key));
+        return Math.floorMod(FreshSlots.hash(key), period(key));
     }
 
     /** The key's latest slot at or before ticker time {@code t}. */
@@ -116,22 +117,5 @@ public final class PhasedCadence implements WorkQueue.Cadence {
     public double catchUp(long period, long begunAt, long processStart, long now) {
         long startingUp = begunAt - processStart;
         return startingUp > 0 && startingUp < period && now < processStart + period ? (double) period / (period - startingUp) : 1;
-    }
-
-    /** FNV-1a (64 bit) of the key's UTF-8 bytes: a fixed function, unlike an identity hash. */
-    private static long fnv1a(String key) {
-        long h = 0xcbf29ce484222325L;
-        for (byte b : key.getBytes(StandardCharsets.UTF_8)) {
-            h ^= b & 0xff;
-            h *= 0x100000001b3L;
-        }
-        return h;
-    }
-
-    /** SplitMix64's finalizer: keys that differ in one character ("h-1", "h-2") land far apart. */
-    private static long mix(long z) {
-        z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
-        z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
-        return z ^ (z >>> 31);
     }
 }
