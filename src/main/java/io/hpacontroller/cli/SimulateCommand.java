@@ -1,6 +1,8 @@
 package io.hpacontroller.cli;
 
+import io.hpacontroller.sim.PhaseSweep;
 import io.hpacontroller.sim.SimulationResult;
+import io.hpacontroller.sim.report.PhaseSweepCsv;
 import io.hpacontroller.sim.report.SimulationOutput;
 import io.hpacontroller.sim.report.SummaryText;
 import io.hpacontroller.sim.scenario.Scenario;
@@ -61,6 +63,11 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--example", description = "print a commented scenario to start from, and exit")
     boolean example;
 
+    @Option(names = "--sweep-phases", description = "run each HPA spec at every sync phase and every metrics-pipeline phase (1 s steps),"
+            + " once with each cadence (spread, fresh), the controller started " + PhaseSweep.WARM_UP_PERIODS + " periods early; write DIR/"
+            + PhaseSweepCsv.FILE + " (and DIR/" + PhaseSweepCsv.COLD_START_FILE + " without the early start) instead of the report")
+    boolean sweepPhases;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -91,6 +98,23 @@ public final class SimulateCommand implements Callable<Integer> {
             stderr.println("simulate: cannot write to " + out + ": " + reason(e));
             stderr.flush();
             return 2;
+        }
+        if (sweepPhases) {
+            try {
+                java.util.List<PhaseSweep.Run> warm = PhaseSweep.run(scenario, PhaseSweep.WARM_UP_PERIODS);
+                java.util.List<PhaseSweep.Run> cold = PhaseSweep.run(scenario, 0);
+                PhaseSweepCsv.write(out.resolve(PhaseSweepCsv.FILE), warm);
+                PhaseSweepCsv.write(out.resolve(PhaseSweepCsv.COLD_START_FILE), cold);
+                PhaseSweepCsv.summarize("Phase sweep, the controller started " + PhaseSweep.WARM_UP_PERIODS + " periods early:", warm, stdout);
+                PhaseSweepCsv.summarize("Cold start (the first sync at the phase):", cold, stdout);
+            } catch (IOException e) {
+                stderr.println("simulate: cannot write to " + out + ": " + reason(e));
+                stderr.flush();
+                return 2;
+            }
+            stdout.println("Wrote " + out.resolve(PhaseSweepCsv.FILE) + ", " + out.resolve(PhaseSweepCsv.COLD_START_FILE));
+            stdout.flush();
+            return 0;
         }
         SimulationOutput.Written written;
         try {

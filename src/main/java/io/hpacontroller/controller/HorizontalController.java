@@ -6,7 +6,9 @@ import io.hpacontroller.api.ApiCallStats;
 import io.hpacontroller.api.ApiDiscovery;
 import io.hpacontroller.api.KubeApi;
 import io.hpacontroller.api.WriteGate;
+import io.hpacontroller.core.Parsed;
 import io.hpacontroller.core.controls.HpaControls;
+import io.hpacontroller.core.controls.SyncCadence;
 import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.port.HistoryWriter;
 import io.hpacontroller.core.port.Ports;
@@ -323,6 +325,8 @@ public final class HorizontalController implements AutoCloseable {
         ReconcileOutcome outcome = reconciler.reconcile(hpa, current -> controls.of(key, current));
         long total = System.nanoTime() - start;
         long cpu = THREADS.getCurrentThreadCpuTime() - cpuStart;
+        cadence.synced(key, outcome.trace(), controls.of(key, hpa) instanceof Parsed.Valid<HpaControls> v
+                && v.value().cadence() == SyncCadence.FRESH);
         SyncReport report = notifyListeners(new SyncReport(key, outcome, total, cpu, ApiCallStats.nanos(), ApiCallStats.calls(), waitedNanos));
         if (lookup(key) == null) {
             // deleted while it was reconciled (the informer removes it from its cache before it tells): drop what the

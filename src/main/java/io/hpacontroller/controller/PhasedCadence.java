@@ -1,10 +1,14 @@
 package io.hpacontroller.controller;
 
-import java.nio.charset.StandardCharsets;
+import io.hpacontroller.core.cadence.FreshSlots;
+import io.hpacontroller.core.cadence.MetricsPipelines;
+import io.hpacontroller.core.trace.DecisionTrace;
+
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -34,6 +38,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * </ul>
  * The period is the flag's, or an HPA's own (the HPA's sync-period control, which the queue hands over with its
  * key: {@link #keepPeriod}, kept until the key is removed); the phase is then within that period.
+ *
+ * <p>The fresh cadence (issue 40, an HPA's {@code cadence: Fresh} control): after each sync ({@link #synced}) the
+ * samples' timestamps teach {@link MetricsPipelines}; an HPA of the fresh cadence is then due at its pipeline's next
+ * fresh slot ({@link FreshSlots#nextAfter}: still never less than a period after its last sync), and at its spread
+ * phase while nothing is learned.
  */
 public final class PhasedCadence implements WorkQueue.Cadence {
 
@@ -42,9 +51,21 @@ public final class PhasedCadence implements WorkQueue.Cadence {
     private final Map<String, Long> ownPeriods = new ConcurrentHashMap<>();
     /** Nanoseconds since the epoch minus ticker nanoseconds. */
     private final long epochOffset;
+    /** What the syncs taught of the metrics pipelines. */
+    private final MetricsPipelines pipelines = new MetricsPipelines();
+    /** The pipeline each key of the fresh cadence follows. */
+    private final Map<String, String> fresh = new ConcurrentHashMap<>();
+    /** {@code --fresh-sync-spread}, ms. */
+    private final long freshSpreadMillis;
 
     /** @param period the period of every key that has none of its own */
     public PhasedCadence(Duration period, Clock clock, Ticker ticker) {
+        this(period, clock, ticker, Duration.ofSeconds(2));
+    }
+
+    /** @param freshSpread the window the fresh syncs after one sample are spread over */
+    public PhasedCadence(Duration period, Clock clock, Ticker ticker, Duration freshSpread) {
+        this.freshSpreadMillis = freshSpread.toMillis();
         this.period = period.toNanos();
         if (this.period <= 0) {
             throw new IllegalArgumentException("the sync period must be positive, got " + period);
@@ -65,6 +86,23 @@ public final class PhasedCadence implements WorkQueue.Cadence {
     @Override
     public void forget(String key) {
         ownPeriods.remove(key);
+        fresh.remove(key);
+    }
+
+    /** A sync of {@code key} ended with {@code trace} (null: none); {@code freshCadence}: the HPA's cadence is Fresh. */
+    public void synced(String key, DecisionTrace trace, boolean freshCadence) {
+        pipelines.observe(trace);
+        String pipeline = freshCadence ? pipelines.pipelineOf(trace) : null;
+        if (pipeline == null) {
+            fresh.remove(key);
+        } else {
+            fresh.put(key, pipeline);
+        }
+    }
+
+    /** What is learned of the pipelines (for the learned-cadence gauge). */
+    public MetricsPipelines pipelines() {
+        return pipelines;
     }
 
     /** Keys with a period of their own. */
@@ -79,7 +117,7 @@ public final class PhasedCadence implements WorkQueue.Cadence {
 
     /** When within each period the key's slots fall: nanoseconds after each multiple of the period since the epoch. */
     public long phase(String key) {
-        return Math.floorMod(mix(fnv1a(key)), period(key));
+        return Math.floorMod(FreshSlots.hash(key), period(key));
     }
 
     /** The key's latest slot at or before ticker time {@code t}. */
@@ -90,6 +128,18 @@ public final class PhasedCadence implements WorkQueue.Cadence {
     @Override
     public long nextDue(String key, long dueAt, long startedAt) {
         long p = period(key);
+        String pipeline = fresh.get(key);
+        if (pipeline != null && p >= 1_000_000L) {
+            long pMillis = p / 1_000_000L;
+            long dueMillis = Math.floorDiv(dueAt + epochOffset, 1_000_000L);
+            OptionalLong phase = FreshSlots.phase(pipelines.estimate(pipeline, dueMillis), key, pMillis, freshSpreadMillis);
+            if (phase.isPresent()) {
+                long startedMillis = Math.floorDiv(startedAt + epochOffset, 1_000_000L);
+                long next = Math.max(FreshSlots.nextAfter(dueMillis, pMillis, phase.getAsLong()),
+                        FreshSlots.atOrAfter(startedMillis + 1, phase.getAsLong(), pMillis)); // a late start skips what it missed
+                return next * 1_000_000L - epochOffset;
+            }
+        }
         long slotAfterStart = slotAtOrBefore(key, startedAt) + p;
         long firstSlotAPeriodAfterDue = slotAtOrBefore(key, dueAt + p - 1) + p;
         return Math.max(slotAfterStart, firstSlotAPeriodAfterDue);
@@ -116,22 +166,5 @@ public final class PhasedCadence implements WorkQueue.Cadence {
     public double catchUp(long period, long begunAt, long processStart, long now) {
         long startingUp = begunAt - processStart;
         return startingUp > 0 && startingUp < period && now < processStart + period ? (double) period / (period - startingUp) : 1;
-    }
-
-    /** FNV-1a (64 bit) of the key's UTF-8 bytes: a fixed function, unlike an identity hash. */
-    private static long fnv1a(String key) {
-        long h = 0xcbf29ce484222325L;
-        for (byte b : key.getBytes(StandardCharsets.UTF_8)) {
-            h ^= b & 0xff;
-            h *= 0x100000001b3L;
-        }
-        return h;
-    }
-
-    /** SplitMix64's finalizer: keys that differ in one character ("h-1", "h-2") land far apart. */
-    private static long mix(long z) {
-        z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
-        z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
-        return z ^ (z >>> 31);
     }
 }

@@ -8,7 +8,11 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricValueStatus;
 import io.hpacontroller.core.Parsed;
 import io.hpacontroller.core.Quantities;
 import io.hpacontroller.core.calc.Tolerances;
+import io.hpacontroller.core.cadence.FreshSlots;
+import io.hpacontroller.core.cadence.MetricsPipelines;
 import io.hpacontroller.core.controls.HpaControls;
+import io.hpacontroller.core.controls.SyncCadence;
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.labels.Selector;
 import io.hpacontroller.core.memory.InMemoryCluster;
 import io.hpacontroller.core.normalize.Behavior;
@@ -29,6 +33,7 @@ import io.hpacontroller.sim.scenario.Scenario;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
@@ -80,6 +85,12 @@ final class HpaRun {
     final long syncPeriodMillis;
     /** The time of this spec's next sync. */
     long nextSync;
+    /** Its cadence: its cadence annotation, or the controller flag of its setup. */
+    private final SyncCadence cadence;
+    private final long freshSpreadMillis;
+    /** What the fresh cadence learned of this spec's metrics pipelines (each spec runs in a cluster of its own). */
+    private final MetricsPipelines pipelines = new MetricsPipelines();
+    private String pipeline;
 
     HpaRun(Scenario scenario, int index, HorizontalPodAutoscaler hpa, VirtualClock clock, long horizonMillis, long firstIncrease) {
         this.hpa = hpa;
@@ -102,6 +113,8 @@ final class HpaRun {
         this.resourceMetrics = setup.resourceMetrics();
         this.customMetrics = setup.customMetrics();
         this.nextSync = setup.controller().syncPhaseMillis();
+        this.cadence = controls.cadenceOr(setup.controller().cadence());
+        this.freshSpreadMillis = setup.controller().freshSpreadMillis();
         this.reconciler = new Reconciler(config, Ports.of(cluster, SelectorOwnership.NONE), new HistoryStore(), clock);
     }
 
@@ -120,6 +133,25 @@ final class HpaRun {
 
     String name() {
         return hpa.getMetadata().getName();
+    }
+
+    /** The first sync at or after {@code t} (before the scenario's start, when the controller starts early: warm-up). */
+    void firstSyncAtOrAfter(long t) {
+        nextSync = FreshSlots.atOrAfter(t, Math.floorMod(nextSync, syncPeriodMillis), syncPeriodMillis);
+    }
+
+    /**
+     * After the sync due at {@code due}: the next one. Spread: a period later. Fresh: at the first fresh slot at least a
+     * period after it (the live queue's rule: never two syncs closer than the period), a period later while nothing is
+     * learned.
+     */
+    long nextSyncAfter(long due) {
+        if (cadence != SyncCadence.FRESH) {
+            return due + syncPeriodMillis;
+        }
+        long epoch = VirtualClock.epochMillis(0);
+        OptionalLong phase = FreshSlots.phase(pipelines.estimate(pipeline, epoch + due), HpaKey.of(hpa), syncPeriodMillis, freshSpreadMillis);
+        return phase.isEmpty() ? due + syncPeriodMillis : FreshSlots.nextAfter(epoch + due, syncPeriodMillis, phase.getAsLong()) - epoch;
     }
 
     /**
@@ -236,6 +268,10 @@ final class HpaRun {
         faults.startSync();
         ReconcileOutcome outcome = reconciler.reconcile(hpa);
         cluster.clearWrites(); // read from the workload, the HPA and the outcome
+        pipelines.observe(outcome.trace());
+        if (pipeline == null) {
+            pipeline = pipelines.pipelineOf(outcome.trace());
+        }
         delaySyncs.add(ScaleDelays.Sync.of(now, outcome.trace(), without[0], without[1], without[2], demanded));
         int after = workload.specReplicas();
         syncs++;

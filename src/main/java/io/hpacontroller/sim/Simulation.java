@@ -33,6 +33,14 @@ public final class Simulation {
 
     /** Runs the scenario, telling {@code listener} the state at every step. */
     public static SimulationResult run(Scenario scenario, StepListener listener) {
+        return run(scenario, listener, 0);
+    }
+
+    /**
+     * Runs the scenario with the controller started {@code warmUpMillis} before its start (0: the first sync at the
+     * phase): the syncs before time 0 see the demand of time 0, and let the fresh cadence learn the pipelines.
+     */
+    public static SimulationResult run(Scenario scenario, StepListener listener, long warmUpMillis) {
         long wallStart = System.nanoTime();
         long step = scenario.stepMillis();
         long end = scenario.durationMillis();
@@ -40,7 +48,7 @@ public final class Simulation {
         for (Scenario.SpecSetup setup : scenario.setups()) {
             horizon = Math.max(horizon, Math.max(setup.resourceMetrics().horizonMillis(), setup.customMetrics().horizonMillis()) + step);
         }
-        long warmStart = -((horizon + step - 1) / step) * step;
+        long warmStart = -((horizon + warmUpMillis + step - 1) / step) * step;
         VirtualClock clock = new VirtualClock(warmStart);
 
         LoadTrace load = scenario.load();
@@ -52,7 +60,11 @@ public final class Simulation {
         for (int i = 0; i < scenario.hpas().size(); i++) {
             // each run gets its own copy: the core writes the status on it
             HorizontalPodAutoscaler copy = SERIALIZATION.clone(scenario.hpas().get(i));
-            runs.add(new HpaRun(scenario, i, copy, clock, horizon, firstIncrease));
+            HpaRun run = new HpaRun(scenario, i, copy, clock, horizon, firstIncrease);
+            if (warmUpMillis > 0) {
+                run.firstSyncAtOrAfter(-warmUpMillis);
+            }
+            runs.add(run);
         }
         long bucket = Math.max(step, (end + CHART_POINTS - 1) / CHART_POINTS);
         Series demandSeries = new Series(end, bucket, Series.Keep.MAX);
@@ -72,7 +84,7 @@ public final class Simulation {
             for (HpaRun r : runs) {
                 if (t == r.nextSync && t <= end) {
                     r.sync(demand);
-                    r.nextSync += r.syncPeriodMillis;
+                    r.nextSync = r.nextSyncAfter(t);
                 }
                 nextSync = Math.min(nextSync, r.nextSync);
             }

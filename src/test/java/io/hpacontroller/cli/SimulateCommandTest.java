@@ -160,7 +160,7 @@ class SimulateCommandTest {
     void simulateHasHelpThatDescribesTheScenarioFormat() {
         assertThat(CommandRun.of("--help").out()).contains("simulate");
         String help = CommandRun.of("simulate", "--help").out();
-        assertThat(help).contains("Usage: hpa-controller simulate [-hV] [--example] [--out=DIR] [SCENARIO]")
+        assertThat(help).contains("Usage: hpa-controller simulate [-hV] [--example] [--sweep-phases] [--out=DIR]")
                 .contains("hpa-controller simulate --example > my-scenario.yaml");
         for (String key : List.of("duration", "step", "controller", "workload", "metrics", "load", "hpas", "faults")) {
             assertThat(help).as("the help names the scenario key %s", key).containsPattern("(?m)^  " + key + ":");

@@ -233,4 +233,39 @@ class PhasedCadenceTest {
         }
         return out;
     }
+
+    /** A sync's trace reading a cpu sample stamped {@code sampleTime} at {@code at} (epoch ms). */
+    private static io.hpacontroller.core.trace.DecisionTrace cpuRead(String key, long at, long sampleTime) {
+        var metric = new io.hpacontroller.core.trace.MetricTrace("Resource", "cpu", "cpu resource utilization (percentage of request)",
+                "Utilization", 50, 40, sampleTime, null, 3, null, null, null, false);
+        return io.hpacontroller.core.trace.DecisionTrace.builder(key, at).metrics(List.of(metric), 0, null, 3).build();
+    }
+
+    @Test
+    void aFreshHpaMovesToJustAfterItsPipelinesNewSampleAndNeverSyncsCloserThanThePeriod() {
+        Process p = new Process(Instant.parse("2026-11-28T00:00:00Z"));
+        String key = "shop/web";
+        // metrics-server scrapes at 4 s + k x 15 s, each sample 10 s old: readable at ts + 10 s
+        java.util.function.LongUnaryOperator newest = t -> Math.floorDiv(t - 4_000, 15_000) * 15_000 + 4_000 - 10_000;
+        p.queue.addChanged(key);
+        List<Long> syncs = new ArrayList<>();
+        for (int i = 0; i < 12 * 1500; i++) { // 3 minutes in 10 ms steps
+            for (Optional<WorkQueue.Item> item = p.queue.poll(); item.isPresent(); item = p.queue.poll()) {
+                long now = p.time.millis();
+                syncs.add(now);
+                p.cadence.synced(key, cpuRead(key, now, newest.applyAsLong(now)), true);
+                p.queue.done(key);
+            }
+            p.time.advance(STEP);
+        }
+        for (int i = 1; i < syncs.size(); i++) {
+            assertThat(syncs.get(i) - syncs.get(i - 1)).as("no two syncs closer than the period").isGreaterThanOrEqualTo(PERIOD.toMillis());
+        }
+        long last = syncs.get(syncs.size() - 1);
+        long sinceScrape = Math.floorMod(last - 4_000, 15_000);
+        assertThat(sinceScrape).as("the last sync comes within the spread window (2 s) and 1 s after the scrape").isLessThanOrEqualTo(3_000);
+        long spreadPhase = Math.floorMod(p.cadence.phase(key), PERIOD.toNanos()) / 1_000_000;
+        assertThat(syncs.subList(syncs.size() - 4, syncs.size())).allSatisfy(t -> assertThat(Math.floorMod(t - 4_000, 15_000)).isLessThanOrEqualTo(3_000));
+        assertThat(spreadPhase).isNotNull();
+    }
 }

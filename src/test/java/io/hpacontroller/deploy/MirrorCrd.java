@@ -14,6 +14,7 @@ import io.hpacontroller.core.controls.DurationRange;
 import io.hpacontroller.core.controls.HpaControls;
 import io.hpacontroller.core.controls.MirrorControlFields;
 import io.hpacontroller.core.controls.Mode;
+import io.hpacontroller.core.controls.SyncCadence;
 import io.hpacontroller.core.forecast.PredictSetting;
 import io.hpacontroller.core.schedule.Schedules;
 import io.hpacontroller.hpa.HpaApi;
@@ -191,8 +192,8 @@ final class MirrorCrd {
      * of {@link HpaControls} as schema bounds. The controller reads them with {@link MirrorControlFields}.
      */
     static final List<String> CONTROL_FIELDS = List.of(MirrorControlFields.MODE, MirrorControlFields.FALLBACK, MirrorControlFields.SYNC_PERIOD,
-            MirrorControlFields.CPU_INITIALIZATION_PERIOD, MirrorControlFields.INITIAL_READINESS_DELAY, MirrorControlFields.SCHEDULES,
-            MirrorControlFields.PREDICT);
+            MirrorControlFields.BEHAVIOR_SYNC_PERIOD, MirrorControlFields.CPU_INITIALIZATION_PERIOD, MirrorControlFields.INITIAL_READINESS_DELAY,
+            MirrorControlFields.SCHEDULES, MirrorControlFields.PREDICT, MirrorControlFields.CADENCE);
 
     private static void addControls(ObjectNode spec) {
         ObjectNode specProperties = (ObjectNode) spec.get("properties");
@@ -218,12 +219,24 @@ final class MirrorCrd {
         specProperties.set("fallback", sorted(fallback));
         specProperties.set("schedules", schedules());
         specProperties.set("predict", predict());
+        specProperties.set("syncPeriodSeconds", seconds("syncPeriodSeconds is this HPA's sync period, instead of the controller's"
+                + " --horizontal-pod-autoscaler-sync-period: KEP-6003's spelling (alpha in v1.38). spec.behavior.syncPeriodSeconds, the older"
+                + " spelling, may be set too only with the same value.", HpaControls.SYNC_PERIOD));
+        ObjectNode cadence = NODES.objectNode().put("description", "cadence is when within each period this HPA is synced: Fresh (just"
+                + " after its metrics pipeline's next sample becomes readable, as learned from the samples' timestamps) or Spread (at a"
+                + " fixed phase of its own); unset: the controller's --sync-cadence.");
+        ArrayNode cadences = cadence.putArray("enum");
+        for (SyncCadence c : SyncCadence.values()) {
+            cadences.add(c.text());
+        }
+        cadence.put("type", "string");
+        specProperties.set("cadence", sorted(cadence));
         spec.set("properties", sorted(specProperties));
 
         ObjectNode behavior = (ObjectNode) specProperties.get("behavior");
         ObjectNode behaviorProperties = (ObjectNode) behavior.get("properties");
         behaviorProperties.set("syncPeriodSeconds", seconds("syncPeriodSeconds is this HPA's sync period, instead of the controller's"
-                + " --horizontal-pod-autoscaler-sync-period. KEP-6003.", HpaControls.SYNC_PERIOD));
+                + " --horizontal-pod-autoscaler-sync-period: the older spelling of spec.syncPeriodSeconds (KEP-6003).", HpaControls.SYNC_PERIOD));
         behaviorProperties.set("cpuInitializationPeriodSeconds", seconds("cpuInitializationPeriodSeconds is this HPA's value of the"
                 + " controller's --horizontal-pod-autoscaler-cpu-initialization-period.", HpaControls.WARM_UP));
         behaviorProperties.set("initialReadinessDelaySeconds", seconds("initialReadinessDelaySeconds is this HPA's value of the"

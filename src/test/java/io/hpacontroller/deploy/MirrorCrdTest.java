@@ -93,6 +93,8 @@ class MirrorCrdTest {
         assertThat(range(spec.get("fallback").get("properties").get("failureDurationSeconds"))).isEqualTo("1..86400");
         assertThat(spec.get("fallback").get("properties").get("replicas").get("minimum").asInt()).isEqualTo(1);
         assertThat(range(behavior.get("syncPeriodSeconds"))).isEqualTo("1..3600");
+        assertThat(range(spec.get("syncPeriodSeconds"))).as("KEP-6003's spelling").isEqualTo("1..3600");
+        assertThat(spec.get("cadence").get("enum")).extracting(JsonNode::asText).containsExactly("Fresh", "Spread");
         assertThat(range(behavior.get("cpuInitializationPeriodSeconds"))).isEqualTo("0..3600");
         assertThat(range(behavior.get("initialReadinessDelaySeconds"))).isEqualTo("0..3600");
         // what the CRD accepts, the controller reads: one model from either source
@@ -104,13 +106,16 @@ class MirrorCrdTest {
                   scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
                   maxReplicas: 10
                   mode: Preview
+                  cadence: Fresh
+                  syncPeriodSeconds: 3
                   fallback: {replicas: 6, failureDurationSeconds: 120}
                   behavior: {syncPeriodSeconds: 3, cpuInitializationPeriodSeconds: 120, initialReadinessDelaySeconds: 60}
                 """, MirrorHpa.class);
         assertThat(io.hpacontroller.core.controls.HpaControls.of(parsed.toCore())).isEqualTo(io.hpacontroller.core.Parsed.valid(
                 new io.hpacontroller.core.controls.HpaControls(java.time.Duration.ofSeconds(3),
                         new io.hpacontroller.core.controls.Fallback(6, java.time.Duration.ofMinutes(2)), io.hpacontroller.core.controls.Mode.PREVIEW,
-                        java.time.Duration.ofMinutes(2), java.time.Duration.ofMinutes(1), null, null)));
+                        java.time.Duration.ofMinutes(2), java.time.Duration.ofMinutes(1), null, null,
+                        io.hpacontroller.core.controls.SyncCadence.FRESH)));
     }
 
     private static String range(JsonNode integer) {

@@ -27,6 +27,7 @@ import java.util.TreeSet;
  * autoscaling.hpa-controller.io/initial-readiness-delay: 60s     # 0s to 1h
  * autoscaling.hpa-controller.io/schedules: ...                   # SchedulesAnnotation
  * autoscaling.hpa-controller.io/predict: ...                     # PredictAnnotation
+ * autoscaling.hpa-controller.io/cadence: Fresh                   # Fresh or Spread
  * </pre>
  * Durations are Go's ({@code 90s}, {@code 1m30s}). A malformed or out-of-range value, a fallback half given,
  * or a name under the prefix that is none of {@link #KNOWN} (a typo must not be silently ignored) makes the
@@ -41,13 +42,14 @@ public final class ControlAnnotations {
     public static final String MODE = PREFIX + "mode";
     public static final String CPU_INITIALIZATION_PERIOD = PREFIX + "cpu-initialization-period";
     public static final String INITIAL_READINESS_DELAY = PREFIX + "initial-readiness-delay";
+    public static final String CADENCE = PREFIX + "cadence";
 
     /**
      * Every annotation name under the prefix that some part of the controller reads; any other is an error. A part
      * that adds one (scheduled and predictive scaling, the mirror API, the persisted state) adds it here.
      */
     public static final Set<String> KNOWN = Set.of(SYNC_PERIOD, FALLBACK_REPLICAS, FALLBACK_AFTER, MODE, CPU_INITIALIZATION_PERIOD,
-            INITIAL_READINESS_DELAY, SchedulesAnnotation.NAME, PredictAnnotation.NAME);
+            INITIAL_READINESS_DELAY, SchedulesAnnotation.NAME, PredictAnnotation.NAME, CADENCE);
 
     private ControlAnnotations() {
     }
@@ -80,6 +82,7 @@ public final class ControlAnnotations {
         Duration initialReadiness = null;
         Schedules schedules = null;
         PredictSetting predict = null;
+        SyncCadence cadence = null;
         for (Map.Entry<String, String> a : ours.entrySet()) {
             String name = a.getKey();
             String value = a.getValue() == null ? "" : a.getValue().strip();
@@ -91,6 +94,7 @@ public final class ControlAnnotations {
                     case INITIAL_READINESS_DELAY -> initialReadiness = duration(name, value, HpaControls.WARM_UP, "60s");
                     case FALLBACK_REPLICAS -> fallbackReplicas = replicas(name, value);
                     case MODE -> mode = mode(name, value);
+                    case CADENCE -> cadence = cadence(name, value);
                     case SchedulesAnnotation.NAME -> schedules = valueOf(SchedulesAnnotation.parse(a.getValue()));
                     case PredictAnnotation.NAME -> predict = valueOf(PredictAnnotation.parse(a.getValue()));
                     default -> {
@@ -115,7 +119,7 @@ public final class ControlAnnotations {
             return Parsed.invalid(String.join("; ", problems));
         }
         Fallback fallback = fallbackReplicas == null ? null : new Fallback(fallbackReplicas, fallbackAfter);
-        return Parsed.valid(new HpaControls(syncPeriod, fallback, mode, cpuInitialization, initialReadiness, schedules, predict));
+        return Parsed.valid(new HpaControls(syncPeriod, fallback, mode, cpuInitialization, initialReadiness, schedules, predict, cadence));
     }
 
     private static Duration duration(String name, String value, DurationRange range, String example) {
@@ -150,6 +154,14 @@ public final class ControlAnnotations {
             throw new IllegalArgumentException(name + ": must be one of " + Mode.choices() + ", got \"" + value + "\"");
         }
         return m;
+    }
+
+    static SyncCadence cadence(String name, String value) {
+        SyncCadence c = SyncCadence.of(value);
+        if (c == null) {
+            throw new IllegalArgumentException(name + ": must be one of " + SyncCadence.choices() + ", got \"" + value + "\"");
+        }
+        return c;
     }
 
     private static <T> T valueOf(Parsed<T> parsed) {

@@ -22,12 +22,13 @@ import java.util.Objects;
  * @param initialReadinessDelay   this HPA's {@code --horizontal-pod-autoscaler-initial-readiness-delay}, null for the flag's
  * @param schedules               scheduled minReplicas rules (issue 18), null for none
  * @param predict                 the forecast setting (issue 18), null for none
+ * @param cadence                 when within the period this HPA is synced (issue 40), null for the flag's
  */
 public record HpaControls(Duration syncPeriod, Fallback fallback, Mode mode, Duration cpuInitializationPeriod,
-                          Duration initialReadinessDelay, Schedules schedules, PredictSetting predict) {
+                          Duration initialReadinessDelay, Schedules schedules, PredictSetting predict, SyncCadence cadence) {
 
     /** No control: upstream's behavior. */
-    public static final HpaControls NONE = new HpaControls(null, null, Mode.AUTO, null, null, null, null);
+    public static final HpaControls NONE = new HpaControls(null, null, Mode.AUTO, null, null, null, null, null);
 
     public static final DurationRange SYNC_PERIOD = new DurationRange(Duration.ofSeconds(1), Duration.ofHours(1));
     public static final DurationRange FALLBACK_AFTER = new DurationRange(Duration.ofSeconds(1), Duration.ofHours(24));
@@ -77,26 +78,35 @@ public record HpaControls(Duration syncPeriod, Fallback fallback, Mode mode, Dur
     }
 
     public HpaControls withSyncPeriod(Duration d) {
-        return new HpaControls(d, fallback, mode, cpuInitializationPeriod, initialReadinessDelay, schedules, predict);
+        return new HpaControls(d, fallback, mode, cpuInitializationPeriod, initialReadinessDelay, schedules, predict, cadence);
     }
 
     public HpaControls withFallback(Fallback f) {
-        return new HpaControls(syncPeriod, f, mode, cpuInitializationPeriod, initialReadinessDelay, schedules, predict);
+        return new HpaControls(syncPeriod, f, mode, cpuInitializationPeriod, initialReadinessDelay, schedules, predict, cadence);
     }
 
     public HpaControls withMode(Mode m) {
-        return new HpaControls(syncPeriod, fallback, m, cpuInitializationPeriod, initialReadinessDelay, schedules, predict);
+        return new HpaControls(syncPeriod, fallback, m, cpuInitializationPeriod, initialReadinessDelay, schedules, predict, cadence);
     }
 
     public HpaControls withWarmUp(Duration cpuInitialization, Duration initialReadiness) {
-        return new HpaControls(syncPeriod, fallback, mode, cpuInitialization, initialReadiness, schedules, predict);
+        return new HpaControls(syncPeriod, fallback, mode, cpuInitialization, initialReadiness, schedules, predict, cadence);
     }
 
     public HpaControls withSchedules(Schedules s) {
-        return new HpaControls(syncPeriod, fallback, mode, cpuInitializationPeriod, initialReadinessDelay, s, predict);
+        return new HpaControls(syncPeriod, fallback, mode, cpuInitializationPeriod, initialReadinessDelay, s, predict, cadence);
+    }
+
+    public HpaControls withCadence(SyncCadence c) {
+        return new HpaControls(syncPeriod, fallback, mode, cpuInitializationPeriod, initialReadinessDelay, schedules, predict, c);
+    }
+
+    /** This HPA's cadence, or the flag's. */
+    public SyncCadence cadenceOr(SyncCadence flag) {
+        return cadence == null ? flag : cadence;
     }
 
     public HpaControls withPredict(PredictSetting p) {
-        return new HpaControls(syncPeriod, fallback, mode, cpuInitializationPeriod, initialReadinessDelay, schedules, p);
+        return new HpaControls(syncPeriod, fallback, mode, cpuInitializationPeriod, initialReadinessDelay, schedules, p, cadence);
     }
 }

@@ -24,7 +24,9 @@ import java.util.function.Function;
  * <pre>
  * spec.mode: Preview                                   # Auto, Preview or Suspended
  * spec.fallback: {replicas: 6, failureDurationSeconds: 120}
- * spec.behavior.syncPeriodSeconds: 3                   # 1 to 3600
+ * spec.syncPeriodSeconds: 3                            # 1 to 3600 (KEP-6003's spelling, alpha in v1.38)
+ * spec.behavior.syncPeriodSeconds: 3                   # the older spelling; both with different values is an error
+ * spec.cadence: Fresh                                  # Fresh or Spread
  * spec.behavior.cpuInitializationPeriodSeconds: 120    # 0 to 3600
  * spec.behavior.initialReadinessDelaySeconds: 60       # 0 to 3600
  * spec.schedules: [{cron: "0 8 * * MON-FRI", duration: 10h, timezone: Europe/Berlin, minReplicas: 6}]
@@ -45,7 +47,9 @@ public final class MirrorControlFields {
     public static final String FALLBACK = "spec.fallback";
     public static final String FALLBACK_REPLICAS = "spec.fallback.replicas";
     public static final String FALLBACK_DURATION = "spec.fallback.failureDurationSeconds";
-    public static final String SYNC_PERIOD = "spec.behavior.syncPeriodSeconds";
+    public static final String SYNC_PERIOD = "spec.syncPeriodSeconds";
+    public static final String BEHAVIOR_SYNC_PERIOD = "spec.behavior.syncPeriodSeconds";
+    public static final String CADENCE = "spec.cadence";
     public static final String CPU_INITIALIZATION_PERIOD = "spec.behavior.cpuInitializationPeriodSeconds";
     public static final String INITIAL_READINESS_DELAY = "spec.behavior.initialReadinessDelaySeconds";
     public static final String SCHEDULES = "spec.schedules";
@@ -68,20 +72,24 @@ public final class MirrorControlFields {
         Map<String, Object> behaviorFields = spec == null || spec.getBehavior() == null || spec.getBehavior().getAdditionalProperties() == null
                 ? Map.of() : spec.getBehavior().getAdditionalProperties();
         if (!specFields.containsKey("mode") && !specFields.containsKey("fallback") && !behaviorFields.containsKey("syncPeriodSeconds")
+                && !specFields.containsKey("syncPeriodSeconds") && !specFields.containsKey("cadence")
                 && !behaviorFields.containsKey("cpuInitializationPeriodSeconds") && !behaviorFields.containsKey("initialReadinessDelaySeconds")
                 && !specFields.containsKey("schedules") && !specFields.containsKey("predict")) {
             return fromAnnotations;
         }
         List<String> problems = new ArrayList<>();
         SortedMap<String, String> annotated = ControlAnnotations.ours(annotations);
-        Duration syncPeriod = seconds(problems, SYNC_PERIOD, behaviorFields, "syncPeriodSeconds", HpaControls.SYNC_PERIOD);
+        Duration syncPeriod = syncPeriod(problems, specFields, behaviorFields);
+        SyncCadence cadence = cadence(problems, specFields.get("cadence"));
         Duration cpuInitialization = seconds(problems, CPU_INITIALIZATION_PERIOD, behaviorFields, "cpuInitializationPeriodSeconds", HpaControls.WARM_UP);
         Duration initialReadiness = seconds(problems, INITIAL_READINESS_DELAY, behaviorFields, "initialReadinessDelaySeconds", HpaControls.WARM_UP);
         Mode mode = mode(problems, specFields.get("mode"));
         Fallback fallback = fallback(problems, specFields.get("fallback"));
         Schedules schedules = setting(problems, specFields, "schedules", SCHEDULES, SchedulesAnnotation::parse);
         PredictSetting predict = setting(problems, specFields, "predict", PREDICT, PredictAnnotation::parse);
-        twice(problems, syncPeriod, SYNC_PERIOD, annotated, ControlAnnotations.SYNC_PERIOD);
+        twice(problems, syncPeriod, specFields.containsKey("syncPeriodSeconds") ? SYNC_PERIOD : BEHAVIOR_SYNC_PERIOD, annotated,
+                ControlAnnotations.SYNC_PERIOD);
+        twice(problems, cadence, CADENCE, annotated, ControlAnnotations.CADENCE);
         twice(problems, cpuInitialization, CPU_INITIALIZATION_PERIOD, annotated, ControlAnnotations.CPU_INITIALIZATION_PERIOD);
         twice(problems, initialReadiness, INITIAL_READINESS_DELAY, annotated, ControlAnnotations.INITIAL_READINESS_DELAY);
         twice(problems, mode, MODE, annotated, ControlAnnotations.MODE);
@@ -104,6 +112,9 @@ public final class MirrorControlFields {
         }
         if (mode != null) {
             c = c.withMode(mode);
+        }
+        if (cadence != null) {
+            c = c.withCadence(cadence);
         }
         if (schedules != null) {
             c = c.withSchedules(schedules);
@@ -149,6 +160,32 @@ public final class MirrorControlFields {
             return null;
         }
         return Duration.ofSeconds(n);
+    }
+
+    /**
+     * The sync period from {@code spec.syncPeriodSeconds} (KEP-6003) or the older {@code spec.behavior.syncPeriodSeconds}:
+     * both may be given only with the same value.
+     */
+    private static Duration syncPeriod(List<String> problems, Map<String, Object> specFields, Map<String, Object> behaviorFields) {
+        Duration top = seconds(problems, SYNC_PERIOD, specFields, "syncPeriodSeconds", HpaControls.SYNC_PERIOD);
+        Duration older = seconds(problems, BEHAVIOR_SYNC_PERIOD, behaviorFields, "syncPeriodSeconds", HpaControls.SYNC_PERIOD);
+        if (top != null && older != null && !top.equals(older)) {
+            problems.add(SYNC_PERIOD + ": " + top.toSeconds() + " differs from " + BEHAVIOR_SYNC_PERIOD + ": " + older.toSeconds()
+                    + " (the same control spelled twice: keep " + SYNC_PERIOD + ")");
+            return null;
+        }
+        return top != null ? top : older;
+    }
+
+    private static SyncCadence cadence(List<String> problems, Object value) {
+        if (value == null) {
+            return null;
+        }
+        SyncCadence c = value instanceof String s ? SyncCadence.of(s) : null;
+        if (c == null) {
+            problems.add(CADENCE + ": must be one of " + SyncCadence.choices() + ", got " + shown(value));
+        }
+        return c;
     }
 
     private static Mode mode(List<String> problems, Object value) {

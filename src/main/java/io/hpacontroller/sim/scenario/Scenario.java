@@ -3,6 +3,7 @@ package io.hpacontroller.sim.scenario;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.hpacontroller.core.Parsed;
 import io.hpacontroller.core.controls.HpaControls;
+import io.hpacontroller.core.controls.SyncCadence;
 import io.hpacontroller.core.model.ContainerInfo;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 
@@ -83,8 +84,27 @@ public record Scenario(String name, String description, long durationMillis, lon
      * @param syncPeriodMillis {@code --horizontal-pod-autoscaler-sync-period}
      * @param syncPhaseMillis  time of the first sync; later syncs follow every period
      * @param config           the remaining flags, as the core takes them
+     * @param cadence          {@code --sync-cadence}: Spread syncs at the phase, Fresh (issue 40) from the phase until the
+     *                         metrics pipeline's cadence is learned, then just after each new sample
+     * @param freshSpreadMillis {@code --fresh-sync-spread}
      */
-    public record Controller(long syncPeriodMillis, long syncPhaseMillis, ControllerConfig config) {
+    public record Controller(long syncPeriodMillis, long syncPhaseMillis, ControllerConfig config, SyncCadence cadence, long freshSpreadMillis) {
+
+        /** The spread cadence, as upstream's fixed phase. */
+        public Controller(long syncPeriodMillis, long syncPhaseMillis, ControllerConfig config) {
+            this(syncPeriodMillis, syncPhaseMillis, config, SyncCadence.SPREAD, DEFAULT_FRESH_SPREAD_MILLIS);
+        }
+
+        /** The default of {@code --fresh-sync-spread}. */
+        public static final long DEFAULT_FRESH_SPREAD_MILLIS = 2_000;
+
+        public Controller withCadence(SyncCadence c) {
+            return new Controller(syncPeriodMillis, syncPhaseMillis, config, c, freshSpreadMillis);
+        }
+
+        public Controller withSyncPhase(long phaseMillis) {
+            return new Controller(syncPeriodMillis, phaseMillis, config, cadence, freshSpreadMillis);
+        }
     }
 
     /**

@@ -8,6 +8,7 @@ import io.hpacontroller.core.Quantities;
 import io.hpacontroller.core.controls.HpaControls;
 import io.hpacontroller.core.model.ContainerInfo;
 import io.hpacontroller.core.model.ResourceAmounts;
+import io.hpacontroller.core.controls.SyncCadence;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.core.validation.FieldError;
 import io.hpacontroller.core.validation.HpaValidation;
@@ -135,7 +136,7 @@ public final class ScenarioReader {
     }
 
     static final Scenario.Controller DEFAULT_CONTROLLER = new Scenario.Controller(15_000, 0, ControllerConfig.defaults());
-    static final Set<String> CONTROLLER_KEYS = Set.of("horizontal-pod-autoscaler-sync-period", "syncPhase", "horizontal-pod-autoscaler-tolerance",
+    static final Set<String> CONTROLLER_KEYS = Set.of("horizontal-pod-autoscaler-sync-period", "syncPhase", "sync-cadence", "fresh-sync-spread", "horizontal-pod-autoscaler-tolerance",
             "horizontal-pod-autoscaler-downscale-stabilization", "horizontal-pod-autoscaler-cpu-initialization-period",
             "horizontal-pod-autoscaler-initial-readiness-delay", "HPAScaleToZero");
     /** What an HPA spec may change of the scenario's workload: how long its pods take to start. */
@@ -159,7 +160,16 @@ public final class ScenarioReader {
                 Duration.ofMillis(n.child("horizontal-pod-autoscaler-initial-readiness-delay").duration(d.initialReadinessDelay().toMillis())),
                 Duration.ofMillis(n.child("horizontal-pod-autoscaler-downscale-stabilization").duration(d.downscaleStabilization().toMillis())),
                 n.child("HPAScaleToZero").bool(d.scaleToZeroEnabled()));
-        return new Scenario.Controller(period, phase, config);
+        String cadenceText = n.child("sync-cadence").text(base.cadence().text().toLowerCase(java.util.Locale.ROOT));
+        SyncCadence cadence = "fresh".equals(cadenceText) ? SyncCadence.FRESH : "spread".equals(cadenceText) ? SyncCadence.SPREAD : null;
+        if (cadence == null) {
+            throw n.child("sync-cadence").error("must be fresh or spread, got \"" + cadenceText + "\"");
+        }
+        long spread = n.child("fresh-sync-spread").duration(base.freshSpreadMillis());
+        if (spread < 0 || spread >= period) {
+            throw n.child("fresh-sync-spread").error("must be at least 0 and less than the sync period");
+        }
+        return new Scenario.Controller(period, phase, config, cadence, spread);
     }
 
     private static Scenario.Workload workload(ScenarioNode n) throws ScenarioException {

@@ -94,7 +94,7 @@ class ControlAnnotationsTest {
     @Test
     void anUnknownNameUnderThePrefixIsAnErrorThatListsTheKnownOnes() {
         assertThat(invalid(Map.of(P + "sync-periode", "3s"))).isEqualTo("autoscaling.hpa-controller.io/sync-periode: unknown annotation "
-                + "(known under autoscaling.hpa-controller.io/: cpu-initialization-period, fallback-after, fallback-replicas, "
+                + "(known under autoscaling.hpa-controller.io/: cadence, cpu-initialization-period, fallback-after, fallback-replicas, "
                 + "initial-readiness-delay, mode, predict, schedules, sync-period)");
     }
 

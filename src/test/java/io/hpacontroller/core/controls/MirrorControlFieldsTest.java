@@ -44,6 +44,32 @@ class MirrorControlFieldsTest {
     private static final String MIRROR = MirrorControlFields.GROUP + "/v1";
 
     @Test
+    void theCadenceAndKep6003sSyncPeriodFeedTheSameModelAsTheAnnotations() {
+        HpaControls fields = valid(hpa(MIRROR, "", "cadence: Fresh\n  syncPeriodSeconds: 5", ""));
+        HpaControls annotations = valid(hpa("autoscaling/v2", """
+                "autoscaling.hpa-controller.io/cadence": Fresh, "autoscaling.hpa-controller.io/sync-period": 5s""", "", ""));
+        assertThat(fields).isEqualTo(annotations);
+        assertThat(fields.cadence()).isEqualTo(SyncCadence.FRESH);
+        assertThat(fields.cadenceOr(SyncCadence.SPREAD)).isEqualTo(SyncCadence.FRESH);
+        assertThat(HpaControls.NONE.cadenceOr(SyncCadence.SPREAD)).isEqualTo(SyncCadence.SPREAD);
+        assertThat(valid(hpa(MIRROR, "", "syncPeriodSeconds: 5", "syncPeriodSeconds: 5")).syncPeriod())
+                .as("both spellings with one value").isEqualTo(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void bothSpellingsOfTheSyncPeriodWithDifferentValuesAreAnError() {
+        assertThat(invalid(hpa(MIRROR, "", "syncPeriodSeconds: 5", "syncPeriodSeconds: 30")))
+                .isEqualTo("spec.syncPeriodSeconds: 5 differs from spec.behavior.syncPeriodSeconds: 30 (the same control spelled twice:"
+                        + " keep spec.syncPeriodSeconds)");
+        assertThat(invalid(hpa(MIRROR, "", "syncPeriodSeconds: 0", ""))).startsWith("spec.syncPeriodSeconds: must be a whole number of seconds");
+        assertThat(invalid(hpa(MIRROR, "", "cadence: fresh", ""))).isEqualTo("spec.cadence: must be one of Fresh, Spread, got \"fresh\"");
+        assertThat(invalid(hpa(MIRROR, "\"autoscaling.hpa-controller.io/cadence\": Spread", "cadence: Fresh", "")))
+                .startsWith("spec.cadence: also given by the annotation autoscaling.hpa-controller.io/cadence");
+        assertThat(invalid(hpa("autoscaling/v2", "\"autoscaling.hpa-controller.io/cadence\": Often", "", "")))
+                .isEqualTo("autoscaling.hpa-controller.io/cadence: must be one of Fresh, Spread, got \"Often\"");
+    }
+
+    @Test
     void everyFieldFeedsTheSameModelAsTheAnnotations() {
         HpaControls fields = valid(hpa(MIRROR, "", "mode: Preview\n  fallback: {replicas: 6, failureDurationSeconds: 120}",
                 "syncPeriodSeconds: 3\n    cpuInitializationPeriodSeconds: 120\n    initialReadinessDelaySeconds: 60"));

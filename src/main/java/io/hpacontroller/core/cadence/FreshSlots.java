@@ -1,0 +1,68 @@
+package io.hpacontroller.core.cadence;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * Where an HPA's syncs go in the fresh cadence: just after its pipeline's next sample becomes readable
+ * ({@link SampleCadence.Estimate#readableAt}), each HPA a fixed offset later within the spread window
+ * ({@code --fresh-sync-spread}) so that the syncs due after one sample do not hit the metrics APIs all at once. The
+ * offset is a hash of the HPA's key, the same one the spread cadence takes its phase from ({@link #hash}): the same on
+ * every replica and after a restart.
+ */
+public final class FreshSlots {
+
+    private FreshSlots() {
+    }
+
+    /**
+     * The phase (ms after each multiple of {@code periodMillis} since the epoch) of the key's fresh slots; empty when
+     * nothing is learned (the caller keeps the spread phase). When the period is a multiple of the pipeline's interval,
+     * or the interval a multiple of the period, every slot (or one in each interval) follows a new sample.
+     */
+    public static OptionalLong phase(Optional<SampleCadence.Estimate> estimate, String key, long periodMillis, long spreadMillis) {
+        return estimate.map(e -> OptionalLong.of(e.phaseIn(periodMillis, offset(key, spreadMillis)))).orElse(OptionalLong.empty());
+    }
+
+    /** The key's offset within the spread window, {@code [0, spreadMillis)}; 0 without a window. */
+    public static long offset(String key, long spreadMillis) {
+        return spreadMillis <= 0 ? 0 : Math.floorMod(hash(key), spreadMillis);
+    }
+
+    /** A fixed hash of the key: FNV-1a (64 bit) of its UTF-8 bytes, then SplitMix64's finalizer (keys that differ in one character land far apart). */
+    public static long hash(String key) {
+        long h = 0xcbf29ce484222325L;
+        for (byte b : key.getBytes(StandardCharsets.UTF_8)) {
+            h ^= b & 0xff;
+            h *= 0x100000001b3L;
+        }
+        long z = h;
+        z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
+        z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
+        return z ^ (z >>> 31);
+    }
+
+    /**
+     * Moving a slot earlier by a little costs a whole period (no two syncs of an HPA closer than its period): a fresh slot
+     * at most this much (ms) earlier than a period after the last sync is not moved to; the sync stays a period after the
+     * last, at most this much after the fresh instant.
+     */
+    public static final long KEEP_WITHIN_MILLIS = 1000;
+
+    /**
+     * The next sync after one due at {@code due}, the fresh slots at {@code phase} (all epoch ms): the first fresh slot at
+     * least a period later, or exactly a period later when that slot is less than {@link #KEEP_WITHIN_MILLIS} earlier
+     * than a period later (modulo the period: a phase that moved a little earlier is not worth skipping a period for).
+     */
+    public static long nextAfter(long due, long period, long phase) {
+        long earliest = due + period;
+        long slot = atOrAfter(earliest, phase, period);
+        return slot - earliest > period - Math.min(KEEP_WITHIN_MILLIS, period / 2) ? earliest : slot;
+    }
+
+    /** The first instant at or after {@code t} whose phase within {@code period} is {@code phase} (all in the same unit). */
+    public static long atOrAfter(long t, long phase, long period) {
+        return t + Math.floorMod(phase - t, period);
+    }
+}
