@@ -85,7 +85,10 @@ class HostileNamesIT {
         TestNamespace victim = kube.newNamespace("victim");
         ChartRelease release = ChartReleases.mirror(kube);
         victim.create(Workloads.deployment("web", 1));
-        ns.create(Workloads.deployment("web", 2));
+        // a Deployment per metric HPA: HPAs sharing a target stop at AmbiguousSelector before their metrics
+        for (String target : List.of("web", "web-pods", "web-external", "web-object", "web-newline")) {
+            ns.create(Workloads.deployment(target, 1));
+        }
         ns.metrics().podUsage("app=web", "100m", "64Mi");
         String v = victim.name();
         // the HPA, the reason of its Warning event, and the text the event's message names
@@ -100,11 +103,11 @@ class HostileNamesIT {
         storeAroundValidation(kube, ns, "traversal", "../../" + v + "/deployments/web", cpu());
         storeAroundValidation(kube, ns, "encoded-slash", ".." + "%2F" + ".." + "%2F" + v + "%2Fdeployments%2Fweb", cpu());
         storeAroundValidation(kube, ns, "dot-dot", "..", cpu());
-        storeAroundValidation(kube, ns, "pods-metric", "web", pods("../../../" + v + "/pods/*/qps"));
-        storeAroundValidation(kube, ns, "external-metric", "web", external("../" + v + "/queue"));
-        storeAroundValidation(kube, ns, "described-object", "web", object("../../" + v + "/services/web"));
+        storeAroundValidation(kube, ns, "pods-metric", "web-pods", pods("../../../" + v + "/pods/*/qps"));
+        storeAroundValidation(kube, ns, "external-metric", "web-external", external("../" + v + "/queue"));
+        storeAroundValidation(kube, ns, "described-object", "web-object", object("../../" + v + "/services/web"));
         // the CRD refuses a newline in a metric name; autoscaling/v2 takes it, and so does the controller: it is encoded
-        storeAroundValidation(kube, ns, "newline-metric", "web", pods("qps\nx"));
+        storeAroundValidation(kube, ns, "newline-metric", "web-newline", pods("qps\nx"));
         // valid for autoscaling/v2 and the CRD alike: a name that only a raw path would misread
         LiveFixtures.apply(ns, HpaApi.MIRROR, """
                 apiVersion: %s
