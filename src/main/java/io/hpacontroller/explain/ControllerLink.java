@@ -126,17 +126,15 @@ public final class ControllerLink {
         if (holder == null || holder.isEmpty()) {
             return unknown("the Lease " + namespace + "/" + target.lease() + " has no holder: no controller is leading");
         }
-        if (!NameSyntax.dns1123Subdomain(holder).isEmpty()) {
-            return unknown("the leader " + holder + " (Lease " + namespace + "/" + target.lease() + ") is not a pod name:"
-                    + " give the controller's address with --controller-url");
-        }
-        Pod pod;
-        try {
-            pod = api.get("/api/v1/namespaces/" + PathSegment.encode(namespace) + "/pods/" + PathSegment.encode(holder), Pod.class);
-        } catch (ApiException.NotFound e) {
-            pod = null;
-        } catch (ApiException e) {
-            return unknown("cannot read the leader's pod " + namespace + "/" + holder + ": " + e.getMessage());
+        Pod pod = null;
+        if (NameSyntax.dns1123Subdomain(holder).isEmpty()) { // else no pod's name (a workstation's host_pid): nothing to read
+            try {
+                pod = api.get("/api/v1/namespaces/" + PathSegment.encode(namespace) + "/pods/" + PathSegment.encode(holder), Pod.class);
+            } catch (ApiException.NotFound e) {
+                pod = null;
+            } catch (ApiException e) {
+                return unknown("cannot read the leader's pod " + namespace + "/" + holder + ": " + e.getMessage());
+            }
         }
         if (pod == null) {
             return unknown("the leader " + holder + " (Lease " + namespace + "/" + target.lease() + ") is not a pod: a controller run outside"
