@@ -1,5 +1,7 @@
 package io.hpacontroller.deploy;
 
+import io.hpacontroller.testing.kube.RealKubeExtension;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -41,6 +43,7 @@ import static org.awaitility.Awaitility.await;
  * makes a heap of 128 MB), as the chart's ServiceAccount. The heap after each collection, from the GC log, is printed.
  */
 @RealKube
+@ResourceLock(RealKubeExtension.MACHINE)
 class HeapPerHpaIT {
 
     private static final Pattern GC = Pattern.compile("(\\d+)M->(\\d+)M\\((\\d+)M\\)");

@@ -1,5 +1,7 @@
 package io.hpacontroller.metrics;
 
+import io.hpacontroller.testing.kube.RealKubeExtension;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerCondition;
@@ -40,6 +42,7 @@ import static org.awaitility.Awaitility.await;
  * several periods.
  */
 @RealKube
+@ResourceLock(RealKubeExtension.MACHINE)
 class SlowMetricsSourceIT {
 
     private static final Duration PERIOD = Duration.ofSeconds(10);

@@ -16,6 +16,12 @@ public final class RealKubeExtension implements ParameterResolver {
 
     /** The resource lock of the shared control plane (READ: uses it; READ_WRITE: restarts parts of it). */
     public static final String SHARED_PLANE = "io.hpacontroller.testing.kube.shared-control-plane";
+    /**
+     * Held (read-write) by the classes that load the machine for minutes ({@code HeapPerHpaIT}: two controllers and
+     * 2,000 HPAs) and by those that measure sync intervals against a bound ({@code SlowMetricsSourceIT}), so that the
+     * one is not measured while the other saturates 2 cores.
+     */
+    public static final String MACHINE = "io.hpacontroller.testing.kube.machine";
     private static final ExtensionContext.Namespace STORE = ExtensionContext.Namespace.create(RealKubeExtension.class);
 
     /** Closes the control plane when the root store is closed (the end of the run). */
