@@ -213,20 +213,7 @@ public final class RealApiBench {
             plane.metrics().in(ns).podUsage("app", CPU_USAGE, "64Mi");
             spaces.add(ns);
         }
-        ExecutorService pool = Executors.newFixedThreadPool(SETUP_THREADS);
-        try {
-            List<Future<?>> done = new ArrayList<>();
-            for (int i = 0; i < hpas; i++) {
-                String ns = spaces.get(i % spaces.size());
-                String name = "app-" + i;
-                done.add(pool.submit(() -> createWorkload(admin, ns, name)));
-            }
-            for (Future<?> f : done) {
-                f.get();
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        forEachHpa(spaces, (ns, name) -> createWorkload(admin, ns, name));
         double created = (System.nanoTime() - t0) / 1e9;
         progress(String.format("created %d Deployments, %d pods and %d HPAs in %.1f s", hpas, hpas * podsPerHpa, hpas, created));
         Selector any = Selector.parse("app");
@@ -258,14 +245,20 @@ public final class RealApiBench {
     /** Annotates every HPA with the cadence (spelled as the annotation takes it: Spread, Fresh). */
     private void annotate(KubernetesClient admin, List<String> spaces, SyncCadence cadence) throws InterruptedException, ExecutionException {
         String value = cadence.text();
+        forEachHpa(spaces, (ns, name) -> admin.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns).withName(name)
+                .edit(h -> new HorizontalPodAutoscalerBuilder(h).editMetadata().addToAnnotations(ControlAnnotations.CADENCE, value).endMetadata().build()));
+        progress("every HPA annotated " + ControlAnnotations.CADENCE + ": " + value);
+    }
+
+    /** Runs {@code action} for every HPA's namespace and name ({@code app-I} in namespace I modulo their count), on the set-up threads. */
+    private void forEachHpa(List<String> spaces, java.util.function.BiConsumer<String, String> action) throws InterruptedException, ExecutionException {
         ExecutorService pool = Executors.newFixedThreadPool(SETUP_THREADS);
         try {
             List<Future<?>> done = new ArrayList<>();
             for (int i = 0; i < hpas; i++) {
                 String ns = spaces.get(i % spaces.size());
                 String name = "app-" + i;
-                done.add(pool.submit(() -> admin.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns).withName(name)
-                        .edit(h -> new HorizontalPodAutoscalerBuilder(h).editMetadata().addToAnnotations(ControlAnnotations.CADENCE, value).endMetadata().build())));
+                done.add(pool.submit(() -> action.accept(ns, name)));
             }
             for (Future<?> f : done) {
                 f.get();
@@ -273,7 +266,6 @@ public final class RealApiBench {
         } finally {
             pool.shutdownNow();
         }
-        progress("every HPA annotated " + ControlAnnotations.CADENCE + ": " + value);
     }
 
     // ---- one controller ----
