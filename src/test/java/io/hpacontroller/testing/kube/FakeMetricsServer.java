@@ -17,6 +17,7 @@ import io.vertx.core.net.PemKeyCertOptions;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -35,7 +36,8 @@ import java.util.regex.Pattern;
  *
  * <p>What it answers is set per namespace ({@link NamespaceMetrics}), so tests sharing the server do not
  * see each other's values, failures or counters. Resource metrics cover the running pods of the
- * {@link Kubelet}; a sample's timestamp is the time of the request and its window one second. On a control
+ * {@link Kubelet}; a sample's timestamp is the time of the request and its window one second, or, once
+ * {@link #scrapeEvery} is set, the time of metrics-server's last scrape readable then. On a control
  * plane with real kubelets, resource metrics are what the kubelets measured ({@link ResourceMetrics}), and
  * the per-pod custom metrics cover the running pods the API server lists.
  */
@@ -70,6 +72,21 @@ public final class FakeMetricsServer implements AutoCloseable {
     private final Map<String, NamespaceMetrics> namespaces = new ConcurrentHashMap<>();
     private final MetricsQueries podQueries = new MetricsQueries();
     private HttpServer server;
+    private volatile Scrapes scrapes;
+
+    /**
+     * metrics-server's scrapes of the fake kubelet: a sample is stamped at {@code phase + k * resolution} (epoch time)
+     * and becomes readable {@code readableAfter} later; until then the previous one is answered.
+     */
+    public record Scrapes(Duration resolution, Duration phase, Duration readableAfter) {
+
+        /** The stamp of the newest sample readable at {@code now}. */
+        Instant newestReadable(Instant now) {
+            long r = resolution.toMillis();
+            long stamp = Math.floorDiv(now.toEpochMilli() - readableAfter.toMillis() - phase.toMillis(), r) * r + phase.toMillis();
+            return Instant.ofEpochMilli(stamp);
+        }
+    }
 
     /** @param resourceMetrics null: the values set per namespace, for the pods of {@code pods} */
     FakeMetricsServer(PodSource pods, ResourceMetrics resourceMetrics) {
@@ -95,6 +112,11 @@ public final class FakeMetricsServer implements AutoCloseable {
         return podQueries;
     }
 
+    /** From now on, the fake kubelet's resource metrics are stamped as metrics-server's {@code scrapes} would stamp them. */
+    public void scrapeEvery(Scrapes scrapes) {
+        this.scrapes = scrapes;
+    }
+
     /** What the metrics APIs answer for one namespace. */
     public NamespaceMetrics in(String namespace) {
         return namespaces.computeIfAbsent(namespace, NamespaceMetrics::new);
@@ -111,8 +133,12 @@ public final class FakeMetricsServer implements AutoCloseable {
             }
             Matcher m = POD_METRICS.matcher(path);
             if (m.matches()) {
-                podQueries.record(m.group(1), query.getOrDefault("labelSelector", ""));
-                answer(request, Api.RESOURCE, m.group(1), ns -> podMetrics(ns, m.group(2), Selector.parse(query.getOrDefault("labelSelector", ""))));
+                Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+                Scrapes s = resourceMetrics == null ? scrapes : null;
+                Instant sampled = s == null ? now : s.newestReadable(now);
+                podQueries.record(m.group(1), query.getOrDefault("labelSelector", ""), s == null ? null : Duration.between(sampled, now));
+                answer(request, Api.RESOURCE, m.group(1), ns -> podMetrics(ns, m.group(2), Selector.parse(query.getOrDefault("labelSelector", "")),
+                        sampled, s == null ? Duration.ofSeconds(1) : s.resolution()));
                 return;
             }
             Matcher c = CUSTOM.matcher(path);
@@ -177,11 +203,11 @@ public final class FakeMetricsServer implements AutoCloseable {
         }
     }
 
-    private ObjectNode podMetrics(NamespaceMetrics ns, String podName, Selector selector) throws NotFound {
+    private ObjectNode podMetrics(NamespaceMetrics ns, String podName, Selector selector, Instant sampled, Duration window) throws NotFound {
         ObjectNode list = list("metrics.k8s.io/v1beta1", "PodMetricsList");
         ArrayNode items = (ArrayNode) list.get("items");
         String now = Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
-        for (ResourceMetrics.PodSample sample : samples(ns, selector)) {
+        for (ResourceMetrics.PodSample sample : samples(ns, selector, sampled, window)) {
             if (podName != null && !podName.equals(sample.name())) {
                 continue;
             }
@@ -206,11 +232,10 @@ public final class FakeMetricsServer implements AutoCloseable {
     }
 
     /** The samples of the selected pods: the kubelets' (real nodes) or the namespace's set values (the fake kubelet). */
-    private List<ResourceMetrics.PodSample> samples(NamespaceMetrics ns, Selector selector) {
+    private List<ResourceMetrics.PodSample> samples(NamespaceMetrics ns, Selector selector, Instant sampled, Duration window) {
         if (resourceMetrics != null) {
             return resourceMetrics.samples(ns.namespace()).stream().filter(s -> selector.matches(s.labels())).toList();
         }
-        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         List<ResourceMetrics.PodSample> out = new java.util.ArrayList<>();
         for (Pod pod : pods.runningPods(ns.namespace(), selector)) {
             NamespaceMetrics.Usage usage = ns.usage(pod);
@@ -222,7 +247,7 @@ public final class FakeMetricsServer implements AutoCloseable {
                 containers.put(c.getName(), new ResourceMetrics.Usage(usage.cpu(), usage.memory()));
             }
             out.add(new ResourceMetrics.PodSample(pod.getMetadata().getName(),
-                    pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels(), now, java.time.Duration.ofSeconds(1), containers));
+                    pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels(), sampled, window, containers));
         }
         return out;
     }

@@ -9,11 +9,13 @@ import java.util.Map;
 /**
  * Every metrics.k8s.io pod-metrics query the {@link FakeMetricsServer} answered, as (time, namespace,
  * label selector): one per reconcile of an HPA with one Resource metric. Tells when each HPA was first
- * reconciled and how many queries each second saw.
+ * reconciled, how many queries each second saw and, when the server stamps samples as metrics-server's scrapes
+ * ({@link FakeMetricsServer#scrapeEvery}), how old the data each query was answered was.
  */
 public final class MetricsQueries {
 
-    private record Query(long millis, String key) {
+    /** @param ageMillis how old the answered sample was; negative: unknown */
+    private record Query(long millis, String key, long ageMillis) {
     }
 
     /** How many distinct HPAs (namespace and selector) were queried since a moment, and when the last of them first was. */
@@ -22,8 +24,14 @@ public final class MetricsQueries {
 
     private final List<Query> queries = new ArrayList<>();
 
-    synchronized void record(String namespace, String labelSelector) {
-        queries.add(new Query(System.currentTimeMillis(), namespace + "/" + labelSelector));
+    synchronized void record(String namespace, String labelSelector, java.time.Duration age) {
+        queries.add(new Query(System.currentTimeMillis(), namespace + "/" + labelSelector, age == null ? -1 : age.toMillis()));
+    }
+
+    /** The ages of the data answered between two moments, in milliseconds, sorted (the queries of unknown age left out). */
+    public synchronized long[] agesBetween(Instant from, Instant to) {
+        return queries.stream().filter(q -> q.millis() >= from.toEpochMilli() && q.millis() < to.toEpochMilli() && q.ageMillis() >= 0)
+                .mapToLong(Query::ageMillis).sorted().toArray();
     }
 
     public synchronized FirstQueries firstSince(Instant since) {

@@ -8,6 +8,8 @@ import io.hpacontroller.bench.Bench;
 import io.hpacontroller.bench.ProcessMeter;
 import io.hpacontroller.bench.QueriesPerSecond;
 import io.hpacontroller.bench.StartUpFigures;
+import io.hpacontroller.core.controls.ControlAnnotations;
+import io.hpacontroller.core.controls.SyncCadence;
 import io.hpacontroller.core.labels.Selector;
 import io.hpacontroller.deploy.ChartReleases;
 
@@ -46,6 +48,12 @@ import java.util.function.Predicate;
  * queries (one per reconcile of a one-metric HPA), the first reconcile and the per-second spread from the
  * fake metrics server. The steady window starts one sync period after every HPA was reconciled once and
  * lasts as many whole sync periods as fit in the run (at least one).
+ *
+ * <p>Issue 40: {@code --scrape-phase S} makes the fake metrics-server stamp its samples as its scrapes would, every
+ * 15 s at S seconds past each quarter minute, each readable {@value #SAMPLE_READABLE_AFTER_MS} ms after its stamp, so
+ * each run also gives the data age at each query ({@code data_age_at_query_seconds_*}, query time minus the sample's
+ * stamp). {@code --cadences spread,fresh} runs the jar once per cadence, every HPA annotated
+ * {@code autoscaling.hpa-controller.io/cadence} with it before the run ({@code jar-spread.}, {@code jar-fresh.}).
  */
 public final class RealApiBench {
 
@@ -54,6 +62,7 @@ public final class RealApiBench {
     private static final int SETUP_THREADS = 8;
     private static final String CPU_USAGE = "50m"; // of Workloads' 100m request: 50 %, the target
     private static final int TARGET_UTILIZATION = 50;
+    static final long SAMPLE_READABLE_AFTER_MS = 2000;
 
     private final int hpas;
     private final int podsPerHpa;
@@ -62,12 +71,18 @@ public final class RealApiBench {
     private final Path jar;
     private final boolean upstream;
     private final boolean upstreamFirst;
+    /** The jar's runs: empty, one run leaving the HPAs as they are; else one run per cadence, every HPA annotated with it. */
+    private final List<SyncCadence> cadences;
+    /** The fake metrics-server's scrape phase, or null: samples stamped at each request. */
+    private final Duration scrapePhase;
     /** Added to the image's JVM options for the jar (a profiler, say). */
     private final List<String> jarJvmOptions;
     private final Map<String, String> figures = new LinkedHashMap<>();
 
     private RealApiBench(int hpas, int podsPerHpa, int namespaces, Duration runFor, Path jar, List<String> jarJvmOptions, boolean upstream,
-                         boolean upstreamFirst) {
+                         boolean upstreamFirst, List<SyncCadence> cadences, Duration scrapePhase) {
+        this.cadences = cadences;
+        this.scrapePhase = scrapePhase;
         this.jarJvmOptions = jarJvmOptions;
         this.hpas = hpas;
         this.podsPerHpa = podsPerHpa;
@@ -82,11 +97,21 @@ public final class RealApiBench {
         RealApiBench bench;
         try {
             Map<String, String> a = BenchRun.options(args, Map.of("--hpas", "1000", "--pods-per-hpa", "5", "--namespaces", "10",
-                    "--run-for", "180", "--jar", "target/hpa-controller.jar", "--jar-jvm-options", "", "--upstream", "true", "--upstream-first", "false"));
+                    "--run-for", "180", "--jar", "target/hpa-controller.jar", "--jar-jvm-options", "", "--upstream", "true", "--upstream-first", "false",
+                    "--cadences", "", "--scrape-phase", ""));
+            List<SyncCadence> cadences = new ArrayList<>();
+            for (String c : a.get("--cadences").isBlank() ? new String[0] : a.get("--cadences").trim().split(",")) {
+                cadences.add(java.util.Arrays.stream(SyncCadence.values()).filter(v -> v.text().equalsIgnoreCase(c)).findFirst()
+                        .orElseThrow(() -> new IllegalArgumentException("--cadences: each must be one of " + SyncCadence.choices() + ", got \"" + c + "\"")));
+            }
+            Duration scrapePhase = a.get("--scrape-phase").isBlank() ? null : Duration.ofMillis(Math.round(Double.parseDouble(a.get("--scrape-phase")) * 1000));
+            if (scrapePhase != null && (scrapePhase.isNegative() || scrapePhase.compareTo(SYNC_PERIOD) >= 0)) {
+                throw new IllegalArgumentException("--scrape-phase: seconds from 0 to under 15, got " + a.get("--scrape-phase"));
+            }
             bench = new RealApiBench(Integer.parseInt(a.get("--hpas")), Integer.parseInt(a.get("--pods-per-hpa")),
                     Integer.parseInt(a.get("--namespaces")), Duration.ofSeconds(Long.parseLong(a.get("--run-for"))),
                     Path.of(a.get("--jar")), a.get("--jar-jvm-options").isBlank() ? List.of() : List.of(a.get("--jar-jvm-options").trim().split("\\s+")),
-                    Boolean.parseBoolean(a.get("--upstream")), Boolean.parseBoolean(a.get("--upstream-first")));
+                    Boolean.parseBoolean(a.get("--upstream")), Boolean.parseBoolean(a.get("--upstream-first")), cadences, scrapePhase);
         } catch (NumberFormatException e) {
             usage("not a number: " + e.getMessage());
             return;
@@ -128,6 +153,11 @@ public final class RealApiBench {
         figures.put("cores", Integer.toString(Runtime.getRuntime().availableProcessors()));
         figures.put("load_average_before_setup", BenchRun.loadAverages());
         progress("control plane up: " + plane);
+        if (scrapePhase != null) {
+            plane.metrics().scrapeEvery(new FakeMetricsServer.Scrapes(SYNC_PERIOD, scrapePhase, Duration.ofMillis(SAMPLE_READABLE_AFTER_MS)));
+            figures.put("metrics_scrapes", "every " + SYNC_PERIOD.toSeconds() + " s at " + scrapePhase.toMillis() / 1000.0
+                    + " s past each quarter minute, readable " + SAMPLE_READABLE_AFTER_MS + " ms after the stamp");
+        }
         List<String> spaces = setUp(plane);
         figures.put("load_average_after_setup", BenchRun.loadAverages());
 
@@ -157,8 +187,15 @@ public final class RealApiBench {
         if (upstream && upstreamFirst) {
             measure("upstream", plane, kcm, Map.of(), new AuditEvent.Filter(e -> UPSTREAM_USER.equals(e.user())));
         }
-        measure("jar", plane, jarCommand, Map.of("POD_NAME", pod, "POD_NAMESPACE", chart.namespace()),
-                new AuditEvent.Filter(e -> chart.user().equals(e.user())));
+        if (cadences.isEmpty()) {
+            measure("jar", plane, jarCommand, Map.of("POD_NAME", pod, "POD_NAMESPACE", chart.namespace()),
+                    new AuditEvent.Filter(e -> chart.user().equals(e.user())));
+        }
+        for (SyncCadence cadence : cadences) {
+            annotate(plane.adminClient(), spaces, cadence);
+            measure("jar-" + cadence.text().toLowerCase(java.util.Locale.ROOT), plane, jarCommand, Map.of("POD_NAME", pod, "POD_NAMESPACE", chart.namespace()),
+                    new AuditEvent.Filter(e -> chart.user().equals(e.user())));
+        }
         if (upstream && !upstreamFirst) {
             measure("upstream", plane, kcm, Map.of(), new AuditEvent.Filter(e -> UPSTREAM_USER.equals(e.user())));
         }
@@ -176,20 +213,7 @@ public final class RealApiBench {
             plane.metrics().in(ns).podUsage("app", CPU_USAGE, "64Mi");
             spaces.add(ns);
         }
-        ExecutorService pool = Executors.newFixedThreadPool(SETUP_THREADS);
-        try {
-            List<Future<?>> done = new ArrayList<>();
-            for (int i = 0; i < hpas; i++) {
-                String ns = spaces.get(i % spaces.size());
-                String name = "app-" + i;
-                done.add(pool.submit(() -> createWorkload(admin, ns, name)));
-            }
-            for (Future<?> f : done) {
-                f.get();
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        forEachHpa(spaces, (ns, name) -> createWorkload(admin, ns, name));
         double created = (System.nanoTime() - t0) / 1e9;
         progress(String.format("created %d Deployments, %d pods and %d HPAs in %.1f s", hpas, hpas * podsPerHpa, hpas, created));
         Selector any = Selector.parse("app");
@@ -216,6 +240,32 @@ public final class RealApiBench {
                 .addNewMetric().withType("Resource").withNewResource().withName("cpu")
                 .withNewTarget().withType("Utilization").withAverageUtilization(TARGET_UTILIZATION).endTarget().endResource().endMetric()
                 .endSpec().build());
+    }
+
+    /** Annotates every HPA with the cadence (spelled as the annotation takes it: Spread, Fresh). */
+    private void annotate(KubernetesClient admin, List<String> spaces, SyncCadence cadence) throws InterruptedException, ExecutionException {
+        String value = cadence.text();
+        forEachHpa(spaces, (ns, name) -> admin.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns).withName(name)
+                .edit(h -> new HorizontalPodAutoscalerBuilder(h).editMetadata().addToAnnotations(ControlAnnotations.CADENCE, value).endMetadata().build()));
+        progress("every HPA annotated " + ControlAnnotations.CADENCE + ": " + value);
+    }
+
+    /** Runs {@code action} for every HPA's namespace and name ({@code app-I} in namespace I modulo their count), on the set-up threads. */
+    private void forEachHpa(List<String> spaces, java.util.function.BiConsumer<String, String> action) throws InterruptedException, ExecutionException {
+        ExecutorService pool = Executors.newFixedThreadPool(SETUP_THREADS);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int i = 0; i < hpas; i++) {
+                String ns = spaces.get(i % spaces.size());
+                String name = "app-" + i;
+                done.add(pool.submit(() -> action.accept(ns, name)));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     // ---- one controller ----
@@ -284,6 +334,7 @@ public final class RealApiBench {
             figures.put(p + "steady", "n/a: not every HPA was reconciled, or no sync period was left; the log: " + process.log());
         } else {
             steadyFigures(p, plane.audit(), controller, steady, end);
+            figures.putAll(prefixed(p, dataAges(queries.agesBetween(steady.at(), end.at()))));
         }
         figures.putAll(prefixed(p, QueriesPerSecond.figures(queries.perSecondSince(started), started.getEpochSecond(), end.at().getEpochSecond(),
                 steady == null ? -1 : steady.at().getEpochSecond() + 1)));
@@ -309,6 +360,17 @@ public final class RealApiBench {
         figures.put(p + "steady_apiserver_cpu_ms_per_reconcile", StartUpFigures.perReconcile((to.apiServer() - from.apiServer()) * 1000, reconciles));
         figures.put(p + "steady_etcd_cpu_ms_per_reconcile", StartUpFigures.perReconcile((to.etcd() - from.etcd()) * 1000, reconciles));
         figures.put(p + "steady_fixture_cpu_ms_per_reconcile", StartUpFigures.perReconcile((to.fixture() - from.fixture()) * 1000, reconciles));
+    }
+
+    /** p50, p90 and max of the data ages (sorted, ms) in seconds; nothing when the samples are stamped at each request. */
+    private static Map<String, String> dataAges(long[] sorted) {
+        Map<String, String> f = new LinkedHashMap<>();
+        if (sorted.length > 0) {
+            f.put("data_age_at_query_seconds_p50", String.format("%.1f", sorted[(int) Math.ceil(0.50 * sorted.length) - 1] / 1000.0));
+            f.put("data_age_at_query_seconds_p90", String.format("%.1f", sorted[(int) Math.ceil(0.90 * sorted.length) - 1] / 1000.0));
+            f.put("data_age_at_query_seconds_max", String.format("%.1f", sorted[sorted.length - 1] / 1000.0));
+        }
+        return f;
     }
 
     private static Mark mark(ProcessMeter controller, ProcessMeter apiServer, ProcessMeter etcd, ProcessMeter fixture) {
