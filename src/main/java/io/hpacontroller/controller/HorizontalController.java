@@ -185,7 +185,7 @@ public final class HorizontalController implements AutoCloseable {
     /** An HPA the informer no longer has: forgotten at once. */
     private void deleted(HorizontalPodAutoscaler hpa) {
         String key = Reconciler.keyOf(hpa);
-        queue.remove(key);
+        queue.forget(key);
         forget(key);
         if (feed.reconciledHere(hpa)) {
             notifyListeners(SyncReport.gone(key));
@@ -307,7 +307,7 @@ public final class HorizontalController implements AutoCloseable {
     private SyncReport process(String key, long waitedNanos) {
         HorizontalPodAutoscaler hpa = lookup(key);
         if (hpa == null) {
-            queue.remove(key);
+            queue.forget(key);
             forget(key);
             if (builtinSelectors != null && HpaApi.ofKey(key) == HpaApi.BUILTIN) {
                 return null; // never reconciled here: nothing to report
@@ -439,7 +439,7 @@ public final class HorizontalController implements AutoCloseable {
      */
     Map<String, Integer> heldPerHpa() {
         Map<String, Integer> held = new LinkedHashMap<>();
-        held.put("queue", queue.keysHeld());
+        held.put("queue", queue.size());
         held.put("histories", histories.size());
         held.put("predictions", reconciler.predicting());
         held.put("selectors", selectors.size());
