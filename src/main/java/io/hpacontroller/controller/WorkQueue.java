@@ -71,7 +71,7 @@ public final class WorkQueue {
         /** From now on the key's period is {@code period} (null: the cadence's own), until {@link #forget}. */
         void keepPeriod(String key, Duration period);
 
-        /** The key was removed: its period is forgotten. */
+        /** The key was forgotten (the HPA was deleted): its period goes too. */
         void forget(String key);
 
         /**
