@@ -190,7 +190,7 @@ public final class WorkQueue {
             }
             if (k.last == null) {
                 unqueue(k);
-                enqueueNow(k, ticker.nanos());
+                enqueue(k, ticker.nanos(), State.READY_NOW);
                 return;
             }
             long allowed = allowedAfter(key, k.last);
@@ -245,21 +245,12 @@ public final class WorkQueue {
         }
     }
 
-    /** Queues a key due by its cadence since {@code dueSince}, behind the keys due at once. */
-    private void enqueue(KeyState k, long dueSince) {
+    /** Queues a key due since {@code dueSince}: {@link State#READY_NOW} ahead of the paced ones, or {@link State#READY}. */
+    private void enqueue(KeyState k, long dueSince, State state) {
         adds++;
-        k.state = State.READY;
+        k.state = state;
         k.at = dueSince;
-        ready.add(k);
-        changed.signal();
-    }
-
-    /** Queues a key due at once, ahead of the paced ones. */
-    private void enqueueNow(KeyState k, long dueSince) {
-        adds++;
-        k.state = State.READY_NOW;
-        k.at = dueSince;
-        readyNow.add(k);
+        (state == State.READY_NOW ? readyNow : ready).add(k);
         changed.signal();
     }
 
@@ -268,7 +259,7 @@ public final class WorkQueue {
         pace.count(k.pacedPeriod, period);
         k.pacedPeriod = period;
         if (at <= ticker.nanos()) {
-            enqueue(k, at);
+            enqueue(k, at, State.READY);
             return;
         }
         k.state = State.SCHEDULED;
@@ -282,7 +273,7 @@ public final class WorkQueue {
         long now = ticker.nanos();
         while (!schedule.isEmpty() && schedule.peek().at() <= now) {
             Scheduled s = schedule.poll();
-            enqueue(s.key(), s.at());
+            enqueue(s.key(), s.at(), State.READY);
         }
     }
 
@@ -383,7 +374,7 @@ public final class WorkQueue {
                 return;
             }
             if (k.state == State.PROCESSING_FORGOTTEN) {
-                enqueueNow(k, ticker.nanos());
+                enqueue(k, ticker.nanos(), State.READY_NOW);
                 return;
             }
             requeues++;
