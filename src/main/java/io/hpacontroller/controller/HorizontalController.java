@@ -158,7 +158,10 @@ public final class HorizontalController implements AutoCloseable {
                 kept == null ? HistoryWriter.NONE : kept, selectors), histories, clock);
         this.builtinSelectors = options.apis().contains(HpaApi.BUILTIN) ? null : new BuiltinHpaSelectors(scales, selectors);
         this.shadow = options.shadow() ? new Shadow(options.decisions(), scales, pods, metrics, selectors, clock, options.workers()) : null;
-        this.feed = new QueueFeed(queue, informers, options, selectors, controls, processStart, builtinSelectors, shadow, this::deleted);
+        this.feed = new QueueFeed(queue, informers, options, selectors, controls, processStart, builtinSelectors, shadow, this::forget);
+        if (shadow != null) {
+            shadow.forgetThrough(this::forget);
+        }
         this.builtinLeft = new BuiltinHpasLeft(feed, options, () -> informers.count(HpaApi.BUILTIN));
     }
 
@@ -180,16 +183,6 @@ public final class HorizontalController implements AutoCloseable {
     /** Starts the HPA informers only (the bench measures them apart from the pods). */
     public void startHpaInformers() {
         informers.startHpas(builtinLeft);
-    }
-
-    /** An HPA the informer no longer has: forgotten at once. */
-    private void deleted(HorizontalPodAutoscaler hpa) {
-        String key = Reconciler.keyOf(hpa);
-        queue.remove(key);
-        forget(key);
-        if (feed.reconciledHere(hpa)) {
-            notifyListeners(SyncReport.gone(key));
-        }
     }
 
     /** Starts the Pod informers only. */
@@ -307,12 +300,7 @@ public final class HorizontalController implements AutoCloseable {
     private SyncReport process(String key, long waitedNanos) {
         HorizontalPodAutoscaler hpa = lookup(key);
         if (hpa == null) {
-            queue.remove(key);
-            forget(key);
-            if (builtinSelectors != null && HpaApi.ofKey(key) == HpaApi.BUILTIN) {
-                return null; // never reconciled here: nothing to report
-            }
-            return notifyListeners(SyncReport.gone(key));
+            return forget(key);
         }
         if (!feed.reconciledHere(hpa)) {
             builtinSelectors.refresh(hpa);
@@ -332,18 +320,29 @@ public final class HorizontalController implements AutoCloseable {
             // deleted while it was reconciled (the informer removes it from its cache before it tells): drop what the
             // reconcile and the report may have re-created after the deletion was handled
             forget(key);
-            notifyListeners(SyncReport.gone(key));
         }
         return report;
     }
 
-    private void forget(String key) {
+    /**
+     * The one path for an HPA that is gone, whatever noticed it: the informer's delete ({@link QueueFeed#onDelete}), a
+     * worker that found it missing from the cache before or after its reconcile, or shadow mode that compared it after
+     * it was deleted. Its queue state (period, pace), history, selector, controls, status and kept history go, the
+     * shadow's too, and the listeners hear of it when it is reconciled here (that report is returned, else null).
+     * Each store's forget is idempotent: a deletion may come through more than one trigger.
+     */
+    private SyncReport forget(String key) {
+        queue.forget(key);
         reconciler.forget(key);
         statuses.forget(key);
         controls.forget(key);
         if (kept != null) {
             kept.forget(key);
         }
+        if (shadow != null && HpaApi.ofKey(key) == HpaApi.BUILTIN) {
+            shadow.forget(key);
+        }
+        return feed.reconciledHere(key) ? notifyListeners(SyncReport.gone(key)) : null;
     }
 
     private SyncReport notifyListeners(SyncReport report) {
@@ -439,7 +438,7 @@ public final class HorizontalController implements AutoCloseable {
      */
     Map<String, Integer> heldPerHpa() {
         Map<String, Integer> held = new LinkedHashMap<>();
-        held.put("queue", queue.keysHeld());
+        held.put("queue", queue.size());
         held.put("histories", histories.size());
         held.put("predictions", reconciler.predicting());
         held.put("selectors", selectors.size());

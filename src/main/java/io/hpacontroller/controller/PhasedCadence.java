@@ -37,7 +37,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *       next slot.</li>
  * </ul>
  * The period is the flag's, or an HPA's own (the HPA's sync-period control, which the queue hands over with its
- * key: {@link #keepPeriod}, kept until the key is removed); the phase is then within that period.
+ * key: {@link #keepPeriod}, kept until the queue forgets the key); the phase is then within that period.
  *
  * <p>The fresh cadence (issue 40, an HPA's {@code cadence: Fresh} control): after each sync ({@link #synced}) the
  * samples' timestamps teach {@link MetricsPipelines}; an HPA of the fresh cadence is then due at its pipeline's next

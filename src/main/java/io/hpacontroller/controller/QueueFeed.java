@@ -24,7 +24,7 @@ import java.util.function.Consumer;
  * What puts HPA keys into the {@link HorizontalController}'s {@link WorkQueue}: the HPA informers' events (a new HPA,
  * or one whose spec or controls changed, and the sync period each HPA asks for) and the sweep, a safety net that
  * re-adds every cached HPA the queue does not track. Also registers each HPA's selector and hands autoscaling/v2
- * HPAs to {@link Shadow} mode. A deleted HPA goes to the controller, which forgets it.
+ * HPAs to {@link Shadow} mode. A deleted HPA goes to the controller's one forget path.
  */
 final class QueueFeed implements Informers.HpaEvents {
 
@@ -42,12 +42,13 @@ final class QueueFeed implements Informers.HpaEvents {
     private final BuiltinHpaSelectors builtinSelectors;
     /** Shadow mode, null without it. */
     private final Shadow shadow;
-    private final Consumer<HorizontalPodAutoscaler> deleted;
+    /** The controller's one path for an HPA that is gone. */
+    private final Consumer<String> forget;
     private ScheduledExecutorService sweeper;
 
     QueueFeed(WorkQueue queue, Informers informers, ControllerOptions options, HpaSelectorIndex selectors, HpaControlsCache controls,
               Instant processStart, BuiltinHpaSelectors builtinSelectors, Shadow shadow,
-              Consumer<HorizontalPodAutoscaler> deleted) {
+              Consumer<String> forget) {
         this.queue = queue;
         this.informers = informers;
         this.options = options;
@@ -56,7 +57,7 @@ final class QueueFeed implements Informers.HpaEvents {
         this.processStart = processStart;
         this.builtinSelectors = builtinSelectors;
         this.shadow = shadow;
-        this.deleted = deleted;
+        this.forget = forget;
     }
 
     /**
@@ -85,10 +86,7 @@ final class QueueFeed implements Informers.HpaEvents {
 
     @Override
     public void onDelete(HorizontalPodAutoscaler hpa, HpaApi api) {
-        deleted.accept(hpa);
-        if (api == HpaApi.BUILTIN && shadow != null) {
-            shadow.forget(hpa);
-        }
+        forget.accept(Reconciler.keyOf(hpa));
     }
 
     private void added(HorizontalPodAutoscaler hpa, boolean queue) {
@@ -106,7 +104,12 @@ final class QueueFeed implements Informers.HpaEvents {
 
     /** Whether this instance reconciles the HPA (it is not an autoscaling/v2 HPA only read for its selector). */
     boolean reconciledHere(HorizontalPodAutoscaler hpa) {
-        return builtinSelectors == null || HpaApi.of(hpa) != HpaApi.BUILTIN;
+        return reconciledHere(Reconciler.keyOf(hpa));
+    }
+
+    /** Whether this instance reconciles the HPA of this key. */
+    boolean reconciledHere(String key) {
+        return builtinSelectors == null || HpaApi.ofKey(key) != HpaApi.BUILTIN;
     }
 
     /** Whether the HPA was created after this process started (the API server's clock, to the second). */

@@ -1,9 +1,5 @@
 package io.hpacontroller.controller;
 
-import java.util.HashMap;
-import java.util.Map;
-import java.util.Set;
-
 /**
  * How fast the {@link WorkQueue} hands out keys due by their cadence: at most {@link WorkQueue#PACE} times the
  * rate their periods make them due on average (the sum of one over each key's period), times the cadence's
@@ -14,8 +10,8 @@ final class SyncPace {
 
     private final WorkQueue.Cadence cadence;
     private final long processStart;
-    /** The period of each key as it was last scheduled (nanoseconds), and the sum of their inverses. */
-    private final Map<String, Long> periods = new HashMap<>();
+    /** How many keys are counted (each at the period it was last scheduled by, which its {@link KeyState} keeps), and the sum of their periods' inverses. */
+    private int keys;
     private double keysPerNano;
     /** Keys due by their cadence that may be handed out now, as of ticker time {@link #allowanceAt}. */
     private double allowance = WorkQueue.BURST;
@@ -26,25 +22,22 @@ final class SyncPace {
         this.processStart = processStart;
     }
 
-    /** Counts the key at its period (nanoseconds, at least 1), replacing the period it had. */
-    void count(String key, long period) {
-        Long before = periods.put(key, period);
-        if (before == null || before != period) {
-            keysPerNano += 1.0 / period - (before == null ? 0 : 1.0 / before);
+    /** Counts a key at {@code period} (nanoseconds, at least 1) that was counted at {@code before} (0: not counted). */
+    void count(long before, long period) {
+        if (before == 0) {
+            keys++;
+        }
+        if (before != period) {
+            keysPerNano += 1.0 / period - (before == 0 ? 0 : 1.0 / before);
         }
     }
 
-    /** No longer counts the key (the HPA was deleted). */
-    void forget(String key) {
-        Long period = periods.remove(key);
-        if (period != null) {
-            keysPerNano = periods.isEmpty() ? 0 : keysPerNano - 1.0 / period;
+    /** No longer counts a key counted at {@code period} (0: not counted): the HPA was deleted. */
+    void uncount(long period) {
+        if (period != 0) {
+            keys--;
+            keysPerNano = keys == 0 ? 0 : keysPerNano - 1.0 / period;
         }
-    }
-
-    /** The keys counted. */
-    Set<String> keys() {
-        return periods.keySet();
     }
 
     /**
@@ -72,7 +65,7 @@ final class SyncPace {
         if (begunAt == null || keysPerNano <= 0) {
             return WorkQueue.PACE * keysPerNano;
         }
-        long meanPeriod = (long) (periods.size() / keysPerNano);
+        long meanPeriod = (long) (keys / keysPerNano);
         return WorkQueue.PACE * keysPerNano * cadence.catchUp(meanPeriod, begunAt, processStart, now);
     }
 

@@ -1,13 +1,14 @@
 package io.hpacontroller.controller;
 
+import io.hpacontroller.controller.KeyState.LastSync;
+import io.hpacontroller.controller.KeyState.State;
+
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.HashMap;
-import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.PriorityQueue;
-import java.util.Set;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -32,7 +33,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *       started (when that is earlier than its next due time: after a sync off its cadence, such as its
  *       first), or when the worker that has it is done, whichever is later. Changes coalesce: however
  *       many come, the key is synced once, from the HPA as it is then.</li>
- *   <li>{@link #remove} (the HPA was deleted) forgets a key; a worker that still has it does not
+ *   <li>{@link #forget} (the HPA was deleted) forgets a key; a worker that still has it does not
  *       requeue it.</li>
  *   <li>Keys due by their cadence are handed out at most {@link #PACE} times as fast as the keys' periods
  *       make them due on average (the sum of one over each key's period; in the first period of the
@@ -70,7 +71,7 @@ public final class WorkQueue {
         /** From now on the key's period is {@code period} (null: the cadence's own), until {@link #forget}. */
         void keepPeriod(String key, Duration period);
 
-        /** The key was removed: its period is forgotten. */
+        /** The key was forgotten (the HPA was deleted): its period goes too. */
         void forget(String key);
 
         /**
@@ -90,40 +91,27 @@ public final class WorkQueue {
     private final Ticker ticker;
     private final Cadence cadence;
     private final long processStart;
-
-    /** Ready keys due by their cadence, handed out as {@link #PACE} allows. */
-    private final ArrayDeque<String> ready = new ArrayDeque<>();
-    /** Ready keys due at once (new: {@link #addChanged}), handed out first. */
-    private final ArrayDeque<String> readyNow = new ArrayDeque<>();
-    /** Ready keys (in either deque), and since when (ticker time they became due). */
-    private final Map<String, Long> readySince = new HashMap<>();
-    private final Set<String> processing = new HashSet<>();
-    /** Keys a worker has that changed meanwhile: due at the next allowed time when it is done (at once if new). */
-    private final Set<String> changedMeanwhile = new HashSet<>();
-    private final Map<String, Long> scheduledAt = new HashMap<>();
+    /** The one state of each key the queue holds anything for (insertion order: the keys added before the start go in that order). */
+    private final Map<String, KeyState> keys = new LinkedHashMap<>();
+    /** Keys {@link State#READY}, handed out as {@link #PACE} allows. */
+    private final ArrayDeque<KeyState> ready = new ArrayDeque<>();
+    /** Keys {@link State#READY_NOW} (new: {@link #addChanged}), handed out first. */
+    private final ArrayDeque<KeyState> readyNow = new ArrayDeque<>();
+    /** Keys {@link State#SCHEDULED}, by due time. */
     private final PriorityQueue<Scheduled> schedule = new PriorityQueue<>();
-    /** The last sync of each key; a key is known from its first sync until removed. */
-    private final Map<String, LastSync> lastSync = new HashMap<>();
-    /** Keys added before the queue started, not scheduled yet. */
-    private final Set<String> beforeStart = new HashSet<>();
     /** How fast keys due by their cadence are handed out. */
     private final SyncPace pace;
     /** When the first worker asked for work; null until then. */
     private Long begunAt;
     private boolean shuttingDown;
-
     private long adds;
     private long requeues;
 
-    private record Scheduled(long at, String key) implements Comparable<Scheduled> {
+    private record Scheduled(long at, KeyState key) implements Comparable<Scheduled> {
         @Override
         public int compareTo(Scheduled o) {
             return Long.compare(at, o.at);
         }
-    }
-
-    /** When a key's last sync was due and when a worker took it (ticker times). */
-    private record LastSync(long due, long started) {
     }
 
     /** A key a worker took, with how long it waited in the queue after it became due. */
@@ -141,7 +129,7 @@ public final class WorkQueue {
         this.pace = new SyncPace(cadence, processStart);
     }
 
-    /** {@link #add(String)}, the key's period from now on being {@code period} (null: the cadence's own) until it is removed. */
+    /** {@link #add(String)}, the key's period from now on being {@code period} (null: the cadence's own) until it is forgotten. */
     public void add(String key, Duration period) {
         cadence.keepPeriod(key, period); // a key already scheduled keeps its due time; its next one is by this period
         add(key);
@@ -155,23 +143,21 @@ public final class WorkQueue {
     public void add(String key) {
         lock.lock();
         try {
-            if (shuttingDown || readySince.containsKey(key) || scheduledAt.containsKey(key) || beforeStart.contains(key)) {
+            if (shuttingDown) {
                 return;
             }
-            LastSync last = lastSync.get(key);
-            if (processing.contains(key)) {
-                if (last == null) {
-                    changedMeanwhile.add(key); // deleted and created again while the old one was being synced
+            KeyState k = keys.get(key);
+            if (k == null) {
+                k = new KeyState(key, State.BEFORE_START);
+                keys.put(key, k);
+                if (begunAt != null) {
+                    scheduleAt(k, cadence.firstDue(key, begunAt, processStart));
                 }
                 return;
             }
-            if (last != null) {
-                scheduleAt(key, cadence.nextDue(key, last.due(), last.started()));
-            } else if (begunAt == null) {
-                beforeStart.add(key);
-            } else {
-                scheduleAt(key, cadence.firstDue(key, begunAt, processStart));
-            }
+            if (k.state == State.PROCESSING_FORGOTTEN) {
+                k.changedMeanwhile = true; // deleted and created again while the old one was being synced
+            } // else queued already, or a worker has it and requeues it when done
         } finally {
             lock.unlock();
         }
@@ -191,25 +177,26 @@ public final class WorkQueue {
     public void addChanged(String key) {
         lock.lock();
         try {
-            if (shuttingDown || readySince.containsKey(key)) {
+            if (shuttingDown) {
                 return;
             }
-            if (processing.contains(key)) {
-                changedMeanwhile.add(key);
+            KeyState k = keys.computeIfAbsent(key, kk -> new KeyState(kk, State.BEFORE_START));
+            if (k.isReady()) {
                 return;
             }
-            LastSync last = lastSync.get(key);
-            if (last == null) {
-                unschedule(key);
-                beforeStart.remove(key);
-                enqueueNow(key, ticker.nanos());
+            if (k.isProcessing()) {
+                k.changedMeanwhile = true;
                 return;
             }
-            long allowed = allowedAfter(key, last);
-            Long due = scheduledAt.get(key);
-            if (due == null || allowed < due) {
-                unschedule(key);
-                scheduleAt(key, allowed);
+            if (k.last == null) {
+                unqueue(k);
+                enqueue(k, ticker.nanos(), State.READY_NOW);
+                return;
+            }
+            long allowed = allowedAfter(key, k.last);
+            if (k.state != State.SCHEDULED || allowed < k.at) {
+                unqueue(k);
+                scheduleAt(k, allowed);
             }
         } finally {
             lock.unlock();
@@ -221,58 +208,63 @@ public final class WorkQueue {
         return Math.max(ticker.nanos(), last.started() + Math.max(1, cadence.period(key)));
     }
 
-    /** Forgets a key entirely, its period too: no schedule, no requeue by a worker that still has it (the HPA was deleted). */
-    public void remove(String key) {
+    /**
+     * Forgets a key entirely (the HPA was deleted): its state, its period, its share of the pace. A worker that still
+     * has it does not requeue it (unless it is added again meanwhile: then it is due at once when the worker is done).
+     */
+    public void forget(String key) {
         lock.lock();
         try {
             cadence.forget(key);
-            unschedule(key);
-            changedMeanwhile.remove(key);
-            lastSync.remove(key);
-            beforeStart.remove(key);
-            pace.forget(key);
-            if (readySince.remove(key) != null && !ready.remove(key)) {
-                readyNow.remove(key);
+            KeyState k = keys.get(key);
+            if (k == null) {
+                return;
+            }
+            unqueue(k);
+            pace.uncount(k.pacedPeriod);
+            k.pacedPeriod = 0;
+            if (k.isProcessing()) {
+                k.state = State.PROCESSING_FORGOTTEN;
+                k.last = null;
+                k.changedMeanwhile = false;
+            } else {
+                keys.remove(key);
             }
         } finally {
             lock.unlock();
         }
     }
 
-    private void unschedule(String key) {
-        Long at = scheduledAt.remove(key);
-        if (at != null) {
-            schedule.remove(new Scheduled(at, key));
+    /** Takes a key out of the schedule or the ready queues, whichever holds it. */
+    private void unqueue(KeyState k) {
+        switch (k.state) {
+            case SCHEDULED -> schedule.remove(new Scheduled(k.at, k));
+            case READY -> ready.remove(k);
+            case READY_NOW -> readyNow.remove(k);
+            default -> { }
         }
     }
 
-    private void enqueue(String key, long dueSince) {
-        if (readySince.putIfAbsent(key, dueSince) == null) {
-            adds++;
-            ready.add(key);
-            changed.signal();
-        }
-    }
-
-    /** Queues a key due at once, ahead of the paced ones (moved ahead if it was waiting among them). */
-    private void enqueueNow(String key, long dueSince) {
-        if (readySince.putIfAbsent(key, dueSince) == null) {
-            adds++;
-        } else if (!ready.remove(key)) {
-            return;
-        }
-        readyNow.add(key);
+    /** Queues a key due since {@code dueSince}: {@link State#READY_NOW} ahead of the paced ones, or {@link State#READY}. */
+    private void enqueue(KeyState k, long dueSince, State state) {
+        adds++;
+        k.state = state;
+        k.at = dueSince;
+        (state == State.READY_NOW ? readyNow : ready).add(k);
         changed.signal();
     }
 
-    private void scheduleAt(String key, long at) {
-        pace.count(key, Math.max(1, cadence.period(key)));
+    private void scheduleAt(KeyState k, long at) {
+        long period = Math.max(1, cadence.period(k.key));
+        pace.count(k.pacedPeriod, period);
+        k.pacedPeriod = period;
         if (at <= ticker.nanos()) {
-            enqueue(key, at);
+            enqueue(k, at, State.READY);
             return;
         }
-        scheduledAt.put(key, at);
-        schedule.add(new Scheduled(at, key));
+        k.state = State.SCHEDULED;
+        k.at = at;
+        schedule.add(new Scheduled(at, k));
         changed.signalAll();
     }
 
@@ -281,11 +273,7 @@ public final class WorkQueue {
         long now = ticker.nanos();
         while (!schedule.isEmpty() && schedule.peek().at() <= now) {
             Scheduled s = schedule.poll();
-            Long at = scheduledAt.get(s.key());
-            if (at != null && at == s.at()) {
-                scheduledAt.remove(s.key());
-                enqueue(s.key(), s.at());
-            }
+            enqueue(s.key(), s.at(), State.READY);
         }
     }
 
@@ -330,27 +318,28 @@ public final class WorkQueue {
         }
         long now = ticker.nanos();
         begunAt = now;
-        for (String key : beforeStart) {
-            scheduleAt(key, cadence.firstDue(key, now, processStart));
+        for (KeyState k : keys.values()) {
+            if (k.state == State.BEFORE_START) {
+                scheduleAt(k, cadence.firstDue(k.key, now, processStart));
+            }
         }
-        beforeStart.clear();
     }
 
     private Optional<Item> next() {
         begin();
         promoteDue();
         long now = ticker.nanos();
-        String key = readyNow.poll();
-        if (key == null && !ready.isEmpty() && pace.take(now, begunAt)) {
-            key = ready.poll();
+        KeyState k = readyNow.poll();
+        if (k == null && !ready.isEmpty() && pace.take(now, begunAt)) {
+            k = ready.poll();
         }
-        if (key == null) {
+        if (k == null) {
             return Optional.empty();
         }
-        long since = readySince.remove(key);
-        processing.add(key);
-        lastSync.put(key, new LastSync(since, now));
-        return Optional.of(new Item(key, Math.max(0, now - since)));
+        long since = k.at;
+        k.state = State.PROCESSING;
+        k.last = new LastSync(since, now);
+        return Optional.of(new Item(k.key, Math.max(0, now - since)));
     }
 
     /** Ticker nanoseconds (at least 1) until a key may be handed out: the next slot, or the pace's next key; MAX_VALUE if none. */
@@ -368,26 +357,29 @@ public final class WorkQueue {
 
     /**
      * A worker finished a key, whatever the outcome: it is due again at its next due time (at the next allowed
-     * time if it changed meanwhile), unless it was removed (at once if it was created again meanwhile).
+     * time if it changed meanwhile), unless it was forgotten (at once if it was created again meanwhile).
      */
     public void done(String key) {
         lock.lock();
         try {
-            processing.remove(key);
-            if (shuttingDown) {
+            KeyState k = keys.get(key);
+            if (k == null || !k.isProcessing()) {
                 return;
             }
-            boolean edited = changedMeanwhile.remove(key);
-            LastSync last = lastSync.get(key);
-            if (last == null) {
-                if (edited) {
-                    enqueueNow(key, ticker.nanos());
-                }
+            boolean edited = k.changedMeanwhile;
+            k.changedMeanwhile = false;
+            if (shuttingDown || k.state == State.PROCESSING_FORGOTTEN && !edited) {
+                pace.uncount(k.pacedPeriod);
+                keys.remove(key);
+                return;
+            }
+            if (k.state == State.PROCESSING_FORGOTTEN) {
+                enqueue(k, ticker.nanos(), State.READY_NOW);
                 return;
             }
             requeues++;
-            long next = cadence.nextDue(key, last.due(), last.started());
-            scheduleAt(key, edited ? Math.min(next, allowedAfter(key, last)) : next);
+            long next = cadence.nextDue(key, k.last.due(), k.last.started());
+            scheduleAt(k, edited ? Math.min(next, allowedAfter(key, k.last)) : next);
         } finally {
             lock.unlock();
         }
@@ -438,24 +430,27 @@ public final class WorkQueue {
     public boolean isTracked(String key) {
         lock.lock();
         try {
-            return readySince.containsKey(key) || scheduledAt.containsKey(key) || processing.contains(key) || beforeStart.contains(key);
+            KeyState k = keys.get(key);
+            return k != null;
         } finally {
             lock.unlock();
         }
     }
 
-    /** Keys of which the queue holds anything (for tests: a deleted HPA leaves nothing behind). */
-    int keysHeld() {
+    /** The state of the key, empty when the queue holds nothing for it. */
+    Optional<State> state(String key) {
         lock.lock();
         try {
-            Set<String> keys = new HashSet<>(readySince.keySet());
-            keys.addAll(processing);
-            keys.addAll(changedMeanwhile);
-            keys.addAll(scheduledAt.keySet());
-            keys.addAll(lastSync.keySet());
-            keys.addAll(beforeStart);
-            keys.addAll(pace.keys());
-            schedule.forEach(s -> keys.add(s.key()));
+            return Optional.ofNullable(keys.get(key)).map(k -> k.state);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** How many keys the queue holds a state for. */
+    int size() {
+        lock.lock();
+        try {
             return keys.size();
         } finally {
             lock.unlock();
@@ -466,8 +461,8 @@ public final class WorkQueue {
     public Optional<Long> dueAt(String key) {
         lock.lock();
         try {
-            Long since = readySince.get(key);
-            return Optional.ofNullable(since != null ? since : scheduledAt.get(key));
+            KeyState k = keys.get(key);
+            return k != null && (k.isReady() || k.state == State.SCHEDULED) ? Optional.of(k.at) : Optional.empty();
         } finally {
             lock.unlock();
         }

@@ -5,34 +5,43 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import java.util.Arrays;
 
 /**
- * The key of an HPA (queue, histories, selector index, logs): "namespace/name" for autoscaling's own (as
- * upstream), "group/namespace/name" for an HPA of another API group with the same schema (a driver hands those
- * to the core with their apiVersion), so HPAs of two APIs with the same namespace and name never share histories
- * or selector entries. The one place the format is written and read.
+ * The key of an HPA (queue, histories, selector index, logs): its API group, namespace and name. Its string form
+ * ({@link #toString}, the wire form of logs, labels and {@code /decisions} paths) is "namespace/name" for
+ * autoscaling's own (as upstream), "group/namespace/name" for an HPA of another API group with the same schema (a
+ * driver hands those to the core with their apiVersion), so HPAs of two APIs with the same namespace and name never
+ * share histories or selector entries. The one place the format is written and read.
  */
-public final class HpaKey {
+public record HpaKey(String group, String namespace, String name) {
 
     /** The API group whose keys carry no group. */
     public static final String BUILTIN_GROUP = "autoscaling";
 
-    private HpaKey() {
-    }
-
     /** The key of an HPA of {@code group}. */
-    public static String of(String group, String namespace, String name) {
-        String key = namespace + "/" + name;
-        return group.equals(BUILTIN_GROUP) ? key : group + "/" + key;
+    public static HpaKey of(String group, String namespace, String name) {
+        return new HpaKey(group, namespace, name);
     }
 
     /** The key of an HPA handed to the core (its group from its apiVersion; none is autoscaling). */
-    public static String of(HorizontalPodAutoscaler hpa) {
+    public static HpaKey of(HorizontalPodAutoscaler hpa) {
         if (hpa == null || hpa.getMetadata() == null) {
-            return "<unknown>/<unknown>";
+            return new HpaKey(BUILTIN_GROUP, "<unknown>", "<unknown>");
         }
         String apiVersion = hpa.getApiVersion();
         int slash = apiVersion == null ? -1 : apiVersion.indexOf('/');
         String group = slash < 0 ? BUILTIN_GROUP : apiVersion.substring(0, slash);
-        return of(group, hpa.getMetadata().getNamespace(), hpa.getMetadata().getName());
+        return new HpaKey(group, hpa.getMetadata().getNamespace(), hpa.getMetadata().getName());
+    }
+
+    /** The key whose string form is {@code key} (as {@link #toString} writes it). */
+    public static HpaKey parse(String key) {
+        return new HpaKey(group(key), namespace(key), name(key));
+    }
+
+    /** The wire form: "namespace/name", or "group/namespace/name" of a group not autoscaling. */
+    @Override
+    public String toString() {
+        String key = namespace + "/" + name;
+        return group.equals(BUILTIN_GROUP) ? key : group + "/" + key;
     }
 
     /** The group of a key: the first of three segments, else autoscaling. */
@@ -60,7 +69,7 @@ public final class HpaKey {
         return slash < 0 ? "" : namespacedName.substring(slash + 1);
     }
 
-    /** Whether {@code text} is a key as {@link #of} writes it: "namespace/name", or "group/namespace/name" of a group not autoscaling. */
+    /** Whether {@code text} is a key as {@link #toString} writes it: "namespace/name", or "group/namespace/name" of a group not autoscaling. */
     public static boolean isKey(String text) {
         String[] parts = text.split("/", -1);
         return (parts.length == 2 || parts.length == 3 && !parts[0].equals(BUILTIN_GROUP)) && Arrays.stream(parts).noneMatch(String::isEmpty);

@@ -66,7 +66,7 @@ public enum HpaApi {
 
     /** The key of an HPA of this API ({@link HpaKey#of}). */
     public String key(String namespace, String name) {
-        return HpaKey.of(group, namespace, name);
+        return HpaKey.of(group, namespace, name).toString();
     }
 
     /**

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBeh
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerCondition;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus;
 import io.hpacontroller.api.KubeTime;
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.Parsed;
 import io.hpacontroller.core.controls.HpaControls;
 import io.hpacontroller.core.labels.Selector;
@@ -47,6 +48,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * Shadow mode ({@code --shadow}): the autoscaling/v2 HPAs that the built-in controller reconciles are
@@ -175,6 +177,7 @@ public final class Shadow implements AutoCloseable {
     private final Map<String, Long> firstSeen = new ConcurrentHashMap<>();
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
     private volatile ExecutorService executor;
+    private volatile Consumer<String> forgetPath = this::forget;
     private final long startedAt;
 
     /**
@@ -227,14 +230,18 @@ public final class Shadow implements AutoCloseable {
         schedule(key);
     }
 
-    /** The HPA is gone: nothing about it is kept, and the listeners are told. */
-    public void forget(HorizontalPodAutoscaler hpa) {
-        String key = Reconciler.keyOf(hpa);
+    /** The HPA is gone: nothing about it is kept, and the listeners are told (the controller's forget path calls this). */
+    public void forget(String key) {
         pending.remove(key);
         ledger.remove(key);
         firstSeen.remove(key);
         histories.forget(key);
-        listeners.forEach(l -> l.onGone(hpa.getMetadata().getNamespace(), hpa.getMetadata().getName()));
+        listeners.forEach(l -> l.onGone(HpaKey.namespace(key), HpaKey.name(key)));
+    }
+
+    /** A comparison that finds its HPA deleted meanwhile forgets it through {@code forget} (the controller's one path). */
+    public void forgetThrough(Consumer<String> forget) {
+        this.forgetPath = forget;
     }
 
     /** HPAs of which the shadow holds anything (for tests: a deleted HPA leaves nothing behind). */
@@ -314,7 +321,7 @@ public final class Shadow implements AutoCloseable {
             }
         }
         if (!firstSeen.containsKey(key)) {
-            forget(o.hpa()); // deleted while it was compared: drop what this sync re-created after the deletion was handled
+            forgetPath.accept(key); // deleted while it was compared: drop what this sync re-created after the deletion was handled
         }
     }
 
@@ -399,12 +406,9 @@ public final class Shadow implements AutoCloseable {
     }
 
     // ---- the ports that write nothing ----
+    private static final StatusWriter NO_STATUS = (hpa, status) -> { };
 
-    private static final StatusWriter NO_STATUS = (hpa, status) -> {
-    };
-
-    private static final EventRecorder NO_EVENTS = (hpa, type, reason, message) -> {
-    };
+    private static final EventRecorder NO_EVENTS = (hpa, type, reason, message) -> { };
 
     /** The AmbiguousSelector check as the built-in controller makes it: autoscaling/v2 HPAs only. */
     private static SelectorOwnership builtinOnly(HpaSelectorIndex index) {

@@ -150,7 +150,7 @@ final class HpaRun {
             return due + syncPeriodMillis;
         }
         long epoch = VirtualClock.epochMillis(0);
-        OptionalLong phase = FreshSlots.phase(pipelines.estimate(pipeline, epoch + due), HpaKey.of(hpa), syncPeriodMillis, freshSpreadMillis);
+        OptionalLong phase = FreshSlots.phase(pipelines.estimate(pipeline, epoch + due), HpaKey.of(hpa).toString(), syncPeriodMillis, freshSpreadMillis);
         return phase.isEmpty() ? due + syncPeriodMillis : FreshSlots.nextAfter(epoch + due, syncPeriodMillis, phase.getAsLong()) - epoch;
     }
 

@@ -220,10 +220,10 @@ class PhasedCadenceTest {
         assertThat(cadence.ownPeriods()).isZero();
 
         queue.add("demo/fast", Duration.ofSeconds(5));
-        queue.remove("demo/fast"); // deleted: the period goes with the key
+        queue.forget("demo/fast"); // deleted: the period goes with the key
         assertThat(cadence.ownPeriods()).isZero();
         assertThat(cadence.period("demo/fast")).isEqualTo(PERIOD.toNanos());
-        assertThat(queue.keysHeld()).isZero();
+        assertThat(queue.size()).isZero();
     }
 
     private static List<Long> gaps(List<Long> times) {

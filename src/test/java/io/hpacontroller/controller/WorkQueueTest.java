@@ -230,8 +230,8 @@ class WorkQueueTest {
         queue.addChanged("ns/a");
         queue.addChanged("ns/b");
         assertThat(next()).contains("ns/a");
-        queue.remove("ns/a"); // deleted while it was synced
-        queue.remove("ns/b");
+        queue.forget("ns/a"); // deleted while it was synced
+        queue.forget("ns/b");
         queue.done("ns/a");
         assertThat(queue.isTracked("ns/a")).isFalse();
         assertThat(queue.isTracked("ns/b")).isFalse();
@@ -243,11 +243,32 @@ class WorkQueueTest {
     void anHpaCreatedAgainWhileTheDeletedOneIsSyncedIsDueWhenThatSyncEnds() {
         queue.addChanged("ns/a");
         assertThat(next()).contains("ns/a");
-        queue.remove("ns/a");
+        queue.forget("ns/a");
         queue.add("ns/a");
         assertThat(next()).isEmpty();
         queue.done("ns/a");
         assertThat(next()).contains("ns/a");
+    }
+
+    @Test
+    void eachKeyIsInOneStateAndAForgottenKeyLeavesNone() {
+        queue.add("ns/old");
+        assertThat(queue.state("ns/old")).contains(KeyState.State.BEFORE_START);
+        queue.addChanged("ns/new");
+        assertThat(queue.state("ns/new")).contains(KeyState.State.READY_NOW);
+        assertThat(next()).contains("ns/new");
+        assertThat(queue.state("ns/new")).contains(KeyState.State.PROCESSING);
+        assertThat(queue.state("ns/old")).contains(KeyState.State.SCHEDULED);
+        queue.forget("ns/new");
+        assertThat(queue.state("ns/new")).as("the worker still has it").contains(KeyState.State.PROCESSING_FORGOTTEN);
+        queue.done("ns/new");
+        assertThat(queue.state("ns/new")).as("not requeued").isEmpty();
+        advance(untilNextSlotOf("ns/old"));
+        assertThat(queue.depth()).isOne();
+        assertThat(queue.state("ns/old")).contains(KeyState.State.READY);
+        queue.forget("ns/old");
+        assertThat(queue.size()).isZero();
+        assertThat(queue.depth()).isZero();
     }
 
     @Test

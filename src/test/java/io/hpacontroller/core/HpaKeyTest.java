@@ -15,15 +15,16 @@ class HpaKeyTest {
 
     @Test
     void anAutoscalingKeyIsNamespaceAndNameAnotherGroupsCarriesItsGroup() {
-        assertThat(HpaKey.of(hpa("autoscaling/v2"))).isEqualTo("shop/web").isEqualTo(HpaKey.of("autoscaling", "shop", "web"));
-        assertThat(HpaKey.of(hpa(null))).isEqualTo("shop/web");
-        assertThat(HpaKey.of(hpa("autoscaling.hpa-controller.io/v1"))).isEqualTo("autoscaling.hpa-controller.io/shop/web");
+        assertThat(HpaKey.of(hpa("autoscaling/v2"))).hasToString("shop/web").isEqualTo(HpaKey.of("autoscaling", "shop", "web"));
+        assertThat(HpaKey.of(hpa(null))).hasToString("shop/web");
+        assertThat(HpaKey.of(hpa("autoscaling.hpa-controller.io/v1"))).hasToString("autoscaling.hpa-controller.io/shop/web");
     }
 
     @Test
     void eachPartIsReadBackFromTheKey() {
         for (String group : new String[] {"autoscaling", "autoscaling.hpa-controller.io"}) {
-            String key = HpaKey.of(group, "shop", "web");
+            String key = HpaKey.of(group, "shop", "web").toString();
+            assertThat(HpaKey.parse(key)).isEqualTo(HpaKey.of(group, "shop", "web"));
             assertThat(HpaKey.group(key)).isEqualTo(group);
             assertThat(HpaKey.namespacedName(key)).isEqualTo("shop/web");
             assertThat(HpaKey.namespace(key)).isEqualTo("shop");

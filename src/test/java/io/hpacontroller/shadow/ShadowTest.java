@@ -134,4 +134,32 @@ class ShadowTest extends LiveTestBase {
         assertThat(comparisons.get(1).reason()).contains("ScalingLimited=True ScaleUpLimit");
         assertThat(comparisons).noneMatch(Shadow.Comparison::warmingUp);
     }
+
+    @Test
+    void anHpaDeletedWhileItIsComparedIsForgottenThroughTheControllersPathAndLeavesNothing() throws Exception {
+        client.apps().deployments().inNamespace(NS).resource(deployment(NS, "web", 2)).create();
+        cluster.workloads().setCpuPerPod(NS, "web", "100m");
+        create(hpa(NS, "web", "apps/v1", "Deployment", "web", 1, 10, cpuUtilization(50)));
+        startShadow();
+        List<String> gone = new CopyOnWriteArrayList<>();
+        controller.shadow().addListener(new Shadow.Listener() {
+            @Override
+            public void onComparison(Shadow.Comparison c) {
+                // deleted while it is compared: the informer's delete forgets it before the comparison ends
+                client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).withName("web").delete();
+                await().atMost(Waits.STATE).until(() -> !gone.isEmpty());
+            }
+
+            @Override
+            public void onGone(String namespace, String name) {
+                gone.add(namespace + "/" + name);
+            }
+        });
+
+        builtinWrites("web", 2, 4, true);
+        // once from the informer's delete, once from the check at the end of the comparison: both through the one path
+        await().atMost(Waits.STATE).until(() -> gone.size() == 2);
+        assertThat(gone).containsOnly(NS + "/web");
+        assertThat(controller.shadow().hpasHeld()).as("nothing the comparison re-created is left").isZero();
+    }
 }

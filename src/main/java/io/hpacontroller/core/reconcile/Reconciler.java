@@ -137,9 +137,9 @@ public final class Reconciler {
         return config;
     }
 
-    /** The key of an HPA ({@link HpaKey#of}). */
+    /** The key of an HPA in its string form ({@link HpaKey#of}). */
     public static String keyOf(HorizontalPodAutoscaler hpa) {
-        return HpaKey.of(hpa);
+        return HpaKey.of(hpa).toString();
     }
 
     /** The HPA was deleted: drop everything remembered about it. */
