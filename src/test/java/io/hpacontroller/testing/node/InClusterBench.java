@@ -86,25 +86,27 @@ public final class InClusterBench {
     private final int namespaces;
     private final Duration runFor;
     private final List<String> controllers;
+    private final RealNode.Layout layout;
     private final Map<String, String> figures = new LinkedHashMap<>();
     private final List<String> spaces = new ArrayList<>();
 
-    private InClusterBench(int hpas, int podsPerHpa, int namespaces, Duration runFor, List<String> controllers) {
+    private InClusterBench(int hpas, int podsPerHpa, int namespaces, Duration runFor, List<String> controllers, RealNode.Layout layout) {
         this.hpas = hpas;
         this.podsPerHpa = podsPerHpa;
         this.namespaces = namespaces;
         this.runFor = runFor;
         this.controllers = controllers;
+        this.layout = layout;
     }
 
     public static void main(String[] args) {
         InClusterBench bench;
         try {
             Map<String, String> a = BenchRun.options(args, Map.of("--hpas", "1000", "--pods-per-hpa", "5", "--namespaces", "10",
-                    "--run-for", "240", "--controllers", "upstream,jar"));
+                    "--run-for", "240", "--controllers", "upstream,jar", "--node-layout", Integer.toString(RealNode.Layout.shared().index())));
             bench = new InClusterBench(Integer.parseInt(a.get("--hpas")), Integer.parseInt(a.get("--pods-per-hpa")),
                     Integer.parseInt(a.get("--namespaces")), Duration.ofSeconds(Long.parseLong(a.get("--run-for"))),
-                    List.of(a.get("--controllers").split(",")));
+                    List.of(a.get("--controllers").split(",")), new RealNode.Layout(Integer.parseInt(a.get("--node-layout"))));
         } catch (NumberFormatException e) {
             usage("not a number: " + e.getMessage());
             return;
@@ -112,12 +114,15 @@ public final class InClusterBench {
             usage(e.getMessage());
             return;
         }
+        if (bench.layout.index() < 0 || bench.layout.index() > 80) {
+            usage("--node-layout takes 0 to 80 (the node's bridge, addresses and cgroup root; default -Dnode.layout or 0): " + bench.layout.index());
+        }
         if (!bench.controllers.stream().allMatch(c -> c.equals("upstream") || VARIANT.matcher(c).matches())) {
             usage("--controllers takes upstream, jar and jar{VALUE=X;VALUE=Y} (the chart with these values), comma-separated: "
                     + bench.controllers);
         }
         int exit = 0;
-        try (RealNode node = RealNode.start("incluster-bench", RealNode.Layout.shared(), List.of());
+        try (RealNode node = RealNode.start("incluster-bench", bench.layout, List.of());
              Kubelet kubelet = Kubelet.besideRealNodes(node.adminClient())) {
             node.importImage(RealNodeExtension.controllerImage());
             bench.run(node, kubelet);
