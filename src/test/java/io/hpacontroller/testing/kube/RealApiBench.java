@@ -1,11 +1,8 @@
 package io.hpacontroller.testing.kube;
 
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
-import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hpacontroller.bench.Bench;
 import io.hpacontroller.bench.ProcessMeter;
@@ -186,14 +183,7 @@ public final class RealApiBench {
      * RBAC as the jar's do (a certificate in system:masters skipped it), and as in the cluster ({@code tools/node-bench}).
      */
     private static Path upstreamServiceAccount(KubeControlPlane plane) {
-        KubernetesClient admin = plane.adminClient();
-        admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(UPSTREAM_NAMESPACE).endMetadata().build()).create();
-        admin.serviceAccounts().inNamespace(UPSTREAM_NAMESPACE).resource(new ServiceAccountBuilder().withNewMetadata()
-                .withName(UPSTREAM_ACCOUNT).endMetadata().build()).create();
-        admin.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder().withNewMetadata().withName("bench-upstream-hpa").endMetadata()
-                .withNewRoleRef().withApiGroup("rbac.authorization.k8s.io").withKind("ClusterRole").withName("cluster-admin").endRoleRef()
-                .addNewSubject().withKind("ServiceAccount").withName(UPSTREAM_ACCOUNT).withNamespace(UPSTREAM_NAMESPACE).endSubject()
-                .build()).create();
+        BenchRun.clusterAdminServiceAccount(plane.adminClient(), UPSTREAM_NAMESPACE, UPSTREAM_ACCOUNT, "bench-upstream-hpa");
         return plane.kubeconfigForServiceAccount(UPSTREAM_NAMESPACE, UPSTREAM_ACCOUNT, null);
     }
 

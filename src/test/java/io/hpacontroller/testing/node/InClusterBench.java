@@ -1,14 +1,11 @@
 package io.hpacontroller.testing.node;
 
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hpacontroller.core.labels.Selector;
 import io.hpacontroller.bench.StartUpFigures;
@@ -261,13 +258,7 @@ public final class InClusterBench {
         figures.put("upstream.image_mib", mib(Files.size(archive)));
         createHpas(node, HpaApi.BUILTIN);
         KubernetesClient admin = node.adminClient();
-        admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(UPSTREAM_NAMESPACE).endMetadata().build()).create();
-        admin.serviceAccounts().inNamespace(UPSTREAM_NAMESPACE).resource(new ServiceAccountBuilder().withNewMetadata()
-                .withName("kube-controller-manager").endMetadata().build()).create();
-        admin.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder().withNewMetadata().withName("upstream-hpa").endMetadata()
-                .withNewRoleRef().withApiGroup("rbac.authorization.k8s.io").withKind("ClusterRole").withName("cluster-admin").endRoleRef()
-                .addNewSubject().withKind("ServiceAccount").withName("kube-controller-manager").withNamespace(UPSTREAM_NAMESPACE).endSubject()
-                .build()).create();
+        BenchRun.clusterAdminServiceAccount(admin, UPSTREAM_NAMESPACE, "kube-controller-manager", "upstream-hpa");
         List<String> args = List.of("--controllers=horizontalpodautoscaling", "--leader-elect=true",
                 "--leader-elect-resource-namespace=" + UPSTREAM_NAMESPACE, "--secure-port=0", "--kube-api-qps=200", "--kube-api-burst=300",
                 "--horizontal-pod-autoscaler-sync-period=" + SYNC_PERIOD.toSeconds() + "s");
