@@ -20,6 +20,7 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
+        CommonPool.atLeastTwo(System.getProperties(), Runtime.getRuntime().availableProcessors());
         TlsCipherSuites.preferChaCha20(System.getProperties());
         System.exit(commandLine().execute(args));
     }

@@ -1,6 +1,9 @@
 package io.hpacontroller.testing.kube;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 
@@ -38,6 +41,20 @@ public final class BenchRun {
                 throw e;
             }
         }
+    }
+
+    /**
+     * Upstream's identity in both benches: namespace {@code ns} with ServiceAccount {@code account}, bound to
+     * cluster-admin by the ClusterRoleBinding {@code binding}, so that its requests go through RBAC as the jar's do.
+     */
+    public static void clusterAdminServiceAccount(KubernetesClient admin, String ns, String account, String binding) {
+        admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build()).create();
+        admin.serviceAccounts().inNamespace(ns).resource(new ServiceAccountBuilder().withNewMetadata().withName(account).endMetadata().build())
+                .create();
+        admin.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder().withNewMetadata().withName(binding).endMetadata()
+                .withNewRoleRef().withApiGroup("rbac.authorization.k8s.io").withKind("ClusterRole").withName("cluster-admin").endRoleRef()
+                .addNewSubject().withKind("ServiceAccount").withName(account).withNamespace(ns).endSubject()
+                .build()).create();
     }
 
     /** The three load averages, "n/a" without /proc. */

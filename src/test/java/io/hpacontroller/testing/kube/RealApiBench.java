@@ -41,7 +41,7 @@ import java.util.function.Predicate;
  * {@code -XX:MaxRAM=256m}, leader election, a 15 s sync period, as the chart's ServiceAccount;</li>
  * <li>with {@code --upstream true} (the default; {@code --upstream-first true} runs it before the jar), kube-controller-manager v1.26.1 with only its HPA
  * controller, {@code --kube-api-qps=200 --kube-api-burst=300}, leader election, a 15 s sync period,
- * under a client certificate of its own (user {@value #UPSTREAM_USER}).</li>
+ * as a ServiceAccount bound to cluster-admin (user {@value #UPSTREAM_USER}), as in the cluster.</li>
  * </ol>
  * Each one's figures are printed as {@code NAME.FIGURE: VALUE} lines: CPU from /proc (the controller,
  * kube-apiserver, etcd), requests from the audit log, reconciles as the controller's metrics.k8s.io pod
@@ -57,7 +57,10 @@ import java.util.function.Predicate;
  */
 public final class RealApiBench {
 
-    static final String UPSTREAM_USER = "bench-upstream-hpa";
+    /** Upstream's ServiceAccount, bound to cluster-admin (as {@code InClusterBench} runs it in a pod): RBAC authorizes both controllers. */
+    private static final String UPSTREAM_NAMESPACE = "upstream-hpa";
+    private static final String UPSTREAM_ACCOUNT = "kube-controller-manager";
+    static final String UPSTREAM_USER = "system:serviceaccount:" + UPSTREAM_NAMESPACE + ":" + UPSTREAM_ACCOUNT;
     private static final Duration SYNC_PERIOD = Duration.ofSeconds(15);
     private static final int SETUP_THREADS = 8;
     private static final String CPU_USAGE = "50m"; // of Workloads' 100m request: 50 %, the target
@@ -75,11 +78,14 @@ public final class RealApiBench {
     private final List<SyncCadence> cadences;
     /** The fake metrics-server's scrape phase, or null: samples stamped at each request. */
     private final Duration scrapePhase;
-    /** Added to the image's JVM options for the jar (a profiler, say). */
-    private final List<String> jarJvmOptions;
+    /**
+     * Added to the image's JVM options for the jar (a profiler, say); one list per run of the jar ({@code --jar-jvm-options
+     * 'A|B'}: the jar twice, as {@code jar} with A and {@code jar2} with B, side by side with the same upstream run).
+     */
+    private final List<List<String>> jarJvmOptions;
     private final Map<String, String> figures = new LinkedHashMap<>();
 
-    private RealApiBench(int hpas, int podsPerHpa, int namespaces, Duration runFor, Path jar, List<String> jarJvmOptions, boolean upstream,
+    private RealApiBench(int hpas, int podsPerHpa, int namespaces, Duration runFor, Path jar, List<List<String>> jarJvmOptions, boolean upstream,
                          boolean upstreamFirst, List<SyncCadence> cadences, Duration scrapePhase) {
         this.cadences = cadences;
         this.scrapePhase = scrapePhase;
@@ -110,7 +116,8 @@ public final class RealApiBench {
             }
             bench = new RealApiBench(Integer.parseInt(a.get("--hpas")), Integer.parseInt(a.get("--pods-per-hpa")),
                     Integer.parseInt(a.get("--namespaces")), Duration.ofSeconds(Long.parseLong(a.get("--run-for"))),
-                    Path.of(a.get("--jar")), a.get("--jar-jvm-options").isBlank() ? List.of() : List.of(a.get("--jar-jvm-options").trim().split("\\s+")),
+                    Path.of(a.get("--jar")), java.util.Arrays.stream(a.get("--jar-jvm-options").split("\\|", -1))
+                            .map(o -> o.isBlank() ? List.<String>of() : List.of(o.trim().split("\\s+"))).toList(),
                     Boolean.parseBoolean(a.get("--upstream")), Boolean.parseBoolean(a.get("--upstream-first")), cadences, scrapePhase);
         } catch (NumberFormatException e) {
             usage("not a number: " + e.getMessage());
@@ -164,18 +171,22 @@ public final class RealApiBench {
         var chart = ChartReleases.shipped(plane);
         String pod = "hpa-controller-bench-0";
         Path kubeconfig = chart.kubeconfigForPod(pod);
-        List<String> jarCommand = new ArrayList<>();
-        jarCommand.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        jarCommand.add("-XX:MaxRAM=256m");
-        jarCommand.addAll(Bench.IMAGE_JVM_OPTIONS);
-        jarCommand.addAll(jarJvmOptions);
-        jarCommand.addAll(List.of("-jar", jar.toString(), "run", "--kubeconfig=" + kubeconfig, "--hpa-apis=autoscaling/v2",
-                "--leader-elect=true", "--leader-elect-resource-namespace=" + chart.namespace(),
-                "--horizontal-pod-autoscaler-sync-period=" + SYNC_PERIOD.toSeconds() + "s",
-                "--health-probe-bind-address=127.0.0.1:0", "--metrics-bind-address=127.0.0.1:0",
-                "--metrics-secure=false")); // as in the earlier runs: the figures stay comparable (nothing scrapes it)
-        figures.put("jar.command", String.join(" ", jarCommand.subList(1, jarCommand.size())));
-        Path upstreamKubeconfig = plane.kubeconfigForCertificate(UPSTREAM_USER, "system:masters");
+        List<List<String>> jarCommands = new ArrayList<>();
+        for (List<String> options : jarJvmOptions) {
+            List<String> jarCommand = new ArrayList<>();
+            jarCommand.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            jarCommand.add("-XX:MaxRAM=256m");
+            jarCommand.addAll(Bench.IMAGE_JVM_OPTIONS);
+            jarCommand.addAll(options);
+            jarCommand.addAll(List.of("-jar", jar.toString(), "run", "--kubeconfig=" + kubeconfig, "--hpa-apis=autoscaling/v2",
+                    "--leader-elect=true", "--leader-elect-resource-namespace=" + chart.namespace(),
+                    "--horizontal-pod-autoscaler-sync-period=" + SYNC_PERIOD.toSeconds() + "s",
+                    "--health-probe-bind-address=127.0.0.1:0", "--metrics-bind-address=127.0.0.1:0",
+                    "--metrics-secure=false")); // as in the earlier runs: the figures stay comparable (nothing scrapes it)
+            figures.put(jarName(jarCommands.size()) + ".command", String.join(" ", jarCommand.subList(1, jarCommand.size())));
+            jarCommands.add(jarCommand);
+        }
+        Path upstreamKubeconfig = upstreamServiceAccount(plane);
         List<String> kcm = List.of(plane.programs().controllerManager().toString(), "--kubeconfig=" + upstreamKubeconfig,
                 "--controllers=horizontalpodautoscaling", "--leader-elect=true", "--secure-port=0",
                 "--kube-api-qps=200", "--kube-api-burst=300",
@@ -187,19 +198,34 @@ public final class RealApiBench {
         if (upstream && upstreamFirst) {
             measure("upstream", plane, kcm, Map.of(), new AuditEvent.Filter(e -> UPSTREAM_USER.equals(e.user())));
         }
-        if (cadences.isEmpty()) {
-            measure("jar", plane, jarCommand, Map.of("POD_NAME", pod, "POD_NAMESPACE", chart.namespace()),
-                    new AuditEvent.Filter(e -> chart.user().equals(e.user())));
-        }
-        for (SyncCadence cadence : cadences) {
-            annotate(plane.adminClient(), spaces, cadence);
-            measure("jar-" + cadence.text().toLowerCase(java.util.Locale.ROOT), plane, jarCommand, Map.of("POD_NAME", pod, "POD_NAMESPACE", chart.namespace()),
-                    new AuditEvent.Filter(e -> chart.user().equals(e.user())));
+        for (int i = 0; i < jarCommands.size(); i++) {
+            if (cadences.isEmpty()) {
+                measure(jarName(i), plane, jarCommands.get(i), Map.of("POD_NAME", pod, "POD_NAMESPACE", chart.namespace()),
+                        new AuditEvent.Filter(e -> chart.user().equals(e.user())));
+            }
+            for (SyncCadence cadence : cadences) {
+                annotate(plane.adminClient(), spaces, cadence);
+                measure(jarName(i) + "-" + cadence.text().toLowerCase(java.util.Locale.ROOT), plane, jarCommands.get(i), Map.of("POD_NAME", pod, "POD_NAMESPACE", chart.namespace()),
+                        new AuditEvent.Filter(e -> chart.user().equals(e.user())));
+            }
         }
         if (upstream && !upstreamFirst) {
             measure("upstream", plane, kcm, Map.of(), new AuditEvent.Filter(e -> UPSTREAM_USER.equals(e.user())));
         }
         progress("done; namespaces " + spaces);
+    }
+
+    /**
+     * A kubeconfig with a token of upstream's ServiceAccount, bound to cluster-admin: upstream's requests go through
+     * RBAC as the jar's do (a certificate in system:masters skipped it), and as in the cluster ({@code tools/node-bench}).
+     */
+    private static Path upstreamServiceAccount(KubeControlPlane plane) {
+        BenchRun.clusterAdminServiceAccount(plane.adminClient(), UPSTREAM_NAMESPACE, UPSTREAM_ACCOUNT, "bench-upstream-hpa");
+        return plane.kubeconfigForServiceAccount(UPSTREAM_NAMESPACE, UPSTREAM_ACCOUNT, null);
+    }
+
+    private static String jarName(int run) {
+        return run == 0 ? "jar" : "jar" + (run + 1);
     }
 
     // ---- the objects ----

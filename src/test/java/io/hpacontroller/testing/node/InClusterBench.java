@@ -1,14 +1,11 @@
 package io.hpacontroller.testing.node;
 
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hpacontroller.core.labels.Selector;
 import io.hpacontroller.bench.StartUpFigures;
@@ -86,25 +83,27 @@ public final class InClusterBench {
     private final int namespaces;
     private final Duration runFor;
     private final List<String> controllers;
+    private final RealNode.Layout layout;
     private final Map<String, String> figures = new LinkedHashMap<>();
     private final List<String> spaces = new ArrayList<>();
 
-    private InClusterBench(int hpas, int podsPerHpa, int namespaces, Duration runFor, List<String> controllers) {
+    private InClusterBench(int hpas, int podsPerHpa, int namespaces, Duration runFor, List<String> controllers, RealNode.Layout layout) {
         this.hpas = hpas;
         this.podsPerHpa = podsPerHpa;
         this.namespaces = namespaces;
         this.runFor = runFor;
         this.controllers = controllers;
+        this.layout = layout;
     }
 
     public static void main(String[] args) {
         InClusterBench bench;
         try {
             Map<String, String> a = BenchRun.options(args, Map.of("--hpas", "1000", "--pods-per-hpa", "5", "--namespaces", "10",
-                    "--run-for", "240", "--controllers", "upstream,jar"));
+                    "--run-for", "240", "--controllers", "upstream,jar", "--node-layout", Integer.toString(RealNode.Layout.shared().index())));
             bench = new InClusterBench(Integer.parseInt(a.get("--hpas")), Integer.parseInt(a.get("--pods-per-hpa")),
                     Integer.parseInt(a.get("--namespaces")), Duration.ofSeconds(Long.parseLong(a.get("--run-for"))),
-                    List.of(a.get("--controllers").split(",")));
+                    List.of(a.get("--controllers").split(",")), new RealNode.Layout(Integer.parseInt(a.get("--node-layout"))));
         } catch (NumberFormatException e) {
             usage("not a number: " + e.getMessage());
             return;
@@ -112,12 +111,15 @@ public final class InClusterBench {
             usage(e.getMessage());
             return;
         }
+        if (bench.layout.index() < 0 || bench.layout.index() > 80) {
+            usage("--node-layout takes 0 to 80 (the node's bridge, addresses and cgroup root; default -Dnode.layout or 0): " + bench.layout.index());
+        }
         if (!bench.controllers.stream().allMatch(c -> c.equals("upstream") || VARIANT.matcher(c).matches())) {
             usage("--controllers takes upstream, jar and jar{VALUE=X;VALUE=Y} (the chart with these values), comma-separated: "
                     + bench.controllers);
         }
         int exit = 0;
-        try (RealNode node = RealNode.start("incluster-bench", RealNode.Layout.shared(), List.of());
+        try (RealNode node = RealNode.start("incluster-bench", bench.layout, List.of());
              Kubelet kubelet = Kubelet.besideRealNodes(node.adminClient())) {
             node.importImage(RealNodeExtension.controllerImage());
             bench.run(node, kubelet);
@@ -256,13 +258,7 @@ public final class InClusterBench {
         figures.put("upstream.image_mib", mib(Files.size(archive)));
         createHpas(node, HpaApi.BUILTIN);
         KubernetesClient admin = node.adminClient();
-        admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(UPSTREAM_NAMESPACE).endMetadata().build()).create();
-        admin.serviceAccounts().inNamespace(UPSTREAM_NAMESPACE).resource(new ServiceAccountBuilder().withNewMetadata()
-                .withName("kube-controller-manager").endMetadata().build()).create();
-        admin.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder().withNewMetadata().withName("upstream-hpa").endMetadata()
-                .withNewRoleRef().withApiGroup("rbac.authorization.k8s.io").withKind("ClusterRole").withName("cluster-admin").endRoleRef()
-                .addNewSubject().withKind("ServiceAccount").withName("kube-controller-manager").withNamespace(UPSTREAM_NAMESPACE).endSubject()
-                .build()).create();
+        BenchRun.clusterAdminServiceAccount(admin, UPSTREAM_NAMESPACE, "kube-controller-manager", "upstream-hpa");
         List<String> args = List.of("--controllers=horizontalpodautoscaling", "--leader-elect=true",
                 "--leader-elect-resource-namespace=" + UPSTREAM_NAMESPACE, "--secure-port=0", "--kube-api-qps=200", "--kube-api-burst=300",
                 "--horizontal-pod-autoscaler-sync-period=" + SYNC_PERIOD.toSeconds() + "s");
