@@ -52,107 +52,80 @@ public final class Normalizer {
         String ableMessage = stabilized != proposed ? SCALE_DOWN_STABILIZED : READY_FOR_NEW_SCALE;
 
         int scaleUpLimit = (int) Math.min(Integer.MAX_VALUE, Math.max(2L * currentReplicas, 4L));
-        int maximumAllowed;
-        String reason;
-        String message;
-        if (maxReplicas > scaleUpLimit) {
-            maximumAllowed = scaleUpLimit;
-            reason = "ScaleUpLimit";
-            message = UP_LIMIT;
-        } else {
-            maximumAllowed = maxReplicas;
-            reason = "TooManyReplicas";
-            message = TOO_MANY;
-        }
-        int desired;
-        if (stabilized < minReplicas) {
-            desired = minReplicas;
-            reason = "TooFewReplicas";
-            message = TOO_FEW;
-        } else if (stabilized > maximumAllowed) {
-            desired = maximumAllowed;
-        } else {
-            desired = stabilized;
-            reason = "DesiredWithinRange";
-            message = WITHIN_RANGE;
-        }
+        Bound bound = stabilized < minReplicas ? new Bound(minReplicas, "TooFewReplicas", TOO_FEW) : Bound.up(scaleUpLimit, maxReplicas);
+        int desired = stabilized < minReplicas || stabilized > bound.replicas() ? bound.replicas() : stabilized;
+        Bound limit = desired == stabilized && stabilized >= minReplicas ? Bound.WITHIN_RANGE : bound;
         RateLimit rateLimit = stabilized > currentReplicas
-                ? new RateLimit(RateLimit.UP, scaleUpLimit, desired != stabilized && reason.equals("ScaleUpLimit"), RateLimit.LEGACY,
+                ? new RateLimit(RateLimit.UP, scaleUpLimit, desired != stabilized && limit.byRate(), RateLimit.LEGACY,
                         null, null, 0, 0, currentReplicas, 0, 0, 0)
                 : null;
-        return finish(proposed, stabilized, desired, currentReplicas, minReplicas, stabilization, rateLimit, ableReason, ableMessage, reason, message);
+        return finish(proposed, stabilized, desired, currentReplicas, minReplicas, stabilization, rateLimit, ableReason, ableMessage,
+                limit.reason(), limit.message());
     }
 
     /**
-     * With {@code behavior}: stabilize within each direction's window, then limit the change by the
-     * direction's policies over the remembered scale events, then clamp to [min, max].
+     * With {@code behavior} (upstream {@code normalizeDesiredReplicasWithBehaviors}): stabilize within each direction's
+     * window, then limit the change by the direction's policies over the remembered scale events, then clamp to [min, max].
      */
     static Normalization withBehavior(HpaHistory history, long now, Behavior behavior,
                                       int currentReplicas, int proposed, int minReplicas, int maxReplicas) {
+        Window w = stabilizeWithBehaviors(history, now, behavior, currentReplicas, proposed);
+        int stabilized = w.replicas();
+        if (stabilized == currentReplicas) {
+            return finish(proposed, stabilized, stabilized, currentReplicas, minReplicas, w.stabilization(), null, w.ableReason(),
+                    w.ableMessage(), Bound.WITHIN_RANGE.reason(), Bound.WITHIN_RANGE.message());
+        }
+        boolean up = stabilized > currentReplicas;
+        RateLimit rateLimit = policyLimit(history, now, currentReplicas, up ? behavior.scaleUp() : behavior.scaleDown(), up);
+        Bound bound = up ? Bound.up(rateLimit.limit(), maxReplicas) : Bound.down(rateLimit.limit(), minReplicas);
+        boolean beyond = up ? stabilized > bound.replicas() : stabilized < bound.replicas();
+        Bound limit = beyond ? bound : Bound.WITHIN_RANGE;
+        return finish(proposed, stabilized, beyond ? bound.replicas() : stabilized, currentReplicas, minReplicas, w.stabilization(),
+                beyond ? rateLimit.bound(bound.byRate()) : rateLimit, w.ableReason(), w.ableMessage(), limit.reason(), limit.message());
+    }
+
+    /**
+     * A bound the count may not pass, with the ScalingLimited reason and message it gives. Upwards: the rate limit when it
+     * is below maxReplicas (ScaleUpLimit), else maxReplicas (TooManyReplicas); downwards: the rate limit when it is above
+     * minReplicas (ScaleDownLimit), else minReplicas (TooFewReplicas). The choice is upstream's, written once here.
+     */
+    private record Bound(int replicas, String reason, String message) {
+        static final Bound WITHIN_RANGE = new Bound(-1, "DesiredWithinRange", Normalizer.WITHIN_RANGE);
+
+        static Bound up(int rateLimit, int maxReplicas) {
+            return maxReplicas > rateLimit ? new Bound(rateLimit, "ScaleUpLimit", UP_LIMIT) : new Bound(maxReplicas, "TooManyReplicas", TOO_MANY);
+        }
+
+        static Bound down(int rateLimit, int minReplicas) {
+            return minReplicas < rateLimit ? new Bound(rateLimit, "ScaleDownLimit", DOWN_LIMIT) : new Bound(minReplicas, "TooFewReplicas", TOO_FEW);
+        }
+
+        /** Whether the rate limit set it (not a replica bound). */
+        boolean byRate() {
+            return reason.equals("ScaleUpLimit") || reason.equals("ScaleDownLimit");
+        }
+    }
+
+    /** What the stabilization windows gave, with the AbleToScale reason and message it sets. */
+    private record Window(int replicas, Stabilization stabilization, String ableReason, String ableMessage) {
+    }
+
+    /**
+     * Upstream {@code stabilizeRecommendationWithBehaviors}: the recommendation brought within what each direction's window
+     * remembers ({@link HpaHistory#stabilizeWithinWindows}); the new one is recorded.
+     */
+    private static Window stabilizeWithBehaviors(HpaHistory history, long now, Behavior behavior, int currentReplicas, int proposed) {
         int upWindow = behavior.scaleUp().stabilizationWindowSeconds();
         int downWindow = behavior.scaleDown().stabilizationWindowSeconds();
         HpaHistory.Stabilized s = history.stabilizeWithinWindows(proposed, currentReplicas, now, upWindow * 1000L, downWindow * 1000L);
-        int stabilized = s.replicas();
-        String ableReason;
-        String ableMessage;
-        Stabilization stabilization = null;
-        if (stabilized != proposed) {
-            boolean up = proposed >= currentReplicas;
-            ableReason = up ? "ScaleUpStabilized" : "ScaleDownStabilized";
-            ableMessage = up ? SCALE_UP_STABILIZED : SCALE_DOWN_STABILIZED;
-            if (s.by() != null) {
-                stabilization = up ? stabilization(Stabilization.SCALE_UP, upWindow, s.by(), now)
-                        : stabilization(Stabilization.SCALE_DOWN, downWindow, s.by(), now);
-            }
-        } else {
-            ableReason = "ReadyForNewScale";
-            ableMessage = READY_FOR_NEW_SCALE;
+        if (s.replicas() == proposed) {
+            return new Window(s.replicas(), null, "ReadyForNewScale", READY_FOR_NEW_SCALE);
         }
-
-        int desired = stabilized;
-        String reason = "DesiredWithinRange";
-        String message = WITHIN_RANGE;
-        RateLimit rateLimit = null;
-        if (stabilized > currentReplicas) {
-            rateLimit = policyLimit(history, now, currentReplicas, behavior.scaleUp(), true);
-            int maximumAllowed;
-            if (maxReplicas > rateLimit.limit()) {
-                maximumAllowed = rateLimit.limit();
-                reason = "ScaleUpLimit";
-                message = UP_LIMIT;
-            } else {
-                maximumAllowed = maxReplicas;
-                reason = "TooManyReplicas";
-                message = TOO_MANY;
-            }
-            if (stabilized > maximumAllowed) {
-                desired = maximumAllowed;
-                rateLimit = rateLimit.bound(reason.equals("ScaleUpLimit"));
-            } else {
-                reason = "DesiredWithinRange";
-                message = WITHIN_RANGE;
-            }
-        } else if (stabilized < currentReplicas) {
-            rateLimit = policyLimit(history, now, currentReplicas, behavior.scaleDown(), false);
-            int minimumAllowed;
-            if (minReplicas < rateLimit.limit()) {
-                minimumAllowed = rateLimit.limit();
-                reason = "ScaleDownLimit";
-                message = DOWN_LIMIT;
-            } else {
-                minimumAllowed = minReplicas;
-                reason = "TooFewReplicas";
-                message = TOO_FEW;
-            }
-            if (stabilized < minimumAllowed) {
-                desired = minimumAllowed;
-                rateLimit = rateLimit.bound(reason.equals("ScaleDownLimit"));
-            } else {
-                reason = "DesiredWithinRange";
-                message = WITHIN_RANGE;
-            }
-        }
-        return finish(proposed, stabilized, desired, currentReplicas, minReplicas, stabilization, rateLimit, ableReason, ableMessage, reason, message);
+        boolean up = proposed >= currentReplicas;
+        Stabilization stabilization = s.by() == null ? null : up ? stabilization(Stabilization.SCALE_UP, upWindow, s.by(), now)
+                : stabilization(Stabilization.SCALE_DOWN, downWindow, s.by(), now);
+        return new Window(s.replicas(), stabilization, up ? "ScaleUpStabilized" : "ScaleDownStabilized",
+                up ? SCALE_UP_STABILIZED : SCALE_DOWN_STABILIZED);
     }
 
     /**
