@@ -1,5 +1,8 @@
 package io.hpacontroller.core.normalize;
 
+import io.hpacontroller.core.normalize.HpaHistory.Recommendation;
+import io.hpacontroller.core.normalize.HpaHistory.ScaleEvent;
+
 import java.util.List;
 
 /**
@@ -44,7 +47,7 @@ public final class Normalizer {
      */
     static Normalization legacy(HpaHistory history, long now, long downscaleStabilizationMillis,
                                 int currentReplicas, int proposed, int minReplicas, int maxReplicas) {
-        HpaHistory.Stabilized s = history.stabilizeDownscale(proposed, now, downscaleStabilizationMillis);
+        Stabilized s = stabilizeRecommendation(history, proposed, now, downscaleStabilizationMillis);
         int stabilized = s.replicas();
         Stabilization stabilization = s.by() == null ? null
                 : stabilization(Stabilization.SCALE_DOWN, downscaleStabilizationMillis / 1000, s.by(), now);
@@ -112,12 +115,12 @@ public final class Normalizer {
 
     /**
      * Upstream {@code stabilizeRecommendationWithBehaviors}: the recommendation brought within what each direction's window
-     * remembers ({@link HpaHistory#stabilizeWithinWindows}); the new one is recorded.
+     * remembers ({@link #stabilizeRecommendationWithBehaviors}); the new one is recorded.
      */
     private static Window stabilizeWithBehaviors(HpaHistory history, long now, Behavior behavior, int currentReplicas, int proposed) {
         int upWindow = behavior.scaleUp().stabilizationWindowSeconds();
         int downWindow = behavior.scaleDown().stabilizationWindowSeconds();
-        HpaHistory.Stabilized s = history.stabilizeWithinWindows(proposed, currentReplicas, now, upWindow * 1000L, downWindow * 1000L);
+        Stabilized s = stabilizeRecommendationWithBehaviors(history, proposed, currentReplicas, now, upWindow * 1000L, downWindow * 1000L);
         if (s.replicas() == proposed) {
             return new Window(s.replicas(), null, "ReadyForNewScale", READY_FOR_NEW_SCALE);
         }
@@ -126,6 +129,122 @@ public final class Normalizer {
                 : stabilization(Stabilization.SCALE_DOWN, downWindow, s.by(), now);
         return new Window(s.replicas(), stabilization, up ? "ScaleUpStabilized" : "ScaleDownStabilized",
                 up ? SCALE_UP_STABILIZED : SCALE_DOWN_STABILIZED);
+    }
+
+    /**
+     * What a stabilization window gave: the stabilized count, and the remembered recommendation that set it
+     * when it differs from the new one (null otherwise).
+     */
+    record Stabilized(int replicas, Recommendation by) {
+    }
+
+    /**
+     * Legacy stabilization (upstream {@code stabilizeRecommendation}): the highest recommendation younger
+     * than the window (the new one included), then the new recommendation is recorded.
+     *
+     * <p>An entry exactly {@code window} old is outside the window, in both stabilizations. Upstream reads
+     * {@code time.Now()} for its cutoff after the entry was recorded, so its entries are always strictly
+     * older than the same instant on our clock: on the first sync the initial recommendation (recorded
+     * "now") is already outside a window of 0, and a recommendation made exactly one window ago is out.
+     */
+    static Stabilized stabilizeRecommendation(HpaHistory history, int recommendation, long now, long windowMillis) {
+        synchronized (history) {
+            List<Recommendation> recs = history.recommendationSlots(now, windowMillis);
+            Recommendation highest = null;
+            int oldIndex = -1;
+            long cutoff = now - windowMillis;
+            for (int i = 0; i < recs.size(); i++) {
+                Recommendation r = recs.get(i);
+                if (r.timestamp() <= cutoff) {
+                    oldIndex = i;
+                } else if (r.replicas() > recommendation && newestOfHighest(r, highest)) {
+                    highest = r;
+                }
+            }
+            history.recordRecommendation(recs, oldIndex, new Recommendation(recommendation, now));
+            return new Stabilized(highest == null ? recommendation : highest.replicas(), highest);
+        }
+    }
+
+    /**
+     * Stabilization with behavior (upstream {@code stabilizeRecommendationWithBehaviors}): the lowest
+     * recommendation inside the scale-up window and the highest inside the scale-down window (the new one
+     * included in both); the current replica count is brought between them. The new recommendation is
+     * recorded, in the place of one outside both windows. The recommendation that set the count is the
+     * lowest of the scale-up window when the new one is above the current count, else the highest of the
+     * scale-down window.
+     */
+    static Stabilized stabilizeRecommendationWithBehaviors(HpaHistory history, int recommendation, int currentReplicas, long now,
+                                                           long upWindowMillis, long downWindowMillis) {
+        synchronized (history) {
+            List<Recommendation> recs = history.recommendationSlots(now, Math.max(upWindowMillis, downWindowMillis));
+            long upCutoff = now - upWindowMillis;
+            long downCutoff = now - downWindowMillis;
+            Recommendation lowest = null;
+            Recommendation highest = null;
+            int oldIndex = -1;
+            for (int i = 0; i < recs.size(); i++) {
+                Recommendation r = recs.get(i);
+                if (r.timestamp() > upCutoff && r.replicas() < recommendation && newestOfLowest(r, lowest)) {
+                    lowest = r;
+                }
+                if (r.timestamp() > downCutoff && r.replicas() > recommendation && newestOfHighest(r, highest)) {
+                    highest = r;
+                }
+                if (r.timestamp() <= upCutoff && r.timestamp() <= downCutoff) {
+                    oldIndex = i;
+                }
+            }
+            int up = lowest == null ? recommendation : lowest.replicas();
+            int down = highest == null ? recommendation : highest.replicas();
+            int stabilized = currentReplicas;
+            if (stabilized < up) {
+                stabilized = up;
+            }
+            if (stabilized > down) {
+                stabilized = down;
+            }
+            history.recordRecommendation(recs, oldIndex, new Recommendation(recommendation, now));
+            if (stabilized == recommendation) {
+                return new Stabilized(stabilized, null);
+            }
+            return new Stabilized(stabilized, recommendation > currentReplicas ? lowest : highest);
+        }
+    }
+
+    private static boolean newestOfHighest(Recommendation r, Recommendation highest) {
+        return highest == null || r.replicas() > highest.replicas() || (r.replicas() == highest.replicas() && r.timestamp() > highest.timestamp());
+    }
+
+    private static boolean newestOfLowest(Recommendation r, Recommendation lowest) {
+        return lowest == null || r.replicas() < lowest.replicas() || (r.replicas() == lowest.replicas() && r.timestamp() > lowest.timestamp());
+    }
+
+    /**
+     * The scale events within the last {@code periodSeconds}: the replicas they added and removed, and how many
+     * there were (upstream {@code getReplicasChangePerPeriod}, both directions in one pass).
+     */
+    record InPeriod(long added, long removed, int events) {
+    }
+
+    static InPeriod inPeriod(List<ScaleEvent> scaleUps, List<ScaleEvent> scaleDowns, int periodSeconds, long now) {
+        long cutoff = now - periodSeconds * 1000L;
+        long added = 0;
+        long removed = 0;
+        int events = 0;
+        for (ScaleEvent e : scaleUps) {
+            if (e.timestamp() > cutoff) {
+                added += e.replicaChange();
+                events++;
+            }
+        }
+        for (ScaleEvent e : scaleDowns) {
+            if (e.timestamp() > cutoff) {
+                removed += e.replicaChange();
+                events++;
+            }
+        }
+        return new InPeriod(added, removed, events);
     }
 
     /**
@@ -156,7 +275,7 @@ public final class Normalizer {
         return b == null ? (c == null ? List.of(a) : List.of(a, c)) : (c == null ? List.of(a, b) : List.of(a, b, c));
     }
 
-    private static Stabilization stabilization(String window, long windowSeconds, HpaHistory.Recommendation kept, long now) {
+    private static Stabilization stabilization(String window, long windowSeconds, Recommendation kept, long now) {
         return new Stabilization(window, (int) windowSeconds, kept.replicas(), kept.timestamp(), now - kept.timestamp());
     }
 
@@ -178,10 +297,12 @@ public final class Normalizer {
         long result = highest ? Integer.MIN_VALUE : Integer.MAX_VALUE;
         long proposed = 0; // an unknown policy type repeats the previous proposal, as upstream's loop does
         ScalingPolicy chosen = null;
-        HpaHistory.InPeriod chosenEvents = null;
+        InPeriod chosenEvents = null;
+        List<ScaleEvent> scaleUps = history.scaleUpEvents();
+        List<ScaleEvent> scaleDowns = history.scaleDownEvents();
         for (ScalingPolicy policy : rules.policies()) {
             // the replica count at the start of the policy's period: current minus what was added, plus what was removed
-            HpaHistory.InPeriod events = history.inPeriod(policy.periodSeconds(), now);
+            InPeriod events = inPeriod(scaleUps, scaleDowns, policy.periodSeconds(), now);
             long periodStart = currentReplicas - events.added() + events.removed();
             if (policy.type() == ScalingPolicy.Type.PODS) {
                 proposed = up ? periodStart + policy.value() : periodStart - policy.value();
