@@ -309,12 +309,11 @@ public final class HorizontalController implements AutoCloseable {
         ApiCallStats.reset();
         long cpuStart = THREADS.getCurrentThreadCpuTime();
         long start = System.nanoTime();
-        // the status port catches up with its own last write, the history port restores (Reconciler#reconcile)
-        ReconcileOutcome outcome = reconciler.reconcile(hpa, current -> controls.of(key, current));
+        SyncInput in = SyncInput.of(key, hpa, statuses::current, controls::of);
+        ReconcileOutcome outcome = reconciler.reconcile(in.hpa(), in.controls());
         long total = System.nanoTime() - start;
         long cpu = THREADS.getCurrentThreadCpuTime() - cpuStart;
-        cadence.synced(key, outcome.trace(), controls.of(key, hpa) instanceof Parsed.Valid<HpaControls> v
-                && v.value().cadence() == SyncCadence.FRESH);
+        cadence.synced(key, outcome.trace(), in.controls() instanceof Parsed.Valid<HpaControls> v && v.value().cadence() == SyncCadence.FRESH);
         SyncReport report = notifyListeners(new SyncReport(key, outcome, total, cpu, ApiCallStats.nanos(), ApiCallStats.calls(), waitedNanos));
         if (lookup(key) == null) {
             // deleted while it was reconciled (the informer removes it from its cache before it tells): drop what the

@@ -132,9 +132,9 @@ public final class HpaStatusUpdater implements StatusWriter {
     /**
      * The HPA a sync decides from: the informer's, or the API's while the informer does not hold this updater's
      * last status write yet ({@link OwnWrites}). A failed read leaves the informer's: every write is guarded by its
-     * resourceVersion.
+     * resourceVersion. The driver calls it before each sync and hands the core what it returns: the core never asks
+     * a write port for a fresher copy.
      */
-    @Override
     public HorizontalPodAutoscaler current(HorizontalPodAutoscaler cached) {
         HpaApi kind = HpaApi.of(cached);
         try {

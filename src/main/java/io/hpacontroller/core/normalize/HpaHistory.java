@@ -273,90 +273,10 @@ public final class HpaHistory {
     }
 
     /**
-     * What a stabilization window gave: the stabilized count, and the remembered recommendation that set it
-     * when it differs from the new one (null otherwise).
+     * The remembered recommendations in their slots' order, those no window the API accepts can see any more
+     * forgotten: the live list, for {@link Normalizer}'s stabilization, which holds this history's lock.
      */
-    record Stabilized(int replicas, Recommendation by) {
-    }
-
-    /**
-     * Legacy stabilization (upstream {@code stabilizeRecommendation}): the highest recommendation younger
-     * than the window (the new one included), then the new recommendation is recorded.
-     *
-     * <p>An entry exactly {@code window} old is outside the window, in both stabilizations. Upstream reads
-     * {@code time.Now()} for its cutoff after the entry was recorded, so its entries are always strictly
-     * older than the same instant on our clock: on the first sync the initial recommendation (recorded
-     * "now") is already outside a window of 0, and a recommendation made exactly one window ago is out.
-     */
-    synchronized Stabilized stabilizeDownscale(int recommendation, long now, long windowMillis) {
-        List<Recommendation> recs = recs(now, windowMillis);
-        Recommendation highest = null;
-        int oldIndex = -1;
-        long cutoff = now - windowMillis;
-        for (int i = 0; i < recs.size(); i++) {
-            Recommendation r = recs.get(i);
-            if (r.timestamp() <= cutoff) {
-                oldIndex = i;
-            } else if (r.replicas() > recommendation && newestOfHighest(r, highest)) {
-                highest = r;
-            }
-        }
-        record(recs, oldIndex, new Recommendation(recommendation, now));
-        return new Stabilized(highest == null ? recommendation : highest.replicas(), highest);
-    }
-
-    /**
-     * Stabilization with behavior (upstream {@code stabilizeRecommendationWithBehaviors}): the lowest
-     * recommendation inside the scale-up window and the highest inside the scale-down window (the new one
-     * included in both); the current replica count is brought between them. The new recommendation is
-     * recorded, in the place of one outside both windows. The recommendation that set the count is the
-     * lowest of the scale-up window when the new one is above the current count, else the highest of the
-     * scale-down window.
-     */
-    synchronized Stabilized stabilizeWithinWindows(int recommendation, int currentReplicas, long now, long upWindowMillis, long downWindowMillis) {
-        List<Recommendation> recs = recs(now, Math.max(upWindowMillis, downWindowMillis));
-        long upCutoff = now - upWindowMillis;
-        long downCutoff = now - downWindowMillis;
-        Recommendation lowest = null;
-        Recommendation highest = null;
-        int oldIndex = -1;
-        for (int i = 0; i < recs.size(); i++) {
-            Recommendation r = recs.get(i);
-            if (r.timestamp() > upCutoff && r.replicas() < recommendation && newestOfLowest(r, lowest)) {
-                lowest = r;
-            }
-            if (r.timestamp() > downCutoff && r.replicas() > recommendation && newestOfHighest(r, highest)) {
-                highest = r;
-            }
-            if (r.timestamp() <= upCutoff && r.timestamp() <= downCutoff) {
-                oldIndex = i;
-            }
-        }
-        int up = lowest == null ? recommendation : lowest.replicas();
-        int down = highest == null ? recommendation : highest.replicas();
-        int stabilized = currentReplicas;
-        if (stabilized < up) {
-            stabilized = up;
-        }
-        if (stabilized > down) {
-            stabilized = down;
-        }
-        record(recs, oldIndex, new Recommendation(recommendation, now));
-        if (stabilized == recommendation) {
-            return new Stabilized(stabilized, null);
-        }
-        return new Stabilized(stabilized, recommendation > currentReplicas ? lowest : highest);
-    }
-
-    private static boolean newestOfHighest(Recommendation r, Recommendation highest) {
-        return highest == null || r.replicas() > highest.replicas() || (r.replicas() == highest.replicas() && r.timestamp() > highest.timestamp());
-    }
-
-    private static boolean newestOfLowest(Recommendation r, Recommendation lowest) {
-        return lowest == null || r.replicas() < lowest.replicas() || (r.replicas() == lowest.replicas() && r.timestamp() > lowest.timestamp());
-    }
-
-    private List<Recommendation> recs(long now, long windowMillis) {
+    List<Recommendation> recommendationSlots(long now, long windowMillis) {
         if (recommendations == null) {
             recommendations = new ArrayList<>();
         }
@@ -365,40 +285,17 @@ public final class HpaHistory {
         return recommendations;
     }
 
-    private void record(List<Recommendation> recs, int oldIndex, Recommendation rec) {
+    /**
+     * Records a new recommendation in the slot of {@code oldIndex} (one no window sees any more), or after the others
+     * when it is -1; it is the run in progress. For {@link Normalizer}, which holds this history's lock.
+     */
+    void recordRecommendation(List<Recommendation> recs, int oldIndex, Recommendation rec) {
         if (oldIndex >= 0) {
             recs.set(oldIndex, rec);
         } else {
             recs.add(rec);
         }
         newest = rec;
-    }
-
-    /**
-     * The scale events within the last {@code periodSeconds}: the replicas they added and removed, and how many
-     * there were (one pass over each direction's events).
-     */
-    record InPeriod(long added, long removed, int events) {
-    }
-
-    synchronized InPeriod inPeriod(int periodSeconds, long now) {
-        long cutoff = now - periodSeconds * 1000L;
-        long added = 0;
-        long removed = 0;
-        int events = 0;
-        for (StoredEvent e : scaleUpEvents) {
-            if (e.timestamp > cutoff) {
-                added += e.replicaChange;
-                events++;
-            }
-        }
-        for (StoredEvent e : scaleDownEvents) {
-            if (e.timestamp > cutoff) {
-                removed += e.replicaChange;
-                events++;
-            }
-        }
-        return new InPeriod(added, removed, events);
     }
 
     /**

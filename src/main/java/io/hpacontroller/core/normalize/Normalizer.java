@@ -1,5 +1,8 @@
 package io.hpacontroller.core.normalize;
 
+import io.hpacontroller.core.normalize.HpaHistory.Recommendation;
+import io.hpacontroller.core.normalize.HpaHistory.ScaleEvent;
+
 import java.util.List;
 
 /**
@@ -44,7 +47,7 @@ public final class Normalizer {
      */
     static Normalization legacy(HpaHistory history, long now, long downscaleStabilizationMillis,
                                 int currentReplicas, int proposed, int minReplicas, int maxReplicas) {
-        HpaHistory.Stabilized s = history.stabilizeDownscale(proposed, now, downscaleStabilizationMillis);
+        Stabilized s = stabilizeRecommendation(history, proposed, now, downscaleStabilizationMillis);
         int stabilized = s.replicas();
         Stabilization stabilization = s.by() == null ? null
                 : stabilization(Stabilization.SCALE_DOWN, downscaleStabilizationMillis / 1000, s.by(), now);
@@ -52,107 +55,196 @@ public final class Normalizer {
         String ableMessage = stabilized != proposed ? SCALE_DOWN_STABILIZED : READY_FOR_NEW_SCALE;
 
         int scaleUpLimit = (int) Math.min(Integer.MAX_VALUE, Math.max(2L * currentReplicas, 4L));
-        int maximumAllowed;
-        String reason;
-        String message;
-        if (maxReplicas > scaleUpLimit) {
-            maximumAllowed = scaleUpLimit;
-            reason = "ScaleUpLimit";
-            message = UP_LIMIT;
-        } else {
-            maximumAllowed = maxReplicas;
-            reason = "TooManyReplicas";
-            message = TOO_MANY;
-        }
-        int desired;
-        if (stabilized < minReplicas) {
-            desired = minReplicas;
-            reason = "TooFewReplicas";
-            message = TOO_FEW;
-        } else if (stabilized > maximumAllowed) {
-            desired = maximumAllowed;
-        } else {
-            desired = stabilized;
-            reason = "DesiredWithinRange";
-            message = WITHIN_RANGE;
-        }
+        Bound bound = stabilized < minReplicas ? new Bound(minReplicas, "TooFewReplicas", TOO_FEW) : Bound.up(scaleUpLimit, maxReplicas);
+        int desired = stabilized < minReplicas || stabilized > bound.replicas() ? bound.replicas() : stabilized;
+        Bound limit = desired == stabilized && stabilized >= minReplicas ? Bound.WITHIN_RANGE : bound;
         RateLimit rateLimit = stabilized > currentReplicas
-                ? new RateLimit(RateLimit.UP, scaleUpLimit, desired != stabilized && reason.equals("ScaleUpLimit"), RateLimit.LEGACY,
+                ? new RateLimit(RateLimit.UP, scaleUpLimit, desired != stabilized && limit.byRate(), RateLimit.LEGACY,
                         null, null, 0, 0, currentReplicas, 0, 0, 0)
                 : null;
-        return finish(proposed, stabilized, desired, currentReplicas, minReplicas, stabilization, rateLimit, ableReason, ableMessage, reason, message);
+        return finish(proposed, stabilized, desired, currentReplicas, minReplicas, stabilization, rateLimit, ableReason, ableMessage,
+                limit.reason(), limit.message());
     }
 
     /**
-     * With {@code behavior}: stabilize within each direction's window, then limit the change by the
-     * direction's policies over the remembered scale events, then clamp to [min, max].
+     * With {@code behavior} (upstream {@code normalizeDesiredReplicasWithBehaviors}): stabilize within each direction's
+     * window, then limit the change by the direction's policies over the remembered scale events, then clamp to [min, max].
      */
     static Normalization withBehavior(HpaHistory history, long now, Behavior behavior,
                                       int currentReplicas, int proposed, int minReplicas, int maxReplicas) {
-        int upWindow = behavior.scaleUp().stabilizationWindowSeconds();
-        int downWindow = behavior.scaleDown().stabilizationWindowSeconds();
-        HpaHistory.Stabilized s = history.stabilizeWithinWindows(proposed, currentReplicas, now, upWindow * 1000L, downWindow * 1000L);
-        int stabilized = s.replicas();
-        String ableReason;
-        String ableMessage;
-        Stabilization stabilization = null;
-        if (stabilized != proposed) {
-            boolean up = proposed >= currentReplicas;
-            ableReason = up ? "ScaleUpStabilized" : "ScaleDownStabilized";
-            ableMessage = up ? SCALE_UP_STABILIZED : SCALE_DOWN_STABILIZED;
-            if (s.by() != null) {
-                stabilization = up ? stabilization(Stabilization.SCALE_UP, upWindow, s.by(), now)
-                        : stabilization(Stabilization.SCALE_DOWN, downWindow, s.by(), now);
-            }
-        } else {
-            ableReason = "ReadyForNewScale";
-            ableMessage = READY_FOR_NEW_SCALE;
+        Window w = stabilizeWithBehaviors(history, now, behavior, currentReplicas, proposed);
+        int stabilized = w.replicas();
+        if (stabilized == currentReplicas) {
+            return finish(proposed, stabilized, stabilized, currentReplicas, minReplicas, w.stabilization(), null, w.ableReason(),
+                    w.ableMessage(), Bound.WITHIN_RANGE.reason(), Bound.WITHIN_RANGE.message());
+        }
+        boolean up = stabilized > currentReplicas;
+        RateLimit rateLimit = policyLimit(history, now, currentReplicas, up ? behavior.scaleUp() : behavior.scaleDown(), up);
+        Bound bound = up ? Bound.up(rateLimit.limit(), maxReplicas) : Bound.down(rateLimit.limit(), minReplicas);
+        boolean beyond = up ? stabilized > bound.replicas() : stabilized < bound.replicas();
+        Bound limit = beyond ? bound : Bound.WITHIN_RANGE;
+        return finish(proposed, stabilized, beyond ? bound.replicas() : stabilized, currentReplicas, minReplicas, w.stabilization(),
+                beyond ? rateLimit.bound(bound.byRate()) : rateLimit, w.ableReason(), w.ableMessage(), limit.reason(), limit.message());
+    }
+
+    /**
+     * A bound the count may not pass, with the ScalingLimited reason and message it gives. Upwards: the rate limit when it
+     * is below maxReplicas (ScaleUpLimit), else maxReplicas (TooManyReplicas); downwards: the rate limit when it is above
+     * minReplicas (ScaleDownLimit), else minReplicas (TooFewReplicas). The choice is upstream's, written once here.
+     */
+    private record Bound(int replicas, String reason, String message) {
+        static final Bound WITHIN_RANGE = new Bound(-1, "DesiredWithinRange", Normalizer.WITHIN_RANGE);
+
+        static Bound up(int rateLimit, int maxReplicas) {
+            return maxReplicas > rateLimit ? new Bound(rateLimit, "ScaleUpLimit", UP_LIMIT) : new Bound(maxReplicas, "TooManyReplicas", TOO_MANY);
         }
 
-        int desired = stabilized;
-        String reason = "DesiredWithinRange";
-        String message = WITHIN_RANGE;
-        RateLimit rateLimit = null;
-        if (stabilized > currentReplicas) {
-            rateLimit = policyLimit(history, now, currentReplicas, behavior.scaleUp(), true);
-            int maximumAllowed;
-            if (maxReplicas > rateLimit.limit()) {
-                maximumAllowed = rateLimit.limit();
-                reason = "ScaleUpLimit";
-                message = UP_LIMIT;
-            } else {
-                maximumAllowed = maxReplicas;
-                reason = "TooManyReplicas";
-                message = TOO_MANY;
+        static Bound down(int rateLimit, int minReplicas) {
+            return minReplicas < rateLimit ? new Bound(rateLimit, "ScaleDownLimit", DOWN_LIMIT) : new Bound(minReplicas, "TooFewReplicas", TOO_FEW);
+        }
+
+        /** Whether the rate limit set it (not a replica bound). */
+        boolean byRate() {
+            return reason.equals("ScaleUpLimit") || reason.equals("ScaleDownLimit");
+        }
+    }
+
+    /** What the stabilization windows gave, with the AbleToScale reason and message it sets. */
+    private record Window(int replicas, Stabilization stabilization, String ableReason, String ableMessage) {
+    }
+
+    /**
+     * Upstream {@code stabilizeRecommendationWithBehaviors}: the recommendation brought within what each direction's window
+     * remembers ({@link #stabilizeRecommendationWithBehaviors}); the new one is recorded.
+     */
+    private static Window stabilizeWithBehaviors(HpaHistory history, long now, Behavior behavior, int currentReplicas, int proposed) {
+        int upWindow = behavior.scaleUp().stabilizationWindowSeconds();
+        int downWindow = behavior.scaleDown().stabilizationWindowSeconds();
+        Stabilized s = stabilizeRecommendationWithBehaviors(history, proposed, currentReplicas, now, upWindow * 1000L, downWindow * 1000L);
+        if (s.replicas() == proposed) {
+            return new Window(s.replicas(), null, "ReadyForNewScale", READY_FOR_NEW_SCALE);
+        }
+        boolean up = proposed >= currentReplicas;
+        Stabilization stabilization = s.by() == null ? null : up ? stabilization(Stabilization.SCALE_UP, upWindow, s.by(), now)
+                : stabilization(Stabilization.SCALE_DOWN, downWindow, s.by(), now);
+        return new Window(s.replicas(), stabilization, up ? "ScaleUpStabilized" : "ScaleDownStabilized",
+                up ? SCALE_UP_STABILIZED : SCALE_DOWN_STABILIZED);
+    }
+
+    /**
+     * What a stabilization window gave: the stabilized count, and the remembered recommendation that set it
+     * when it differs from the new one (null otherwise).
+     */
+    record Stabilized(int replicas, Recommendation by) {
+    }
+
+    /**
+     * Legacy stabilization (upstream {@code stabilizeRecommendation}): the highest recommendation younger
+     * than the window (the new one included), then the new recommendation is recorded.
+     *
+     * <p>An entry exactly {@code window} old is outside the window, in both stabilizations. Upstream reads
+     * {@code time.Now()} for its cutoff after the entry was recorded, so its entries are always strictly
+     * older than the same instant on our clock: on the first sync the initial recommendation (recorded
+     * "now") is already outside a window of 0, and a recommendation made exactly one window ago is out.
+     */
+    static Stabilized stabilizeRecommendation(HpaHistory history, int recommendation, long now, long windowMillis) {
+        synchronized (history) {
+            List<Recommendation> recs = history.recommendationSlots(now, windowMillis);
+            Recommendation highest = null;
+            int oldIndex = -1;
+            long cutoff = now - windowMillis;
+            for (int i = 0; i < recs.size(); i++) {
+                Recommendation r = recs.get(i);
+                if (r.timestamp() <= cutoff) {
+                    oldIndex = i;
+                } else if (r.replicas() > recommendation && newestOfHighest(r, highest)) {
+                    highest = r;
+                }
             }
-            if (stabilized > maximumAllowed) {
-                desired = maximumAllowed;
-                rateLimit = rateLimit.bound(reason.equals("ScaleUpLimit"));
-            } else {
-                reason = "DesiredWithinRange";
-                message = WITHIN_RANGE;
+            history.recordRecommendation(recs, oldIndex, new Recommendation(recommendation, now));
+            return new Stabilized(highest == null ? recommendation : highest.replicas(), highest);
+        }
+    }
+
+    /**
+     * Stabilization with behavior (upstream {@code stabilizeRecommendationWithBehaviors}): the lowest
+     * recommendation inside the scale-up window and the highest inside the scale-down window (the new one
+     * included in both); the current replica count is brought between them. The new recommendation is
+     * recorded, in the place of one outside both windows. The recommendation that set the count is the
+     * lowest of the scale-up window when the new one is above the current count, else the highest of the
+     * scale-down window.
+     */
+    static Stabilized stabilizeRecommendationWithBehaviors(HpaHistory history, int recommendation, int currentReplicas, long now,
+                                                           long upWindowMillis, long downWindowMillis) {
+        synchronized (history) {
+            List<Recommendation> recs = history.recommendationSlots(now, Math.max(upWindowMillis, downWindowMillis));
+            long upCutoff = now - upWindowMillis;
+            long downCutoff = now - downWindowMillis;
+            Recommendation lowest = null;
+            Recommendation highest = null;
+            int oldIndex = -1;
+            for (int i = 0; i < recs.size(); i++) {
+                Recommendation r = recs.get(i);
+                if (r.timestamp() > upCutoff && r.replicas() < recommendation && newestOfLowest(r, lowest)) {
+                    lowest = r;
+                }
+                if (r.timestamp() > downCutoff && r.replicas() > recommendation && newestOfHighest(r, highest)) {
+                    highest = r;
+                }
+                if (r.timestamp() <= upCutoff && r.timestamp() <= downCutoff) {
+                    oldIndex = i;
+                }
             }
-        } else if (stabilized < currentReplicas) {
-            rateLimit = policyLimit(history, now, currentReplicas, behavior.scaleDown(), false);
-            int minimumAllowed;
-            if (minReplicas < rateLimit.limit()) {
-                minimumAllowed = rateLimit.limit();
-                reason = "ScaleDownLimit";
-                message = DOWN_LIMIT;
-            } else {
-                minimumAllowed = minReplicas;
-                reason = "TooFewReplicas";
-                message = TOO_FEW;
+            int up = lowest == null ? recommendation : lowest.replicas();
+            int down = highest == null ? recommendation : highest.replicas();
+            int stabilized = currentReplicas;
+            if (stabilized < up) {
+                stabilized = up;
             }
-            if (stabilized < minimumAllowed) {
-                desired = minimumAllowed;
-                rateLimit = rateLimit.bound(reason.equals("ScaleDownLimit"));
-            } else {
-                reason = "DesiredWithinRange";
-                message = WITHIN_RANGE;
+            if (stabilized > down) {
+                stabilized = down;
+            }
+            history.recordRecommendation(recs, oldIndex, new Recommendation(recommendation, now));
+            if (stabilized == recommendation) {
+                return new Stabilized(stabilized, null);
+            }
+            return new Stabilized(stabilized, recommendation > currentReplicas ? lowest : highest);
+        }
+    }
+
+    private static boolean newestOfHighest(Recommendation r, Recommendation highest) {
+        return highest == null || r.replicas() > highest.replicas() || (r.replicas() == highest.replicas() && r.timestamp() > highest.timestamp());
+    }
+
+    private static boolean newestOfLowest(Recommendation r, Recommendation lowest) {
+        return lowest == null || r.replicas() < lowest.replicas() || (r.replicas() == lowest.replicas() && r.timestamp() > lowest.timestamp());
+    }
+
+    /**
+     * The scale events within the last {@code periodSeconds}: the replicas they added and removed, and how many
+     * there were (upstream {@code getReplicasChangePerPeriod}, both directions in one pass).
+     */
+    record InPeriod(long added, long removed, int events) {
+    }
+
+    static InPeriod inPeriod(List<ScaleEvent> scaleUps, List<ScaleEvent> scaleDowns, int periodSeconds, long now) {
+        long cutoff = now - periodSeconds * 1000L;
+        long added = 0;
+        long removed = 0;
+        int events = 0;
+        for (ScaleEvent e : scaleUps) {
+            if (e.timestamp() > cutoff) {
+                added += e.replicaChange();
+                events++;
             }
         }
-        return finish(proposed, stabilized, desired, currentReplicas, minReplicas, stabilization, rateLimit, ableReason, ableMessage, reason, message);
+        for (ScaleEvent e : scaleDowns) {
+            if (e.timestamp() > cutoff) {
+                removed += e.replicaChange();
+                events++;
+            }
+        }
+        return new InPeriod(added, removed, events);
     }
 
     /**
@@ -183,7 +275,7 @@ public final class Normalizer {
         return b == null ? (c == null ? List.of(a) : List.of(a, c)) : (c == null ? List.of(a, b) : List.of(a, b, c));
     }
 
-    private static Stabilization stabilization(String window, long windowSeconds, HpaHistory.Recommendation kept, long now) {
+    private static Stabilization stabilization(String window, long windowSeconds, Recommendation kept, long now) {
         return new Stabilization(window, (int) windowSeconds, kept.replicas(), kept.timestamp(), now - kept.timestamp());
     }
 
@@ -205,10 +297,12 @@ public final class Normalizer {
         long result = highest ? Integer.MIN_VALUE : Integer.MAX_VALUE;
         long proposed = 0; // an unknown policy type repeats the previous proposal, as upstream's loop does
         ScalingPolicy chosen = null;
-        HpaHistory.InPeriod chosenEvents = null;
+        InPeriod chosenEvents = null;
+        List<ScaleEvent> scaleUps = history.scaleUpEvents();
+        List<ScaleEvent> scaleDowns = history.scaleDownEvents();
         for (ScalingPolicy policy : rules.policies()) {
             // the replica count at the start of the policy's period: current minus what was added, plus what was removed
-            HpaHistory.InPeriod events = history.inPeriod(policy.periodSeconds(), now);
+            InPeriod events = inPeriod(scaleUps, scaleDowns, policy.periodSeconds(), now);
             long periodStart = currentReplicas - events.added() + events.removed();
             if (policy.type() == ScalingPolicy.Type.PODS) {
                 proposed = up ? periodStart + policy.value() : periodStart - policy.value();

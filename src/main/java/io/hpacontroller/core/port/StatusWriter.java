@@ -8,18 +8,6 @@ import io.hpacontroller.core.trace.DecisionTrace;
 public interface StatusWriter {
 
     /**
-     * The HPA a sync decides from, given the driver's copy of it: a writer whose driver reads HPAs from a cache that
-     * may not hold its last status write yet (the live controller's informer) returns the API's then, so that a sync
-     * never compares against, and writes over, the status before its own last write. The default: the driver's copy.
-     * Never throws.
-     *
-     * @param read the HPA as the driver read it
-     */
-    default HorizontalPodAutoscaler current(HorizontalPodAutoscaler read) {
-        return read;
-    }
-
-    /**
      * Replaces the status of the HPA.
      *
      * @param hpa    the HPA as read (metadata identifies it)

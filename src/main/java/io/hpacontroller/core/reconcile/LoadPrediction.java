@@ -91,37 +91,17 @@ final class LoadPrediction {
     PredictionTrace predict(String key, HpaHistory history, PredictSetting setting, List<String> identities, List<MetricTrace> traces,
                             int currentReplicas, int statusReplicas, int maxReplicas, Tolerances tolerances, long now) {
         Learned l = learnedOf(key, history, setting);
-        Instant at = Instant.ofEpochMilli(now);
         long nowMinute = Math.floorDiv(now, 60_000L);
         List<PredictedMetric> out = new ArrayList<>();
         int best = -1;
         for (int i = 0; i < traces.size(); i++) {
             MetricTrace t = traces.get(i);
-            if (t == null || t.failed() || t.calculation() == null) {
-                continue;
+            PredictedMetric m = t == null || t.failed() || t.calculation() == null ? null
+                    : predictMetric(l, identities.get(i), t, currentReplicas, statusReplicas, maxReplicas, tolerances, now, nowMinute);
+            if (m != null) {
+                out.add(m);
+                best = m.discarded() ? best : Math.max(best, m.replicas());
             }
-            String metric = identities.get(i);
-            Kind kind = Kind.of(t);
-            int measured = kind.measuredOver(t, statusReplicas);
-            if (measured <= 0) {
-                continue;
-            }
-            l.load.record(metric, at, kind.load(t, measured));
-            Forecast f = forecast(l, metric, now, nowMinute);
-            if (f instanceof Forecast.NoForecast none) {
-                out.add(new PredictedMetric(metric, Double.NaN, 0, -1, none.reason() == Forecast.Reason.DISCARDED, none.message()));
-                continue;
-            }
-            Forecast.Predicted p = (Forecast.Predicted) f;
-            Proposal proposal = ReplicaCalculator.fromUsageRatio(currentReplicas, kind.ratio(p.load(), t.target(), measured),
-                    kind.proposalPods(measured, statusReplicas), tolerances);
-            if (proposal.replicas() > maxReplicas) {
-                out.add(new PredictedMetric(metric, p.load(), p.at().toEpochMilli(), -1, true, p.how() + ": the forecast is worth "
-                        + proposal.replicas() + " replicas, more than maxReplicas " + maxReplicas + "; discarded"));
-                continue;
-            }
-            out.add(new PredictedMetric(metric, p.load(), p.at().toEpochMilli(), proposal.replicas(), false, p.how()));
-            best = Math.max(best, proposal.replicas());
         }
         l.load.retainOnly(identities);
         if (nowMinute != l.writtenMinute && !l.load.metrics().isEmpty()) {
@@ -132,6 +112,29 @@ final class LoadPrediction {
         String note = l.note;
         l.note = null;
         return new PredictionTrace(describe(setting), out, best, false, note);
+    }
+
+    /** One metric: its load learned from what the sync observed, its forecast and proposal; null when it measured nothing. */
+    private PredictedMetric predictMetric(Learned l, String metric, MetricTrace t, int currentReplicas, int statusReplicas, int maxReplicas,
+                                          Tolerances tolerances, long now, long nowMinute) {
+        Kind kind = Kind.of(t);
+        int measured = kind.measuredOver(t, statusReplicas);
+        if (measured <= 0) {
+            return null;
+        }
+        l.load.record(metric, Instant.ofEpochMilli(now), kind.load(t, measured));
+        Forecast f = forecast(l, metric, now, nowMinute);
+        if (f instanceof Forecast.NoForecast none) {
+            return new PredictedMetric(metric, Double.NaN, 0, -1, none.reason() == Forecast.Reason.DISCARDED, none.message());
+        }
+        Forecast.Predicted p = (Forecast.Predicted) f;
+        Proposal proposal = ReplicaCalculator.fromUsageRatio(currentReplicas, kind.ratio(p.load(), t.target(), measured),
+                kind.proposalPods(measured, statusReplicas), tolerances);
+        if (proposal.replicas() > maxReplicas) {
+            return new PredictedMetric(metric, p.load(), p.at().toEpochMilli(), -1, true, p.how() + ": the forecast is worth "
+                    + proposal.replicas() + " replicas, more than maxReplicas " + maxReplicas + "; discarded");
+        }
+        return new PredictedMetric(metric, p.load(), p.at().toEpochMilli(), proposal.replicas(), false, p.how());
     }
 
     /** The decoded load of the HPA, read again when its history holds another stored text (restored) or the setting changed. */

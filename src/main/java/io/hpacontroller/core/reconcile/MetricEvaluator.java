@@ -298,14 +298,7 @@ public final class MetricEvaluator {
         }
         checkMetricName(source.getMetric(), at.child("metric"), "object", outer);
         Selector metricSelector = metricSelector(source.getMetric(), outer);
-        CrossVersionObjectReference ref = source.getDescribedObject();
-        if (ref == null || isBlank(ref.getKind()) || isBlank(ref.getName())) {
-            throw MetricError.spec(outer, "invalid object metric source: describedObject must name a kind and an object");
-        }
-        String badRef = SpecChecks.checkReference(ref, at.child("describedObject"));
-        if (badRef != null) {
-            throw MetricError.spec(outer, "invalid object metric source: " + badRef);
-        }
+        CrossVersionObjectReference ref = describedObject(source, at, outer);
         MetricTarget target = source.getTarget();
         boolean value = target != null && "Value".equals(target.getType()) && target.getValue() != null;
         boolean average = target != null && "AverageValue".equals(target.getType()) && target.getAverageValue() != null;
@@ -335,6 +328,19 @@ public final class MetricEvaluator {
         String description = value ? ref.getKind() + " metric " + name : "external metric " + name + "(" + selectorText(source.getMetric()) + ")";
         return new Evaluated(proposal("Object", name, description, value ? "Value" : "AverageValue",
                 targetMilli / 1000.0, p.usage() / 1000.0, sample.timestamp(), p), status);
+    }
+
+    /** The object an Object metric describes, refused when it names no kind and object or would leave its namespace. */
+    private static CrossVersionObjectReference describedObject(ObjectMetricSource source, FieldPath at, String outer) throws MetricError {
+        CrossVersionObjectReference ref = source.getDescribedObject();
+        if (ref == null || isBlank(ref.getKind()) || isBlank(ref.getName())) {
+            throw MetricError.spec(outer, "invalid object metric source: describedObject must name a kind and an object");
+        }
+        String badRef = SpecChecks.checkReference(ref, at.child("describedObject"));
+        if (badRef != null) {
+            throw MetricError.spec(outer, "invalid object metric source: " + badRef);
+        }
+        return ref;
     }
 
     // ---- External ----
@@ -367,13 +373,7 @@ public final class MetricEvaluator {
         if (sample.values().isEmpty()) {
             throw MetricError.failed(wrap, fetching + "no metrics returned from external metrics API");
         }
-        long total;
-        try {
-            total = ReplicaCalculator.sum(sample.values());
-        } catch (CalculationException e) {
-            throw MetricError.failed(wrap, e.getMessage());
-        }
-        Proposal p = totalProposal(ctx, average, targetMilli, total, wrap);
+        Proposal p = totalProposal(ctx, average, targetMilli, sum(sample.values(), wrap), wrap);
         MetricStatus status = new MetricStatus();
         status.setType("External");
         status.setExternal(new ExternalMetricStatus(totalStatus(average, p.usage()), identifier(source.getMetric())));
@@ -382,6 +382,15 @@ public final class MetricEvaluator {
     }
 
     // ---- helpers ----
+
+    /** The sum of an external metric's values, failing as upstream's calculator does when it overflows. */
+    private static long sum(List<Long> values, String wrap) throws MetricError {
+        try {
+            return ReplicaCalculator.sum(values);
+        } catch (CalculationException e) {
+            throw MetricError.failed(wrap, e.getMessage());
+        }
+    }
 
     /**
      * An Object or External metric's total against its target: a Value target is the whole total over the

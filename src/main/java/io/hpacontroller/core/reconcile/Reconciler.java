@@ -26,7 +26,11 @@ import io.hpacontroller.core.port.OtherStatusWriter;
 import io.hpacontroller.core.port.PodSource;
 import io.hpacontroller.core.port.Ports;
 import io.hpacontroller.core.port.ScaleClient;
-import io.hpacontroller.core.port.StatusWriter;
+import io.hpacontroller.core.reconcile.Phases.Decision;
+import io.hpacontroller.core.reconcile.Phases.End;
+import io.hpacontroller.core.reconcile.Phases.Recommendation;
+import io.hpacontroller.core.reconcile.Phases.Rule;
+import io.hpacontroller.core.reconcile.Phases.ScaleRead;
 import io.hpacontroller.core.trace.ConditionList;
 import io.hpacontroller.core.trace.DecisionSummary;
 import io.hpacontroller.core.trace.DecisionTrace;
@@ -41,16 +45,17 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Function;
 
 import static io.hpacontroller.core.reconcile.SpecChecks.formatTime;
 
 /**
- * One sync of one HorizontalPodAutoscaler (upstream {@code reconcileAutoscaler}): read the target's
- * scale, compute every metric ({@link #computeReplicasForMetrics}), normalize the proposal
- * ({@link Normalizer#normalizeDesiredReplicas}), write the scale if it changes, write the status if it
- * changed ({@link #updateStatusIfNeeded}). The live controller, the simulator, the conformance runner
- * and {@code explain} all call {@link #reconcile}.
+ * One sync of one HorizontalPodAutoscaler (upstream {@code reconcileAutoscaler}), as named phases that each return a
+ * value ({@link Phases}): read the target's scale, the rule (controls, bounds, behavior), the recommendation (every
+ * metric: {@link #computeReplicasForMetrics}, the fallback, the prediction), normalize it
+ * ({@link Normalizer#normalizeDesiredReplicas}), keep the history (one call), write the scale if it changes; the one
+ * exit ({@link StatusUpdates#finish}) writes the status if it changed. The driver hands it the HPA as of its own last
+ * status write and the HPA's controls, parsed once. The live controller, the simulator, the conformance runner and
+ * {@code explain} all call {@link #reconcile}.
  *
  * <p>It talks to the world only through its {@link Ports} and reads time only from its clock. It never
  * throws: every failure ends up in a condition, an event and the returned {@link ReconcileOutcome},
@@ -70,7 +75,7 @@ public final class Reconciler {
     private final ScaleClient scales;
     private final PodSource pods;
     private final MetricsSource metrics;
-    private final StatusWriter statusWriter;
+    private final StatusUpdates status;
     private final EventRecorder events;
     private final HistoryStore histories;
     private final Clock clock;
@@ -107,7 +112,7 @@ public final class Reconciler {
         this.scales = ports.scales();
         this.pods = ports.pods();
         this.metrics = ports.metrics();
-        this.statusWriter = ports.status();
+        this.status = new StatusUpdates(ports.status(), ports.events());
         this.events = ports.events();
         this.histories = Objects.requireNonNull(histories);
         this.clock = Objects.requireNonNull(clock);
@@ -156,28 +161,21 @@ public final class Reconciler {
 
     /** Syncs one HPA under the controls of its annotations ({@link HpaControls#of}). Never throws. */
     public ReconcileOutcome reconcile(HorizontalPodAutoscaler hpa) {
-        return reconcile(hpa, current -> {
-            try {
-                return HpaControls.of(current);
-            } catch (RuntimeException e) {
-                return Parsed.invalid("internal error while reading the controls: " + e);
-            }
-        });
-    }
-
-    /** Syncs one HPA under the given controls (the driver read them from the HPA's annotations or fields). Never throws. */
-    public ReconcileOutcome reconcile(HorizontalPodAutoscaler hpa, Parsed<HpaControls> controls) {
-        return reconcile(hpa, current -> controls);
+        Parsed<HpaControls> controls;
+        try {
+            controls = HpaControls.of(hpa);
+        } catch (RuntimeException e) {
+            controls = Parsed.invalid("internal error while reading the controls: " + e);
+        }
+        return reconcile(hpa, controls);
     }
 
     /**
-     * Syncs one HPA as the status port gives it ({@link StatusWriter#current}: the driver's copy, or the API's while the
-     * driver's cache is behind the port's last write), under the controls {@code controlsOf} reads from that HPA (the
-     * driver's cache of them). Its history is restored first, where it is kept ({@link KeptHistory#restore}). Never throws.
+     * Syncs one HPA under the given controls. The driver hands both: the HPA as of its own last status write (the live
+     * controller's informer may not hold that write yet: it reads the API's copy then), and the controls it parsed from
+     * that HPA, once. The HPA's history is restored first, where it is kept ({@link KeptHistory#restore}). Never throws.
      */
-    public ReconcileOutcome reconcile(HorizontalPodAutoscaler read, Function<HorizontalPodAutoscaler, Parsed<HpaControls>> controlsOf) {
-        HorizontalPodAutoscaler hpa = read == null || read.getMetadata() == null ? read : statusWriter.current(read);
-        Parsed<HpaControls> controls = controlsOf.apply(hpa);
+    public ReconcileOutcome reconcile(HorizontalPodAutoscaler hpa, Parsed<HpaControls> controls) {
         String key = keyOf(hpa);
         long now = clock.millis();
         HorizontalPodAutoscalerStatus original = hpa == null || hpa.getStatus() == null ? new HorizontalPodAutoscalerStatus() : hpa.getStatus();
@@ -188,16 +186,11 @@ public final class Reconciler {
             kept.restore(hpa, now);
             HpaControls valid = controls instanceof Parsed.Valid<HpaControls> v ? v.value() : HpaControls.NONE;
             Sync s = new Sync(hpa, key, hpa.getMetadata().getNamespace(), now, original,
-                    new ConditionList(original.getConditions(), formatTime(now)), valid, new ScalingAhead.Traces(),
-                    DecisionTrace.builder(key, now));
-            noteOtherWriter(s);
-            if (controls instanceof Parsed.Invalid<HpaControls> invalid) {
-                return ended(s, gate.invalid(s, invalid.message()));
-            }
-            if (valid.mode() == Mode.SUSPENDED) {
-                return ended(s, gate.suspended(s));
-            }
-            return reconcileAutoscaler(s);
+                    new ConditionList(original.getConditions(), formatTime(now)), valid);
+            status.noteOtherWriter(s);
+            return status.finish(s, controls instanceof Parsed.Invalid<HpaControls> invalid ? ended(s, gate.invalid(s, invalid.message()))
+                    : valid.mode() == Mode.SUSPENDED ? ended(s, gate.suspended(s))
+                    : reconcileAutoscaler(s));
         } catch (RuntimeException e) {
             String msg = "internal error while reconciling " + key + ": " + e;
             DecisionTrace trace = DecisionTrace.builder(key, now).error(ErrorKind.INTERNAL, null, msg).build();
@@ -205,148 +198,188 @@ public final class Reconciler {
         }
     }
 
-    private ReconcileOutcome reconcileAutoscaler(Sync s) {
+    /**
+     * Upstream {@code reconcileAutoscaler}, phase by phase: read the scale, the rule (controls, bounds, behavior), the
+     * recommendation (metrics, fallback, prediction), normalize it, keep the history, write.
+     */
+    private End reconcileAutoscaler(Sync s) {
+        ScaleRead read = readScale(s);
+        if (read.ended() != null) {
+            return read.ended();
+        }
+        Rule rule = rule(s, read.scale());
+        if (rule.ended() != null) {
+            return rule.ended();
+        }
+        Recommendation recommendation = recommend(s, read.scale(), rule);
+        Decision decision = normalize(s, rule, recommendation);
+        String unkept = keepHistory(s, rule, decision);
+        return write(s, read, rule, recommendation, decision, unkept);
+    }
+
+    /** Upstream's {@code scaleForResourceMappings} step: the target's scale, or the end of a sync that cannot read it. */
+    private ScaleRead readScale(Sync s) {
         HorizontalPodAutoscalerSpec spec = s.hpa().getSpec();
         CrossVersionObjectReference ref = spec == null ? null : spec.getScaleTargetRef();
         String badRef = SpecChecks.checkScaleTargetRef(ref);
         if (badRef != null) {
-            return failGetScale(s, badRef, true);
+            return ScaleRead.ended(failGetScale(s, badRef, true));
         }
-        ScaleTarget scale;
         try {
-            scale = scales.get(s.namespace(), ref);
+            ScaleTarget scale = scales.get(s.namespace(), ref);
+            s.conditions().set(ConditionList.ABLE_TO_SCALE, true, "SucceededGetScale", "the HPA controller was able to get the target's current scale");
+            return new ScaleRead(ref, scale, null);
         } catch (ApiException e) {
-            return failGetScale(s, e.getMessage(), false);
+            return ScaleRead.ended(failGetScale(s, e.getMessage(), false));
         }
-        ConditionList conditions = s.conditions();
-        conditions.set(ConditionList.ABLE_TO_SCALE, true, "SucceededGetScale", "the HPA controller was able to get the target's current scale");
-        int currentReplicas = scale.specReplicas();
+    }
+
+    /**
+     * What the sync decides under before any metric: the replica bounds (a scheduled rule may raise minReplicas), the
+     * history (its first sync records the current count), the prediction's gate, the rule at or beyond the bounds
+     * ({@link ReplicaRule}) and the behavior; or the end of a sync whose spec or controls cannot be decided from.
+     */
+    private Rule rule(Sync s, ScaleTarget scale) {
+        HorizontalPodAutoscalerSpec spec = s.hpa().getSpec();
+        int current = scale.specReplicas();
         String badBounds = SpecChecks.checkReplicaBounds(spec.getMinReplicas(), spec.getMaxReplicas());
         if (badBounds != null) {
-            return failSpec(s, currentReplicas, -1, -1, "InvalidReplicaBounds", badBounds,
-                    "invalid replica bounds for " + s.reference() + ": " + badBounds);
+            return Rule.ended(failSpec(s, current, -1, -1, "InvalidReplicaBounds", badBounds, "invalid replica bounds for " + s.reference() + ": " + badBounds));
         }
         HpaHistory history = histories.of(s.key());
-        history.recordInitialRecommendation(currentReplicas, s.now());
+        history.recordInitialRecommendation(current, s.now());
         if (s.controls().fallback() == null && MetricFallback.anyRemembered(history)) {
             MetricFallback.forgetAll(history, s.hpa(), events, s.now(), "the fallback control was removed", true);
         }
-
-        int maxReplicas = spec.getMaxReplicas();
-        int specMinReplicas = spec.getMinReplicas() != null ? spec.getMinReplicas() : 1;
-        int minReplicas = ScalingAhead.minReplicas(s.controls(), s.now(), specMinReplicas, maxReplicas, s.ahead());
+        int max = spec.getMaxReplicas();
+        ScalingAhead.Floor floor = ScalingAhead.minReplicas(s.controls(), s.now(), spec.getMinReplicas() != null ? spec.getMinReplicas() : 1, max);
         Optional<String> badPrediction = ahead.check(s.key(), history, s.controls().predict(), spec);
         if (badPrediction.isPresent()) {
-            return ended(s, gate.invalid(s, badPrediction.get()));
+            return Rule.ended(ended(s, gate.invalid(s, badPrediction.get())));
         }
         List<MetricSpec> metricSpecs = metricSpecs(spec);
-        boolean hasObjectOrExternal = metricSpecs.stream().anyMatch(m -> m != null && ("Object".equals(m.getType()) || "External".equals(m.getType())));
-        ReplicaRule rule = ReplicaRule.of(s, config.scaleToZeroEnabled(), currentReplicas, minReplicas, maxReplicas, hasObjectOrExternal);
-
-        Behavior behavior = null;
-        if (spec.getBehavior() != null) {
-            try {
-                behavior = Behavior.withDefaults(spec.getBehavior(), (int) config.downscaleStabilization().toSeconds());
-            } catch (IllegalArgumentException e) {
-                String msg = "invalid behavior: " + e.getMessage();
-                return failSpec(s, currentReplicas, minReplicas, maxReplicas, "InvalidBehavior", msg, msg);
-            }
+        boolean objectOrExternal = metricSpecs.stream().anyMatch(m -> m != null && ("Object".equals(m.getType()) || "External".equals(m.getType())));
+        ReplicaRule replicas = ReplicaRule.of(s, config.scaleToZeroEnabled(), current, floor.minReplicas(), max, objectOrExternal, floor.schedule());
+        Behavior behavior;
+        try {
+            behavior = spec.getBehavior() == null ? null : Behavior.withDefaults(spec.getBehavior(), (int) config.downscaleStabilization().toSeconds());
+        } catch (IllegalArgumentException e) {
+            String msg = "invalid behavior: " + e.getMessage();
+            return Rule.ended(failSpec(s, current, floor.minReplicas(), max, "InvalidBehavior", msg, msg));
         }
-        Retention retention = Retention.of(behavior, config.downscaleStabilization().toMillis());
-        s.decision().replicas(currentReplicas, minReplicas, maxReplicas).rescaleRule(rule.rescaleRule())
-                .normalization(null, rule.constraintsApplied()).scaleToZero(rule.zeroState());
+        return new Rule(current, floor.minReplicas(), max, floor.schedule(), metricSpecs, objectOrExternal, replicas, history, behavior,
+                Retention.of(behavior, config.downscaleStabilization().toMillis()), null);
+    }
 
-        int desiredReplicas = rule.desiredReplicas();
-        String rescaleReason = rule.rescaleReason();
-        boolean rescale = rule.rescale();
-        ReplicasForMetrics metrics = null;
-        Normalization normalization = null;
-        if (rule.computeMetrics()) {
-            Tolerances tolerances = Behavior.tolerances(behavior, config.tolerance());
-            metrics = computeReplicasForMetrics(s, scale, metricSpecs, tolerances, history);
-            s.decision().metrics(metrics.traces(), metrics.selected(), metrics.verdict(), metrics.rawDesired());
-            if (metrics.replicas() < 0) {
-                kept.save(s, history, retention, behavior, currentReplicas, currentReplicas);
-                s.previewHolds("the metrics give no recommendation");
-                HorizontalPodAutoscalerStatus status = s.setStatus(currentReplicas, s.originalDesired(), metrics.statuses(), false);
-                DecisionTrace trace = s.decided(-1, Action.NONE, false, "", metrics.errorKind(), metrics.errorReason(),
-                        "failed to compute desired number of replicas based on listed metrics for " + s.reference() + ": " + metrics.error());
-                StatusUpdate update = updateStatusIfNeeded(s, status, trace);
-                events.record(s.hpa(), EventRecorder.Type.Warning, "FailedComputeMetricsReplicas", metrics.error());
-                return new ReconcileOutcome(trace, update.status(), update.written(), metrics.computations());
-            }
-            String rescaleMetric = "";
-            if (metrics.replicas() > desiredReplicas) {
-                desiredReplicas = metrics.replicas();
-                rescaleMetric = metrics.metric();
-            }
-            if (s.controls().predict() != null) {
-                PredictionTrace p = ahead.predict(s.key(), history, s.controls().predict(), metrics.identities(), metrics.traces(),
-                        currentReplicas, scale.statusReplicas(), maxReplicas, tolerances, s.now(), desiredReplicas);
-                if (p.replicas() > desiredReplicas) {
-                    desiredReplicas = p.replicas();
-                    rescaleMetric = ScalingAhead.rescaleMetric(p, s.controls().predict());
-                }
-                s.ahead().prediction = p;
-            }
-            if (desiredReplicas > currentReplicas) {
-                MetricTrace selected = metrics.selectedTrace();
-                rescaleReason = selected != null && selected.fallback() && !s.ahead().prediction.raised()
-                        ? "fallback replicas for " + selected.described() + ", failing since " + formatTime(selected.failingSince())
-                        : rescaleMetric + " above target";
-            }
-            if (desiredReplicas < currentReplicas) {
-                rescaleReason = "All metrics below target";
-            }
-            normalization = Normalizer.normalizeDesiredReplicas(history, s.now(), behavior, config.downscaleStabilization().toMillis(),
-                    currentReplicas, desiredReplicas, minReplicas, maxReplicas);
-            conditions.set(ConditionList.ABLE_TO_SCALE, true, normalization.ableToScaleReason(), normalization.ableToScaleMessage());
-            conditions.set(ConditionList.SCALING_LIMITED, normalization.limited(), normalization.limitReason(), normalization.limitMessage());
-            s.decision().normalization(normalization, normalization.constraintsApplied());
-            desiredReplicas = normalization.replicas();
-            rescale = desiredReplicas != currentReplicas;
-            if (normalization.wokeFromZero()) {
-                rescaleReason = rescaleReason.isEmpty() ? DecisionTrace.BELOW_MIN_REPLICAS : rescaleReason;
-            } else if (rescale && Integer.signum(desiredReplicas - currentReplicas) != Integer.signum(normalization.recommendation() - currentReplicas)) {
-                rescaleReason = DecisionSummary.normalizedReason(normalization); // upstream leaves it empty, or the metrics' opposite
-            }
+    /**
+     * What the metrics recommend ({@link #computeReplicasForMetrics}), raised by the prediction when it is higher; the
+     * rule's count when a rule decides without the metrics.
+     */
+    private Recommendation recommend(Sync s, ScaleTarget scale, Rule rule) {
+        ReplicaRule by = rule.replicas();
+        if (!by.computeMetrics()) {
+            return new Recommendation(null, by.desiredReplicas(), by.rescaleReason(), PredictionTrace.NONE);
         }
-        Action action = !rescale ? Action.NONE : desiredReplicas > currentReplicas ? Action.SCALE_UP : Action.SCALE_DOWN;
+        Tolerances tolerances = Behavior.tolerances(rule.behavior(), config.tolerance());
+        ReplicasForMetrics metrics = computeReplicasForMetrics(s, scale, rule.metricSpecs(), tolerances, rule.history());
+        if (metrics.replicas() < 0) {
+            return new Recommendation(metrics, -1, "", PredictionTrace.NONE);
+        }
+        boolean byMetrics = metrics.replicas() > by.desiredReplicas();
+        int desired = byMetrics ? metrics.replicas() : by.desiredReplicas();
+        PredictionTrace prediction = s.controls().predict() == null ? PredictionTrace.NONE
+                : ahead.predict(s.key(), rule.history(), s.controls().predict(), metrics.identities(), metrics.traces(), rule.current(),
+                        scale.statusReplicas(), rule.max(), tolerances, s.now(), desired);
+        String metric = prediction.raised() ? ScalingAhead.rescaleMetric(prediction, s.controls().predict()) : byMetrics ? metrics.metric() : "";
+        desired = prediction.raised() ? prediction.replicas() : desired;
+        return new Recommendation(metrics, desired, rescaleReason(metrics.selectedTrace(), prediction, metric, rule.current(), desired,
+                by.rescaleReason()), prediction);
+    }
 
-        if (s.preview()) {
-            kept.save(s, history, retention, behavior, currentReplicas, currentReplicas); // a preview writes no scale, records no event
-            int would = rescale ? desiredReplicas : currentReplicas;
-            gate.preview(s, currentReplicas, normalization, would, action, rescaleReason);
-            return decided(s, currentReplicas, metrics, would, action, false, rescaleReason);
+    /** The rescale event's reason for a recommendation of {@code desired} replicas. */
+    private static String rescaleReason(MetricTrace selected, PredictionTrace prediction, String metric, int current, int desired, String otherwise) {
+        if (desired > current) {
+            return selected != null && selected.fallback() && !prediction.raised()
+                    ? "fallback replicas for " + selected.described() + ", failing since " + formatTime(selected.failingSince())
+                    : metric + " above target";
         }
-        // kept before the scale is written: a new leader never meets a scale whose event it does not know
-        String unkept = kept.save(s, history, retention, behavior, currentReplicas, rescale ? desiredReplicas : currentReplicas);
-        if (rescale && unkept != null) {
+        return desired < current ? "All metrics below target" : otherwise;
+    }
+
+    /**
+     * Upstream {@code normalizeDesiredReplicas} / {@code normalizeDesiredReplicasWithBehaviors}: stabilized, rate-limited
+     * and bounded by the {@link Normalizer}, which sets AbleToScale and ScalingLimited. A rule's count goes as it is.
+     */
+    private Decision normalize(Sync s, Rule rule, Recommendation recommendation) {
+        if (recommendation.metrics() == null) {
+            return new Decision(recommendation.replicas(), rule.replicas().rescale(), recommendation.reason(), null);
+        }
+        if (recommendation.failed()) {
+            return new Decision(rule.current(), false, "", null);
+        }
+        int current = rule.current();
+        Normalization n = Normalizer.normalizeDesiredReplicas(rule.history(), s.now(), rule.behavior(), config.downscaleStabilization().toMillis(),
+                current, recommendation.replicas(), rule.min(), rule.max());
+        s.conditions().set(ConditionList.ABLE_TO_SCALE, true, n.ableToScaleReason(), n.ableToScaleMessage());
+        s.conditions().set(ConditionList.SCALING_LIMITED, n.limited(), n.limitReason(), n.limitMessage());
+        boolean rescale = n.replicas() != current;
+        String reason = recommendation.reason();
+        if (n.wokeFromZero()) {
+            reason = reason.isEmpty() ? DecisionTrace.BELOW_MIN_REPLICAS : reason;
+        } else if (rescale && Integer.signum(n.replicas() - current) != Integer.signum(n.recommendation() - current)) {
+            reason = DecisionSummary.normalizedReason(n); // upstream leaves it empty, or the metrics' opposite
+        }
+        return new Decision(n.replicas(), rescale, reason, n);
+    }
+
+    /**
+     * The one call that keeps the history for the next leader ({@link KeptHistory#save}), before any scale is written:
+     * with the scale event the write will record, when one will be written (not in Preview). Returns the error, null
+     * when it was kept.
+     */
+    private String keepHistory(Sync s, Rule rule, Decision decision) {
+        int next = decision.rescale() && !s.preview() ? decision.replicas() : rule.current();
+        return kept.save(s, rule.history(), rule.retention(), rule.behavior(), rule.current(), next);
+    }
+
+    /**
+     * The end of a sync that read the scale: no recommendation (the metrics failed), a preview, no change, or the scale
+     * written (upstream's {@code Update} of the scale subresource, its SuccessfulRescale event and scale event); a
+     * rescale whose history could not be kept is not written.
+     */
+    private End write(Sync s, ScaleRead read, Rule rule, Recommendation recommendation, Decision decision, String unkept) {
+        int current = rule.current();
+        if (recommendation.failed()) {
+            return metricsFailed(s, rule, recommendation);
+        }
+        if (s.preview() || !decision.rescale()) {
+            int would = decision.rescale() ? decision.replicas() : current;
+            if (s.preview()) {
+                gate.preview(s, current, decision.normalization(), would, decision.action(current), decision.reason());
+            }
+            return decided(s, rule, recommendation, decision, would, false, rule.replicas().zeroState());
+        }
+        if (unkept != null) {
             // the scale would outlive its event if this instance stopped now: not written, tried again next sync
-            conditions.set(ConditionList.ABLE_TO_SCALE, false, FAILED_UPDATE_HISTORY,
+            s.conditions().set(ConditionList.ABLE_TO_SCALE, false, FAILED_UPDATE_HISTORY,
                     "the HPA controller did not update the target scale: its history could not be kept: " + unkept);
-            return scaleNotWritten(s, currentReplicas, metrics, desiredReplicas, action, rescaleReason, FAILED_UPDATE_HISTORY,
+            return scaleNotWritten(s, rule, recommendation, decision, FAILED_UPDATE_HISTORY,
                     "did not rescale " + s.reference() + ": its history could not be kept: " + unkept);
         }
-        if (rescale) {
-            String failure = writeScale(s.namespace(), ref, scale, desiredReplicas);
-            if (failure != null) {
-                events.record(s.hpa(), EventRecorder.Type.Warning, "FailedRescale",
-                        "New size: " + desiredReplicas + "; reason: " + rescaleReason + "; error: " + failure);
-                conditions.set(ConditionList.ABLE_TO_SCALE, false, "FailedUpdateScale", "the HPA controller was unable to update the target scale: " + failure);
-                return scaleNotWritten(s, currentReplicas, metrics, desiredReplicas, action, rescaleReason, "FailedUpdateScale",
-                        "failed to rescale " + s.reference() + ": " + failure);
-            }
-            conditions.set(ConditionList.ABLE_TO_SCALE, true, "SucceededRescale", "the HPA controller was able to update the target scale to " + desiredReplicas);
-            events.record(s.hpa(), EventRecorder.Type.Normal, "SuccessfulRescale", "New size: " + desiredReplicas + "; reason: " + rescaleReason);
-            // stamped once written, as upstream's storeScaleEvent (time.Now() after the update): a sync slowed
-            // between its start and its write does not shorten the next policy period
-            history.recordScaleEvent(behavior, currentReplicas, desiredReplicas, clock.millis());
-            ReplicaRule.scaledToZero(s, config.scaleToZeroEnabled(), currentReplicas, desiredReplicas, minReplicas, hasObjectOrExternal);
-        } else {
-            desiredReplicas = currentReplicas;
+        String failure = writeScale(s.namespace(), read.ref(), read.scale(), decision.replicas());
+        if (failure != null) {
+            events.record(s.hpa(), EventRecorder.Type.Warning, "FailedRescale",
+                    "New size: " + decision.replicas() + "; reason: " + decision.reason() + "; error: " + failure);
+            s.conditions().set(ConditionList.ABLE_TO_SCALE, false, "FailedUpdateScale", "the HPA controller was unable to update the target scale: " + failure);
+            return scaleNotWritten(s, rule, recommendation, decision, "FailedUpdateScale", "failed to rescale " + s.reference() + ": " + failure);
         }
-        return decided(s, currentReplicas, metrics, desiredReplicas, action, rescale, rescaleReason);
+        s.conditions().set(ConditionList.ABLE_TO_SCALE, true, "SucceededRescale", "the HPA controller was able to update the target scale to " + decision.replicas());
+        events.record(s.hpa(), EventRecorder.Type.Normal, "SuccessfulRescale", "New size: " + decision.replicas() + "; reason: " + decision.reason());
+        // stamped once written, as upstream's storeScaleEvent (time.Now() after the update): a sync slowed
+        // between its start and its write does not shorten the next policy period
+        rule.history().recordScaleEvent(rule.behavior(), current, decision.replicas(), clock.millis());
+        String zero = ReplicaRule.scaledToZero(s, config.scaleToZeroEnabled(), current, decision.replicas(), rule.min(), rule.hasObjectOrExternal());
+        return decided(s, rule, recommendation, decision, decision.replicas(), true, zero == null ? rule.replicas().zeroState() : zero);
     }
 
     /**
@@ -366,45 +399,51 @@ public final class Reconciler {
     }
 
     /**
-     * ConflictingController: set (True, reason {@value #STATUS_WRITTEN_BY_ANOTHER}) with a Warning event when the status
-     * port has seen another writer of the status and the condition is not set yet, so both come once per conflict, not
-     * at every sync; removed once the port knows nobody else wrote the status lately; left as it is while it cannot tell.
-     * It stands beside the other conditions on every path (a conflict stops nothing: the other writer is what must stop).
-     */
-    private void noteOtherWriter(Sync s) {
-        OtherStatusWriter other = statusWriter.otherWriter(s.hpa());
-        if (other.message() != null) {
-            if (!s.conditions().isTrue(ConditionList.CONFLICTING_CONTROLLER)) {
-                events.record(s.hpa(), EventRecorder.Type.Warning, CONFLICTING_CONTROLLER, other.message());
-                s.conditions().set(ConditionList.CONFLICTING_CONTROLLER, true, STATUS_WRITTEN_BY_ANOTHER, other.message());
-            }
-        } else if (other.known()) {
-            s.conditions().remove(ConditionList.CONFLICTING_CONTROLLER);
-        }
-    }
-
-    /**
      * The end of a sync that reached its decision (Auto, or Preview with {@code rescaled} false): the status with
-     * {@code desiredReplicas}, written unless unchanged, and the trace, which names a status that could not be written.
+     * {@code desiredReplicas}; the trace names a status that could not be written ({@link StatusUpdates#finish}).
      */
-    private ReconcileOutcome decided(Sync s, int currentReplicas, ReplicasForMetrics metrics, int desiredReplicas, Action action,
-                                     boolean rescaled, String rescaleReason) {
-        DecisionTrace decided = s.decided(desiredReplicas, action, rescaled, rescaleReason, metrics == null ? ErrorKind.NONE : metrics.errorKind(),
-                metrics == null ? null : metrics.errorReason(), metrics == null ? null : metrics.error());
-        StatusUpdate update = updateStatusIfNeeded(s, s.setStatus(currentReplicas, desiredReplicas, metrics == null ? null : metrics.statuses(),
-                rescaled), decided);
-        DecisionTrace trace = update.failure() == null ? decided : decided.toBuilder().error(ErrorKind.INTERNAL, "FailedUpdateStatus",
-                "failed to update status for " + s.hpa().getMetadata().getName()).build();
-        return new ReconcileOutcome(trace, update.status(), update.written(), computations(metrics));
+    private End decided(Sync s, Rule rule, Recommendation recommendation, Decision decision, int desiredReplicas, boolean rescaled,
+                        String zeroState) {
+        ReplicasForMetrics metrics = recommendation.metrics();
+        DecisionTrace trace = trace(s, rule, recommendation, decision, zeroState)
+                .decision(desiredReplicas, decision.action(rule.current()), rescaled, decision.reason())
+                .error(metrics == null ? ErrorKind.NONE : metrics.errorKind(), metrics == null ? null : metrics.errorReason(),
+                        metrics == null ? null : metrics.error()).build();
+        return new End(s.setStatus(rule.current(), desiredReplicas, metrics == null ? null : metrics.statuses(), rescaled), trace,
+                computations(metrics), true, null);
     }
 
     /** A decided rescale that was not written (its history not kept, or the write failed): the status keeps the count. */
-    private ReconcileOutcome scaleNotWritten(Sync s, int currentReplicas, ReplicasForMetrics metrics, int desiredReplicas, Action action,
-                                             String rescaleReason, String errorReason, String errorMessage) {
-        DecisionTrace trace = s.decided(desiredReplicas, action, false, rescaleReason, ErrorKind.INTERNAL, errorReason, errorMessage);
-        HorizontalPodAutoscalerStatus status = s.setStatus(currentReplicas, s.originalDesired(), metrics == null ? null : metrics.statuses(), false);
-        StatusUpdate update = updateStatusIfNeeded(s, status, trace);
-        return new ReconcileOutcome(trace, update.status(), update.written(), computations(metrics));
+    private End scaleNotWritten(Sync s, Rule rule, Recommendation recommendation, Decision decision, String errorReason, String errorMessage) {
+        ReplicasForMetrics metrics = recommendation.metrics();
+        DecisionTrace trace = trace(s, rule, recommendation, decision, rule.replicas().zeroState())
+                .decision(decision.replicas(), decision.action(rule.current()), false, decision.reason())
+                .error(ErrorKind.INTERNAL, errorReason, errorMessage).build();
+        return new End(s.setStatus(rule.current(), s.originalDesired(), metrics == null ? null : metrics.statuses(), false), trace,
+                computations(metrics), false, null);
+    }
+
+    /** The metrics give no recommendation: the status keeps the count, and a FailedComputeMetricsReplicas event follows it. */
+    private End metricsFailed(Sync s, Rule rule, Recommendation recommendation) {
+        ReplicasForMetrics metrics = recommendation.metrics();
+        s.previewHolds("the metrics give no recommendation");
+        HorizontalPodAutoscalerStatus status = s.setStatus(rule.current(), s.originalDesired(), metrics.statuses(), false);
+        DecisionTrace trace = trace(s, rule, recommendation, new Decision(rule.current(), false, "", null), rule.replicas().zeroState())
+                .decision(-1, Action.NONE, false, "").error(metrics.errorKind(), metrics.errorReason(),
+                        "failed to compute desired number of replicas based on listed metrics for " + s.reference() + ": " + metrics.error())
+                .build();
+        return new End(status, trace, metrics.computations(), false, metrics.error());
+    }
+
+    /** The trace of a sync that read the scale, as its phases decided, without the decision itself and its error. */
+    private static DecisionTrace.Builder trace(Sync s, Rule rule, Recommendation recommendation, Decision decision, String zeroState) {
+        Normalization n = decision.normalization();
+        DecisionTrace.Builder trace = DecisionTrace.builder(s.key(), s.now()).replicas(rule.current(), rule.min(), rule.max())
+                .rescaleRule(rule.replicas().rescaleRule()).scaleToZero(zeroState)
+                .normalization(n, n == null ? rule.replicas().constraintsApplied() : n.constraintsApplied())
+                .controls(s.controlsTrace()).ahead(rule.schedule(), recommendation.prediction());
+        ReplicasForMetrics m = recommendation.metrics();
+        return m == null ? trace : trace.metrics(m.traces(), m.selected(), m.verdict(), m.rawDesired());
     }
 
     private static List<MetricComputation> computations(ReplicasForMetrics metrics) {
@@ -431,16 +470,15 @@ public final class Reconciler {
      * A spec the decisions cannot be made from: a Warning event and ScalingActive=False with the
      * reason, the status written with the current count, no scale.
      */
-    private ReconcileOutcome failSpec(Sync s, int currentReplicas, int minReplicas, int maxReplicas, String reason, String message,
-                                      String outcomeMessage) {
+    private End failSpec(Sync s, int currentReplicas, int minReplicas, int maxReplicas, String reason, String message, String outcomeMessage) {
         events.record(s.hpa(), EventRecorder.Type.Warning, reason, message);
         s.conditions().set(ConditionList.SCALING_ACTIVE, false, reason, "the HPA was unable to compute the replica count: " + message);
         s.previewHolds("the spec is invalid");
         DecisionTrace trace = s.failure(currentReplicas, minReplicas, maxReplicas, ErrorKind.SPEC, reason, outcomeMessage, s.controlsTrace());
-        return ended(s, s.setStatus(currentReplicas, s.originalDesired(), null, false), trace);
+        return new End(s.setStatus(currentReplicas, s.originalDesired(), null, false), trace, List.of(), false, null);
     }
 
-    private ReconcileOutcome failGetScale(Sync s, String message, boolean specError) {
+    private End failGetScale(Sync s, String message, boolean specError) {
         events.record(s.hpa(), EventRecorder.Type.Warning, "FailedGetScale", message);
         s.conditions().set(ConditionList.ABLE_TO_SCALE, false, "FailedGetScale", "the HPA controller was unable to get the target's current scale: " + message);
         DecisionTrace trace = s.failure(-1, -1, -1, specError ? ErrorKind.SPEC : ErrorKind.INTERNAL, "FailedGetScale",
@@ -448,43 +486,9 @@ public final class Reconciler {
         return ended(s, trace);
     }
 
-    /** The end of a sync that read no scale: the status as it was with this sync's conditions, written unless unchanged. */
-    private ReconcileOutcome ended(Sync s, DecisionTrace trace) {
-        return ended(s, s.withConditions(), trace);
-    }
-
-    /** The end of a sync that decided nothing: {@code status} written unless unchanged. */
-    private ReconcileOutcome ended(Sync s, HorizontalPodAutoscalerStatus status, DecisionTrace trace) {
-        StatusUpdate update = updateStatusIfNeeded(s, status, trace);
-        return new ReconcileOutcome(trace, update.status(), update.written(), List.of());
-    }
-
-    /**
-     * What {@link #updateStatusIfNeeded} did.
-     *
-     * @param status  the status the sync ended with
-     * @param written whether it was written
-     * @param failure the write's error, null when it did not fail
-     */
-    private record StatusUpdate(HorizontalPodAutoscalerStatus status, boolean written, String failure) {
-    }
-
-    /**
-     * Upstream {@code updateStatusIfNeeded}: writes the status unless it is what the HPA already has. The writer also
-     * gets the decision of this sync (a mirror HPA's status carries it); it does not count in the comparison.
-     */
-    private StatusUpdate updateStatusIfNeeded(Sync s, HorizontalPodAutoscalerStatus next, DecisionTrace decided) {
-        if (StatusEquality.same(s.original(), next)) {
-            statusWriter.unchanged(s.hpa());
-            return new StatusUpdate(next, false, null);
-        }
-        try {
-            statusWriter.write(s.hpa(), next, decided);
-            return new StatusUpdate(next, true, null);
-        } catch (ApiException e) {
-            events.record(s.hpa(), EventRecorder.Type.Warning, "FailedUpdateStatus", e.getMessage());
-            return new StatusUpdate(next, false, e.getMessage());
-        }
+    /** The end of a sync that read no scale: the status as it was with this sync's conditions. */
+    private static End ended(Sync s, DecisionTrace trace) {
+        return new End(s.withConditions(), trace, List.of(), false, null);
     }
 
     /** The metrics an HPA is computed from: its spec's, or the default when it has none. */

@@ -3,6 +3,7 @@ package io.hpacontroller.core.reconcile;
 import io.hpacontroller.core.normalize.Normalization;
 import io.hpacontroller.core.trace.ConditionList;
 import io.hpacontroller.core.trace.DecisionTrace;
+import io.hpacontroller.core.trace.ScheduleTrace;
 
 import java.util.List;
 
@@ -21,7 +22,8 @@ import java.util.List;
 record ReplicaRule(boolean computeMetrics, boolean rescale, int desiredReplicas, String rescaleRule, String rescaleReason, String zeroState) {
 
     /** The rule for a target at {@code currentReplicas}; at zero it sets ScalingActive (and ScaledToZero) when scaling is disabled. */
-    static ReplicaRule of(Sync s, boolean scaleToZero, int currentReplicas, int minReplicas, int maxReplicas, boolean hasObjectOrExternal) {
+    static ReplicaRule of(Sync s, boolean scaleToZero, int currentReplicas, int minReplicas, int maxReplicas, boolean hasObjectOrExternal,
+                          ScheduleTrace schedule) {
         ConditionList conditions = s.conditions();
         if (currentReplicas == 0) {
             boolean scaledToZeroCondition = scaleToZero && conditions.isTrue(ConditionList.SCALED_TO_ZERO);
@@ -41,7 +43,7 @@ record ReplicaRule(boolean computeMetrics, boolean rescale, int desiredReplicas,
             return new ReplicaRule(false, true, maxReplicas, DecisionTrace.ABOVE_MAX_REPLICAS, DecisionTrace.ABOVE_MAX_REPLICAS, null);
         }
         if (currentReplicas < minReplicas) {
-            String reason = s.ahead().schedule.raised() ? DecisionTrace.BELOW_MIN_REPLICAS + " raised by " + s.ahead().schedule.activeRule()
+            String reason = schedule.raised() ? DecisionTrace.BELOW_MIN_REPLICAS + " raised by " + schedule.activeRule()
                     : DecisionTrace.BELOW_MIN_REPLICAS;
             return new ReplicaRule(false, true, minReplicas, DecisionTrace.BELOW_MIN_REPLICAS, reason, null);
         }
@@ -55,15 +57,19 @@ record ReplicaRule(boolean computeMetrics, boolean rescale, int desiredReplicas,
                 : List.of();
     }
 
-    /** ScaledToZero after a rescale: True when this HPA scaled the target to zero, False otherwise; absent without the gate. */
-    static void scaledToZero(Sync s, boolean scaleToZero, int currentReplicas, int desiredReplicas, int minReplicas, boolean hasObjectOrExternal) {
+    /**
+     * ScaledToZero after a rescale: True when this HPA scaled the target to zero, False otherwise; absent without the gate.
+     * Returns {@link DecisionTrace#SCALED_TO_ZERO} for the trace when it scaled to zero, else null.
+     */
+    static String scaledToZero(Sync s, boolean scaleToZero, int currentReplicas, int desiredReplicas, int minReplicas, boolean hasObjectOrExternal) {
         if (!scaleToZero) {
             s.conditions().remove(ConditionList.SCALED_TO_ZERO);
         } else if (currentReplicas > 0 && desiredReplicas == 0 && minReplicas == 0 && hasObjectOrExternal) {
             s.conditions().set(ConditionList.SCALED_TO_ZERO, true, "ScaledToZero", "the HPA controller scaled the workload to zero");
-            s.decision().scaleToZero(DecisionTrace.SCALED_TO_ZERO);
+            return DecisionTrace.SCALED_TO_ZERO;
         } else {
             s.conditions().set(ConditionList.SCALED_TO_ZERO, false, "NotScaledToZero", "the HPA controller did not scale the workload to zero");
         }
+        return null;
     }
 }

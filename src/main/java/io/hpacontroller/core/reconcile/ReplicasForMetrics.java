@@ -58,85 +58,114 @@ record ReplicasForMetrics(int replicas, String metric, int selected, String verd
      */
     static ReplicasForMetrics compute(Sync s, ScaleTarget scale, Selector selector, List<MetricSpec> metricSpecs, Tolerances tolerances,
                                       MetricEvaluator evaluator, MetricFallback fallback, EventRecorder events) {
-        List<MetricTrace> inFallback = new ArrayList<>();
         MetricEvaluator.Context ctx = new MetricEvaluator.Context(s.namespace(), selector, scale.specReplicas(), scale.statusReplicas(),
                 tolerances, s.now());
-        MetricStatus[] statuses = new MetricStatus[metricSpecs.size()];
-        MetricTrace[] traces = new MetricTrace[metricSpecs.size()];
-        MetricComputation[] computations = new MetricComputation[metricSpecs.size()];
-        String[] ids = new String[metricSpecs.size()];
-        int invalid = 0;
-        MetricTrace firstFailure = null;
-        MetricTrace firstBlocking = null;
-        int replicas = 0;
-        int selected = -1;
+        Tally tally = new Tally(metricSpecs.size());
         for (int i = 0; i < metricSpecs.size(); i++) {
-            long start = System.nanoTime();
-            MetricSpec spec = metricSpecs.get(i);
-            String identity = MetricIdentity.of(spec);
-            ids[i] = identity;
-            MetricEvaluator.Evaluated e = evaluator.evaluate(ctx, spec, i);
-            MetricTrace t = e.trace();
-            statuses[i] = e.status();
-            if (t.failed()) {
-                events.record(s.hpa(), EventRecorder.Type.Warning, t.errorReason(), t.errorMessage());
-                t = fallback.failed(identity, t);
-                traces[i] = t;
-                if (firstFailure == null) {
-                    firstFailure = t;
-                }
+            tally.add(i, computeReplicasForMetric(s, ctx, metricSpecs.get(i), i, evaluator, fallback, events));
+        }
+        fallback.keepOnly(Set.copyOf(tally.identities()));
+        return tally.verdict(s, scale.specReplicas());
+    }
+
+    /**
+     * One metric's proposal (upstream {@code computeReplicasForMetric}): a failed metric costs its Warning event and, with
+     * the fallback control, proposes the fallback replicas once it has failed long enough.
+     *
+     * @param failed whether the metric failed (a fallback proposal included)
+     */
+    private record One(String identity, MetricTrace trace, MetricStatus status, MetricComputation computation, boolean failed) {
+    }
+
+    private static One computeReplicasForMetric(Sync s, MetricEvaluator.Context ctx, MetricSpec spec, int index, MetricEvaluator evaluator,
+                                                MetricFallback fallback, EventRecorder events) {
+        long start = System.nanoTime();
+        String identity = MetricIdentity.of(spec);
+        MetricEvaluator.Evaluated e = evaluator.evaluate(ctx, spec, index);
+        MetricTrace t = e.trace();
+        if (!t.failed()) {
+            fallback.succeeded(identity, t);
+            return new One(identity, t, e.status(), new MetricComputation(spec.getType(), compare(t.replicas(), s.original().getCurrentReplicas()),
+                    ErrorKind.NONE, System.nanoTime() - start), false);
+        }
+        events.record(s.hpa(), EventRecorder.Type.Warning, t.errorReason(), t.errorMessage());
+        t = fallback.failed(identity, t);
+        MetricComputation computation = !t.fallback()
+                ? new MetricComputation(spec == null ? "" : String.valueOf(spec.getType()), Action.NONE,
+                        t.specError() ? ErrorKind.SPEC : ErrorKind.INTERNAL, System.nanoTime() - start)
+                : new MetricComputation(spec.getType(), compare(t.replicas(), s.original().getCurrentReplicas()), ErrorKind.INTERNAL,
+                        System.nanoTime() - start);
+        return new One(identity, t, e.status(), computation, true);
+    }
+
+    /** The metrics' proposals as they come, in spec order: the largest so far, the failures, the first that blocks. */
+    private static final class Tally {
+        private final MetricStatus[] statuses;
+        private final MetricTrace[] traces;
+        private final MetricComputation[] computations;
+        private final String[] ids;
+        private final List<MetricTrace> inFallback = new ArrayList<>();
+        private int invalid;
+        private MetricTrace firstFailure;
+        private MetricTrace firstBlocking;
+        private int replicas;
+        private int selected = -1;
+
+        Tally(int metrics) {
+            statuses = new MetricStatus[metrics];
+            traces = new MetricTrace[metrics];
+            computations = new MetricComputation[metrics];
+            ids = new String[metrics];
+        }
+
+        List<String> identities() {
+            return List.of(ids);
+        }
+
+        void add(int i, One one) {
+            MetricTrace t = one.trace();
+            ids[i] = one.identity();
+            statuses[i] = one.status();
+            traces[i] = t;
+            computations[i] = one.computation();
+            if (one.failed()) {
+                firstFailure = firstFailure == null ? t : firstFailure;
                 if (!t.fallback()) {
-                    computations[i] = new MetricComputation(spec == null ? "" : String.valueOf(spec.getType()), Action.NONE,
-                            t.specError() ? ErrorKind.SPEC : ErrorKind.INTERNAL, System.nanoTime() - start);
-                    if (invalid == 0) {
-                        firstBlocking = t;
-                    }
+                    firstBlocking = invalid == 0 ? t : firstBlocking;
                     invalid++;
-                    continue;
+                    return;
                 }
                 inFallback.add(t);
-                computations[i] = new MetricComputation(spec.getType(), compare(t.replicas(), s.original().getCurrentReplicas()),
-                        ErrorKind.INTERNAL, System.nanoTime() - start);
-            } else {
-                fallback.succeeded(identity, t);
-                traces[i] = t;
-                computations[i] = new MetricComputation(spec.getType(), compare(t.replicas(), s.original().getCurrentReplicas()),
-                        ErrorKind.NONE, System.nanoTime() - start);
             }
             if (replicas == 0 || t.replicas() > replicas) {
                 replicas = t.replicas();
                 selected = i;
             }
         }
-        List<String> identities = List.of(ids);
-        fallback.keepOnly(Set.copyOf(identities));
-        List<MetricTrace> traceList = Arrays.asList(traces);
-        List<MetricStatus> statusList = Arrays.asList(statuses);
-        List<MetricComputation> computationList = Arrays.asList(computations);
-        String error = null;
-        ErrorKind errorKind = ErrorKind.NONE;
-        if (firstFailure != null) {
-            error = "invalid metrics (" + (invalid + inFallback.size()) + " invalid out of " + metricSpecs.size() + "), first error is: "
-                    + firstFailure.error();
-            errorKind = firstFailure.specError() ? ErrorKind.SPEC : ErrorKind.INTERNAL;
+
+        /** The recommendation, or none when every metric failed or a failed one blocks a scale-down; sets ScalingActive. */
+        ReplicasForMetrics verdict(Sync s, int currentReplicas) {
+            String error = firstFailure == null ? null : "invalid metrics (" + (invalid + inFallback.size()) + " invalid out of "
+                    + traces.length + "), first error is: " + firstFailure.error();
+            ErrorKind errorKind = firstFailure == null ? ErrorKind.NONE : firstFailure.specError() ? ErrorKind.SPEC : ErrorKind.INTERNAL;
+            int rawDesired = selected < 0 ? -1 : replicas;
+            // all metrics invalid, or some invalid and the valid ones would scale down: do nothing
+            if (invalid >= traces.length || (invalid > 0 && replicas < currentReplicas)) {
+                s.conditions().set(ConditionList.SCALING_ACTIVE, false, firstBlocking.errorReason(),
+                        "the HPA was unable to compute the replica count: " + firstBlocking.errorMessage());
+                String verdict = invalid >= traces.length ? DecisionTrace.ALL_METRICS_FAILED : DecisionTrace.FAILED_METRIC_BLOCKS_SCALE_DOWN;
+                return new ReplicasForMetrics(-1, null, -1, verdict, rawDesired, Arrays.asList(traces), Arrays.asList(statuses),
+                        Arrays.asList(computations), error, errorKind, firstBlocking.errorReason(), identities());
+            }
+            String metric = traces[selected].fallback() ? traces[selected].described() : traces[selected].metric();
+            if (inFallback.isEmpty()) {
+                s.conditions().set(ConditionList.SCALING_ACTIVE, true, "ValidMetricFound", "the HPA was able to successfully calculate a replica count from " + metric);
+            } else {
+                s.conditions().set(ConditionList.SCALING_ACTIVE, true, MetricFallback.STARTED, MetricFallback.conditionMessage(inFallback));
+            }
+            return new ReplicasForMetrics(replicas, metric, selected, null, rawDesired, Arrays.asList(traces), Arrays.asList(statuses),
+                    Arrays.asList(computations), error, errorKind, firstFailure == null ? null : firstFailure.errorReason(), identities());
         }
-        int rawDesired = selected < 0 ? -1 : replicas;
-        // all metrics invalid, or some invalid and the valid ones would scale down: do nothing
-        if (invalid >= metricSpecs.size() || (invalid > 0 && replicas < scale.specReplicas())) {
-            s.conditions().set(ConditionList.SCALING_ACTIVE, false, firstBlocking.errorReason(),
-                    "the HPA was unable to compute the replica count: " + firstBlocking.errorMessage());
-            String verdict = invalid >= metricSpecs.size() ? DecisionTrace.ALL_METRICS_FAILED : DecisionTrace.FAILED_METRIC_BLOCKS_SCALE_DOWN;
-            return new ReplicasForMetrics(-1, null, -1, verdict, rawDesired, traceList, statusList, computationList, error, errorKind,
-                    firstBlocking.errorReason(), identities);
-        }
-        String metric = traces[selected].fallback() ? traces[selected].described() : traces[selected].metric();
-        if (inFallback.isEmpty()) {
-            s.conditions().set(ConditionList.SCALING_ACTIVE, true, "ValidMetricFound", "the HPA was able to successfully calculate a replica count from " + metric);
-        } else {
-            s.conditions().set(ConditionList.SCALING_ACTIVE, true, MetricFallback.STARTED, MetricFallback.conditionMessage(inFallback));
-        }
-        return new ReplicasForMetrics(replicas, metric, selected, null, rawDesired, traceList, statusList, computationList, error, errorKind,
-                firstFailure == null ? null : firstFailure.errorReason(), identities);
     }
 
     private static Action compare(int proposal, Integer current) {

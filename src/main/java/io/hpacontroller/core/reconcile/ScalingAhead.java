@@ -19,16 +19,14 @@ import java.util.Optional;
 /**
  * Scaling ahead of the load, the two extensions that raise what upstream would decide: the scheduled rules
  * (a minReplicas floor while a rule is active) and predictive scaling (a proposal from the load forecast, which
- * replaces the metrics' recommendation when it is higher). Each sync notes what they did in its {@link Traces}.
+ * replaces the metrics' recommendation when it is higher). Each returns what it did, for the sync's trace.
  */
 final class ScalingAhead {
 
     private final LoadPrediction prediction = new LoadPrediction();
 
-    /** What the scheduled rules and the prediction did at one sync, for the trace (set as the sync goes). */
-    static final class Traces {
-        ScheduleTrace schedule = ScheduleTrace.NONE;
-        PredictionTrace prediction = PredictionTrace.NONE;
+    /** The effective minReplicas and the scheduled rule that set it, for the trace. */
+    record Floor(int minReplicas, ScheduleTrace schedule) {
     }
 
     /**
@@ -36,16 +34,15 @@ final class ScalingAhead {
      * capped by maxReplicas (the highest rule wins among overlapping ones); otherwise spec.minReplicas. The trace
      * names the rule in force.
      */
-    static int minReplicas(HpaControls controls, long now, int specMinReplicas, int maxReplicas, Traces traces) {
+    static Floor minReplicas(HpaControls controls, long now, int specMinReplicas, int maxReplicas) {
         Schedules schedules = controls.schedules();
         if (schedules == null) {
-            return specMinReplicas;
+            return new Floor(specMinReplicas, ScheduleTrace.NONE);
         }
         Optional<Schedules.ActiveRule> active = schedules.activeAt(Instant.ofEpochMilli(now));
         int min = active.map(a -> Math.min(Math.max(specMinReplicas, a.minReplicas()), Math.max(specMinReplicas, maxReplicas)))
                 .orElse(specMinReplicas);
-        traces.schedule = new ScheduleTrace(active.map(Schedules.ActiveRule::describe).orElse(null), specMinReplicas, min);
-        return min;
+        return new Floor(min, new ScheduleTrace(active.map(Schedules.ActiveRule::describe).orElse(null), specMinReplicas, min));
     }
 
     /**

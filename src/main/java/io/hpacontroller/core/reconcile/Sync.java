@@ -10,7 +10,6 @@ import io.hpacontroller.core.controls.Mode;
 import io.hpacontroller.core.trace.ConditionList;
 import io.hpacontroller.core.trace.ControlsTrace;
 import io.hpacontroller.core.trace.DecisionTrace;
-import io.hpacontroller.core.trace.ReconcileOutcome.Action;
 import io.hpacontroller.core.trace.ReconcileOutcome.ErrorKind;
 
 import java.util.ArrayList;
@@ -18,12 +17,12 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The HPA being synced and the status it started with: the inputs every step of one sync shares. The conditions
- * are the status being built (upstream sets them on its copy of the HPA); {@code decision} is the trace of a sync
- * that reaches its decision, each step setting what it decided.
+ * The HPA being synced, its controls and the status it started with: the inputs every phase of one sync shares. The
+ * phases return what they decided as values ({@link Phases}); the one thing they share that changes is the conditions,
+ * the status being built (upstream sets them on its copy of the HPA).
  */
 record Sync(HorizontalPodAutoscaler hpa, String key, String namespace, long now, HorizontalPodAutoscalerStatus original,
-            ConditionList conditions, HpaControls controls, ScalingAhead.Traces ahead, DecisionTrace.Builder decision) {
+            ConditionList conditions, HpaControls controls) {
 
     /**
      * The reasons of this project's own on upstream's condition types (the controls and the kept history): a sync that
@@ -88,12 +87,5 @@ record Sync(HorizontalPodAutoscaler hpa, String key, String namespace, long now,
                           ControlsTrace controls) {
         return DecisionTrace.builder(key, now).replicas(currentReplicas, minReplicas, maxReplicas)
                 .error(error, errorReason, errorMessage).controls(controls).build();
-    }
-
-    /** The trace of the decision: what the steps set, the scheduled rules and prediction, the final count and any error. */
-    DecisionTrace decided(int desiredReplicas, Action action, boolean rescaled, String reason, ErrorKind error, String errorReason,
-                          String errorMessage) {
-        return decision.decision(desiredReplicas, action, rescaled, reason).error(error, errorReason, errorMessage)
-                .controls(controlsTrace()).ahead(ahead.schedule, ahead.prediction).build();
     }
 }

@@ -34,7 +34,7 @@ class HpaHistoryTest {
                 new HpaHistory.Recommendation(7, NOW - 10 * MINUTE),    // outside the 5 minute window
                 new HpaHistory.Recommendation(4, NOW - MINUTE)));
 
-        int stabilized = h.stabilizeDownscale(3, NOW, 5 * MINUTE).replicas();
+        int stabilized = Normalizer.stabilizeRecommendation(h, 3, NOW, 5 * MINUTE).replicas();
 
         assertThat(stabilized).as("the highest recommendation inside the window").isEqualTo(4);
         assertThat(h.recommendations()).containsExactlyInAnyOrder(
@@ -46,7 +46,7 @@ class HpaHistoryTest {
     void aWindowLongerThanAnHourKeepsItsRecommendations() {
         HpaHistory h = new HpaHistory();
         h.setRecommendations(List.of(new HpaHistory.Recommendation(9, NOW - 90 * MINUTE)));
-        assertThat(h.stabilizeDownscale(3, NOW, 120 * MINUTE).replicas()).isEqualTo(9);
+        assertThat(Normalizer.stabilizeRecommendation(h, 3, NOW, 120 * MINUTE).replicas()).isEqualTo(9);
         assertThat(h.recommendations()).hasSize(2);
     }
 
@@ -92,8 +92,8 @@ class HpaHistoryTest {
         h.addScaleEvent(true, 3, NOW - 60_000);  // exactly at the start of the period: outside, like upstream's After()
         h.addScaleEvent(true, 2, NOW - 59_000);
         h.addScaleEvent(false, 7, NOW - 1_000);
-        assertThat(h.inPeriod(60, NOW)).isEqualTo(new HpaHistory.InPeriod(2, 7, 2));
-        assertThat(h.inPeriod(3600, NOW)).isEqualTo(new HpaHistory.InPeriod(9, 7, 4));
+        assertThat(Normalizer.inPeriod(h.scaleUpEvents(), h.scaleDownEvents(), 60, NOW)).isEqualTo(new Normalizer.InPeriod(2, 7, 2));
+        assertThat(Normalizer.inPeriod(h.scaleUpEvents(), h.scaleDownEvents(), 3600, NOW)).isEqualTo(new Normalizer.InPeriod(9, 7, 4));
     }
 
     /** A day of 15 s syncs with a recommendation that wanders and scales every few syncs: the history stays small. */

@@ -8,8 +8,6 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerCon
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricStatus;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import io.hpacontroller.core.Parsed;
-import io.hpacontroller.core.controls.HpaControls;
 import io.hpacontroller.core.fakes.FakeCluster;
 import io.hpacontroller.core.fakes.Pods;
 import io.hpacontroller.core.fakes.Specs;
@@ -17,11 +15,7 @@ import io.hpacontroller.core.model.ScaleTarget;
 import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.port.ApiException;
 import io.hpacontroller.core.port.EventRecorder;
-import io.hpacontroller.core.port.HistoryWriter;
 import io.hpacontroller.core.port.OtherStatusWriter;
-import io.hpacontroller.core.port.Ports;
-import io.hpacontroller.core.port.SelectorOwnership;
-import io.hpacontroller.core.port.StatusWriter;
 import io.hpacontroller.core.trace.DecisionSummary;
 import io.hpacontroller.core.trace.ReconcileOutcome.Action;
 import io.hpacontroller.core.trace.ReconcileOutcome.ErrorKind;
@@ -78,37 +72,6 @@ class ReconcilerTest {
         assertThat(second.statusWritten()).isFalse();
         assertThat(cluster.statusWrites).hasSize(1);
         assertThat(second.error()).isEqualTo(ErrorKind.NONE);
-    }
-
-    @Test
-    void theSyncDecidesFromTheHpaTheStatusPortGivesNotTheDriversStaleCopy() {
-        HorizontalPodAutoscaler stale = Specs.hpa(1, 10, Specs.cpuUtilization(50));
-        ReconcileOutcome first = sync(stale); // the driver's cache does not hold this write yet
-        HorizontalPodAutoscaler written = Specs.hpa(1, 10, Specs.cpuUtilization(50));
-        written.setStatus(first.status());
-        StatusWriter catchingUp = new StatusWriter() {
-            @Override
-            public void write(HorizontalPodAutoscaler hpa, HorizontalPodAutoscalerStatus status) throws ApiException {
-                cluster.write(hpa, status);
-            }
-
-            @Override
-            public HorizontalPodAutoscaler current(HorizontalPodAutoscaler read) {
-                return read == stale ? written : read; // the API's, which holds the port's last write
-            }
-        };
-        Reconciler reconciler = new Reconciler(ControllerConfig.defaults(), new Ports(cluster, cluster, cluster, catchingUp, cluster,
-                HistoryWriter.NONE, SelectorOwnership.NONE), histories, Clock.fixed(NOW.plusSeconds(15), ZoneOffset.UTC));
-        List<HorizontalPodAutoscaler> controlsReadFrom = new ArrayList<>();
-
-        ReconcileOutcome second = reconciler.reconcile(stale, current -> {
-            controlsReadFrom.add(current);
-            return Parsed.valid(HpaControls.NONE);
-        });
-
-        assertThat(second.statusWritten()).as("compared with the port's last write, not the stale copy").isFalse();
-        assertThat(cluster.statusWrites).hasSize(1);
-        assertThat(controlsReadFrom).as("the controls too are read from the HPA the port gave").containsExactly(written);
     }
 
     @Test
