@@ -13,6 +13,9 @@ import io.hpacontroller.controller.Ticker;
 import io.hpacontroller.controller.WorkQueue;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.SynchronizedHistogram;
+
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
@@ -188,12 +191,12 @@ public final class Bench {
             f.put("reconciles", Long.toString(n));
             f.put("reconciles_per_second", String.format("%.0f", rate));
             f.put("seconds_to_reconcile_all", String.format("%.2f", rate == 0 ? Double.POSITIVE_INFINITY : hpas / rate));
-            f.put("reconcile_p50_ms", ms(w.total.percentile(50)));
-            f.put("reconcile_p99_ms", ms(w.total.percentile(99)));
-            f.put("own_cpu_p50_ms", ms(w.cpu.percentile(50)));
-            f.put("own_cpu_p99_ms", ms(w.cpu.percentile(99)));
-            f.put("api_wait_p50_ms", ms(w.api.percentile(50)));
-            f.put("api_wait_p99_ms", ms(w.api.percentile(99)));
+            f.put("reconcile_p50_ms", ms(w.total.getValueAtPercentile(50)));
+            f.put("reconcile_p99_ms", ms(w.total.getValueAtPercentile(99)));
+            f.put("own_cpu_p50_ms", ms(w.cpu.getValueAtPercentile(50)));
+            f.put("own_cpu_p99_ms", ms(w.cpu.getValueAtPercentile(99)));
+            f.put("api_wait_p50_ms", ms(w.api.getValueAtPercentile(50)));
+            f.put("api_wait_p99_ms", ms(w.api.getValueAtPercentile(99)));
             f.put("api_requests_per_reconcile", String.format("%.2f", n == 0 ? 0 : (double) w.apiCalls.get() / n));
             f.put("api_requests_per_reconcile_server_side", String.format("%.2f", n == 0 ? 0 : (double) served / n));
             f.put("reconcile_errors", Long.toString(w.errors.get()));
@@ -258,9 +261,9 @@ public final class Bench {
     private static final class Window implements HorizontalController.SyncListener {
         final Map<String, Integer> syncsPerHpa = new ConcurrentHashMap<>();
         volatile boolean measuring;
-        final Percentiles total = new Percentiles();
-        final Percentiles cpu = new Percentiles();
-        final Percentiles api = new Percentiles();
+        final Histogram total = latencies();
+        final Histogram cpu = latencies();
+        final Histogram api = latencies();
         final AtomicLong apiCalls = new AtomicLong();
         final AtomicLong reconciles = new AtomicLong();
         final AtomicLong errors = new AtomicLong();
@@ -275,14 +278,19 @@ public final class Bench {
                 return;
             }
             reconciles.incrementAndGet();
-            total.add(r.totalNanos());
-            cpu.add(r.cpuNanos());
-            api.add(r.apiNanos());
+            total.recordValue(Math.max(0, r.totalNanos()));
+            cpu.recordValue(Math.max(0, r.cpuNanos()));
+            api.recordValue(Math.max(0, r.apiNanos()));
             apiCalls.addAndGet(r.apiCalls());
             if (r.outcome().errorMessage() != null) {
                 errors.incrementAndGet();
             }
         }
+    }
+
+    /** Nanoseconds, to 3 significant digits (0.1 %), from 1 ns up, growing as needed; safe to record from every worker. */
+    static Histogram latencies() {
+        return new SynchronizedHistogram(3);
     }
 
     private static String ms(long nanos) {

@@ -26,7 +26,8 @@ public final class Main implements Runnable {
     }
 
     /**
-     * The command line with every command, as tests run it. Usage errors print one line and exit 2.
+     * The command line with every command, as tests run it. Usage errors print one line and exit 2 (naming the
+     * environment variable whose value is at fault, {@link EnvDefaults}).
      * {@code run} takes a repeated flag as kube-controller-manager does: the last value wins
      * ({@code --log-format=text ... --log-format=json} logs JSON), and a list flag ({@code --namespace},
      * {@code --hpa-apis}) adds to its list; the chart's extraArgs and kustomize overlays override a flag by
@@ -37,7 +38,7 @@ public final class Main implements Runnable {
         cl.getSubcommands().get("run").setOverwrittenOptionsAllowed(true);
         cl.setParameterExceptionHandler((ex, args) -> {
             CommandLine c = ex.getCommandLine();
-            c.getErr().println("error: " + (isUnknownCommand(ex) ? unknownCommand((CommandLine.UnmatchedArgumentException) ex) : ex.getMessage()));
+            c.getErr().println("error: " + (isUnknownCommand(ex) ? unknownCommand((CommandLine.UnmatchedArgumentException) ex) : EnvDefaults.blame(ex)));
             c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help' for more information.");
             c.getErr().flush();
             return 2;

@@ -43,7 +43,7 @@ import java.util.concurrent.TimeUnit;
  * kube-controller-manager's flag names and defaults for the rest. Every flag can also come from an environment
  * variable: {@code HPA_CONTROLLER_} + the flag name in upper case with underscores.
  */
-@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false, usageHelpWidth = 120,
+@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false, usageHelpWidth = 120, defaultValueProvider = EnvDefaults.class,
         customSynopsis = "hpa-controller run [FLAGS]", // the flags' list, where no flag name is broken across lines
         description = {"Runs the HPA controller against a cluster.",
                 "Every flag can also be set by the environment variable HPA_CONTROLLER_<FLAG_NAME> (upper case, '-' as '_')."})
@@ -51,138 +51,138 @@ public final class RunCommand implements Callable<Integer> {
 
     private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
 
-    @Option(names = "--kubeconfig", paramLabel = "PATH", defaultValue = "${env:HPA_CONTROLLER_KUBECONFIG}",
+    @Option(names = "--kubeconfig", paramLabel = "PATH",
             description = "Path to a kubeconfig. Default: $KUBECONFIG, else ~/.kube/config, else the pod's service account.")
     Path kubeconfig;
 
-    @Option(names = "--context", paramLabel = "NAME", defaultValue = "${env:HPA_CONTROLLER_CONTEXT}",
+    @Option(names = "--context", paramLabel = "NAME",
             description = "The kubeconfig context to use; one the kubeconfig does not define is an error. Default: its current-context.")
     String context;
 
-    @Option(names = "--namespace", paramLabel = "NS", split = ",", defaultValue = "${env:HPA_CONTROLLER_NAMESPACE}",
+    @Option(names = "--namespace", paramLabel = "NS", split = ",",
             description = "Namespace to watch; repeatable or comma-separated. Default: all namespaces.")
     List<String> namespaces = new ArrayList<>();
 
-    @Option(names = "--hpa-apis", paramLabel = "APIS", split = ",", defaultValue = "${env:HPA_CONTROLLER_HPA_APIS:-autoscaling.hpa-controller.io/v1}",
+    @Option(names = "--hpa-apis", paramLabel = "APIS", split = ",", defaultValue = "autoscaling.hpa-controller.io/v1",
             description = {"The APIs whose HorizontalPodAutoscalers this controller reconciles, comma-separated: autoscaling/v2 (the built-in HPAs:"
                     + " only where the built-in HPA controller is off) and autoscaling.hpa-controller.io/v1 (the mirror API, which the built-in"
                     + " controller does not see; its CRD must be installed). Empty with --shadow: only shadow.", "(default: ${DEFAULT-VALUE})"})
     List<String> hpaApis = new ArrayList<>();
 
-    @Option(names = "--shadow", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true", defaultValue = "${env:HPA_CONTROLLER_SHADOW:-false}",
+    @Option(names = "--shadow", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true", defaultValue = "false",
             description = "Compute every autoscaling/v2 HPA's decision read-only beside the built-in HPA controller, and export and log where"
                     + " the two differ; writes nothing for those HPAs (default: ${DEFAULT-VALUE}).")
     boolean shadow;
 
     @Option(names = "--persist-history", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true",
-            defaultValue = "${env:HPA_CONTROLLER_PERSIST_HISTORY:-true}",
+            defaultValue = "true",
             description = {"Keep each reconciled HPA's history (stabilization windows, policy periods, metric failures) in the cluster, one"
                     + " HorizontalPodAutoscalerHistory object per HPA (its CRD must be installed), so that a restart or a new leader decides as the"
                     + " previous one would have; false: in memory only, as upstream (default: ${DEFAULT-VALUE})."})
     boolean persistHistory;
 
     @Option(names = "--horizontal-pod-autoscaler-sync-period", paramLabel = "DURATION", converter = DurationConverter.class,
-            defaultValue = "${env:HPA_CONTROLLER_HORIZONTAL_POD_AUTOSCALER_SYNC_PERIOD:-15s}",
+            defaultValue = "15s",
             description = "The period for syncing the number of pods in horizontal pod autoscaler (default: ${DEFAULT-VALUE}).")
     Duration syncPeriod;
 
     @Option(names = "--horizontal-pod-autoscaler-tolerance", paramLabel = "FLOAT",
-            defaultValue = "${env:HPA_CONTROLLER_HORIZONTAL_POD_AUTOSCALER_TOLERANCE:-0.1}",
+            defaultValue = "0.1",
             description = "The minimum change (from 1.0) in the desired-to-actual metrics ratio for the horizontal pod autoscaler to consider scaling (default: ${DEFAULT-VALUE}).")
     double tolerance;
 
     @Option(names = "--horizontal-pod-autoscaler-downscale-stabilization", paramLabel = "DURATION", converter = DurationConverter.class,
-            defaultValue = "${env:HPA_CONTROLLER_HORIZONTAL_POD_AUTOSCALER_DOWNSCALE_STABILIZATION:-5m}",
+            defaultValue = "5m",
             description = "The period for which autoscaler will look backwards and not scale down below any recommendation it made during that period (default: ${DEFAULT-VALUE}).")
     Duration downscaleStabilization;
 
     @Option(names = "--horizontal-pod-autoscaler-cpu-initialization-period", paramLabel = "DURATION", converter = DurationConverter.class,
-            defaultValue = "${env:HPA_CONTROLLER_HORIZONTAL_POD_AUTOSCALER_CPU_INITIALIZATION_PERIOD:-5m}",
+            defaultValue = "5m",
             description = "The period after pod start when CPU samples might be skipped (default: ${DEFAULT-VALUE}).")
     Duration cpuInitializationPeriod;
 
     @Option(names = "--horizontal-pod-autoscaler-initial-readiness-delay", paramLabel = "DURATION", converter = DurationConverter.class,
-            defaultValue = "${env:HPA_CONTROLLER_HORIZONTAL_POD_AUTOSCALER_INITIAL_READINESS_DELAY:-30s}",
+            defaultValue = "30s",
             description = "The period after pod start during which readiness changes will be treated as initial readiness (default: ${DEFAULT-VALUE}).")
     Duration initialReadinessDelay;
 
     @Option(names = "--concurrent-horizontal-pod-autoscaler-syncs", paramLabel = "INT",
-            defaultValue = "${env:HPA_CONTROLLER_CONCURRENT_HORIZONTAL_POD_AUTOSCALER_SYNCS:-5}",
+            defaultValue = "5",
             description = "The number of horizontal pod autoscaler objects that are allowed to sync concurrently (default: ${DEFAULT-VALUE}).")
     int workers;
 
     @Option(names = "--feature-gates", paramLabel = "GATES", converter = FeatureGates.Converter.class,
-            defaultValue = "${env:HPA_CONTROLLER_FEATURE_GATES:-}",
+            defaultValue = "",
             description = "Feature gates as Name=bool pairs: HPAScaleToZero (default true), HPAConfigurableTolerance (GA, locked true).")
     FeatureGates featureGates;
 
     @Option(names = "--metrics-max-response-bytes", paramLabel = "BYTES",
-            defaultValue = "${env:HPA_CONTROLLER_METRICS_MAX_RESPONSE_BYTES:-64Mi}",
+            defaultValue = "64Mi",
             description = "The most bytes of one answer of a metrics API (metrics.k8s.io, custom.metrics.k8s.io, external.metrics.k8s.io) "
                     + "that is read, as a number or a quantity (64Mi); past it that HPA's metric fails (default: ${DEFAULT-VALUE}).")
     String metricsMaxResponseBytes;
 
-    @Option(names = "--metrics-max-items", paramLabel = "INT", defaultValue = "${env:HPA_CONTROLLER_METRICS_MAX_ITEMS:-50000}",
+    @Option(names = "--metrics-max-items", paramLabel = "INT", defaultValue = "50000",
             description = "The most items (pods, objects, series) of one answer of a metrics API that are read; past it that HPA's "
                     + "metric fails (default: ${DEFAULT-VALUE}).")
     int metricsMaxItems;
 
     @Option(names = "--metrics-request-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
-            defaultValue = "${env:HPA_CONTROLLER_METRICS_REQUEST_TIMEOUT:-10s}",
+            defaultValue = "10s",
             description = "The longest one request to a metrics API may take, its answer read; past it that HPA's metric fails "
                     + "(default: ${DEFAULT-VALUE}).")
     Duration metricsRequestTimeout;
 
     @Option(names = "--metrics-max-inflight-per-source", paramLabel = "INT",
-            defaultValue = "${env:HPA_CONTROLLER_METRICS_MAX_INFLIGHT_PER_SOURCE:-2}",
+            defaultValue = "2",
             description = "The most requests in flight to one metrics API once it is slow (a request took longer than 2s, or half of "
                     + "--metrics-request-timeout); a fetch beyond them fails at once, so a slow API holds at most this many workers "
                     + "(default: ${DEFAULT-VALUE}).")
     int metricsMaxInFlightPerSource;
 
-    @Option(names = "--kube-api-qps", paramLabel = "FLOAT", defaultValue = "${env:HPA_CONTROLLER_KUBE_API_QPS:--1}",
+    @Option(names = "--kube-api-qps", paramLabel = "FLOAT", defaultValue = "-1",
             description = "QPS to use while talking with kubernetes apiserver: one token bucket for every request of this "
                     + "controller; negative, no client-side limit (default: ${DEFAULT-VALUE}; kube-controller-manager's is 20, "
                     + "per client); 0, client-go's default of 5.")
     float kubeApiQps;
 
-    @Option(names = "--kube-api-burst", paramLabel = "INT", defaultValue = "${env:HPA_CONTROLLER_KUBE_API_BURST:-30}",
+    @Option(names = "--kube-api-burst", paramLabel = "INT", defaultValue = "30",
             description = "Burst to use while talking with kubernetes apiserver, with a positive --kube-api-qps; 0, client-go's default "
                     + "of 10 (default: ${DEFAULT-VALUE}).")
     int kubeApiBurst;
 
     @Option(names = "--leader-elect", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true",
-            defaultValue = "${env:HPA_CONTROLLER_LEADER_ELECT:-true}",
+            defaultValue = "true",
             description = "Elect a leader on a Lease before reconciling; run several replicas for high availability (default: ${DEFAULT-VALUE}).")
     boolean leaderElect;
 
     @Option(names = "--leader-elect-lease-duration", paramLabel = "DURATION", converter = DurationConverter.class,
-            defaultValue = "${env:HPA_CONTROLLER_LEADER_ELECT_LEASE_DURATION:-15s}",
+            defaultValue = "15s",
             description = "How long a standby waits after the last renewal before taking over (default: ${DEFAULT-VALUE}).")
     Duration leaseDuration;
 
     @Option(names = "--leader-elect-renew-deadline", paramLabel = "DURATION", converter = DurationConverter.class,
-            defaultValue = "${env:HPA_CONTROLLER_LEADER_ELECT_RENEW_DEADLINE:-10s}",
+            defaultValue = "10s",
             description = "How long the leader keeps trying to renew before it gives up leading (default: ${DEFAULT-VALUE}).")
     Duration renewDeadline;
 
     @Option(names = "--leader-elect-retry-period", paramLabel = "DURATION", converter = DurationConverter.class,
-            defaultValue = "${env:HPA_CONTROLLER_LEADER_ELECT_RETRY_PERIOD:-2s}",
+            defaultValue = "2s",
             description = "How often to try to acquire or renew the lease (default: ${DEFAULT-VALUE}).")
     Duration retryPeriod;
 
-    @Option(names = "--leader-elect-resource-lock", paramLabel = "TYPE", defaultValue = "${env:HPA_CONTROLLER_LEADER_ELECT_RESOURCE_LOCK:-leases}",
+    @Option(names = "--leader-elect-resource-lock", paramLabel = "TYPE", defaultValue = "leases",
             description = "The type of resource object that is used for locking during leader election: leases, the only one"
                     + " (default: ${DEFAULT-VALUE}).")
     String leaseLock;
 
     @Option(names = "--leader-elect-resource-name", paramLabel = "NAME",
-            defaultValue = "${env:HPA_CONTROLLER_LEADER_ELECT_RESOURCE_NAME:-hpa-controller}",
+            defaultValue = "hpa-controller",
             description = "Name of the Lease (default: ${DEFAULT-VALUE}).")
     String leaseName;
 
     @Option(names = "--leader-elect-resource-namespace", paramLabel = "NS",
-            defaultValue = "${env:HPA_CONTROLLER_LEADER_ELECT_RESOURCE_NAMESPACE:-${env:POD_NAMESPACE}}",
+            defaultValue = "${env:POD_NAMESPACE}",
             description = "Namespace of the Lease (default: $POD_NAMESPACE in a pod, else the kubeconfig context's namespace, else \"default\";"
                     + " explain looks there too).")
     String leaseNamespace;
@@ -190,33 +190,33 @@ public final class RunCommand implements Callable<Integer> {
 
 
     @Option(names = "--metrics-bind-address", paramLabel = "HOST:PORT",
-            defaultValue = "${env:HPA_CONTROLLER_METRICS_BIND_ADDRESS:-:8080}",
+            defaultValue = ":8080",
             description = "Where /metrics (Prometheus text format) and /decisions are served, over HTTPS unless --metrics-secure=false;"
                     + " \"0\" to disable (default: ${DEFAULT-VALUE}).")
     String metricsAddress;
 
     @Option(names = "--metrics-secure", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true",
-            defaultValue = "${env:HPA_CONTROLLER_METRICS_SECURE:-true}",
+            defaultValue = "true",
             description = {"Serve /metrics and /decisions over HTTPS, each request authenticated (TokenReview of its bearer token) and authorized"
                     + " (SubjectAccessReview: get on its path, e.g. nonResourceURLs [\"/metrics\"]) by the API server, as kube-controller-manager"
                     + " does; false: plain HTTP to anyone who reaches the port (default: ${DEFAULT-VALUE})."})
     boolean metricsSecure;
 
-    @Option(names = "--tls-cert-file", paramLabel = "PATH", defaultValue = "${env:HPA_CONTROLLER_TLS_CERT_FILE}",
+    @Option(names = "--tls-cert-file", paramLabel = "PATH",
             description = "The metrics port's certificate, PEM (intermediates after it), with --tls-private-key-file. Default: a self-signed"
                     + " certificate made at start.")
     Path tlsCertFile;
 
-    @Option(names = "--tls-private-key-file", paramLabel = "PATH", defaultValue = "${env:HPA_CONTROLLER_TLS_PRIVATE_KEY_FILE}",
+    @Option(names = "--tls-private-key-file", paramLabel = "PATH",
             description = "The key of --tls-cert-file, PEM (PKCS #8, PKCS #1 RSA or SEC 1 EC).")
     Path tlsPrivateKeyFile;
 
     @Option(names = "--health-probe-bind-address", paramLabel = "HOST:PORT",
-            defaultValue = "${env:HPA_CONTROLLER_HEALTH_PROBE_BIND_ADDRESS:-:8081}",
+            defaultValue = ":8081",
             description = "Where /healthz and /readyz are served; \"0\" to disable (default: ${DEFAULT-VALUE}).")
     String healthAddress;
 
-    @Option(names = "--log-format", paramLabel = "FORMAT", defaultValue = "${env:HPA_CONTROLLER_LOG_FORMAT:-text}",
+    @Option(names = "--log-format", paramLabel = "FORMAT", defaultValue = "text",
             description = "text (human-readable) or json (one JSON object per line) (default: ${DEFAULT-VALUE}).")
     String logFormat;
 

@@ -14,6 +14,7 @@ public final class GoDuration {
     private static final Pattern PART = Pattern.compile("(\\d+(?:\\.\\d*)?|\\.\\d+)(ns|us|µs|μs|ms|s|m|h)");
     /** A number of days or weeks, not followed by a letter (so "2days" stays invalid). */
     private static final Pattern DAYS_OR_WEEKS = Pattern.compile("(\\d+(?:\\.\\d*)?|\\.\\d+)([dw])(?![a-zA-Zµμ])");
+    private static final Pattern PLAIN_SECONDS = Pattern.compile("\\d+(?:\\.\\d+)?");
     private static final BigDecimal MAX_NANOS = BigDecimal.valueOf(Long.MAX_VALUE);
 
     private GoDuration() {
@@ -82,6 +83,36 @@ public final class GoDuration {
             throw new IllegalArgumentException("invalid duration \"" + text
                     + "\" (use a number and a unit: s, m, h, d, w; e.g. 30s, 5m, 24h, 7d)");
         }
+    }
+
+    /**
+     * A duration as scenario files and load traces write it: Go's form with days and weeks ("500ms", "15s",
+     * "1h30m", "7d") or a plain number of seconds ("15", "0.5"); never negative.
+     *
+     * @return milliseconds, or -1 when the text is not such a duration
+     */
+    public static long parseMillisOrSeconds(String text) {
+        String t = text.trim();
+        if (t.isEmpty() || t.startsWith("-") || t.startsWith("+")) {
+            return -1;
+        }
+        if (PLAIN_SECONDS.matcher(t).matches()) {
+            // Double.parseDouble alone would also take "7d" or "2f" (Java double literals) as 7 or 2
+            return Math.round(Double.parseDouble(t) * 1000);
+        }
+        try {
+            return parseWithDays(t).toMillis();
+        } catch (IllegalArgumentException e) {
+            return -1;
+        }
+    }
+
+    /** Milliseconds as seconds for messages and reports: "26", "1.5". */
+    public static String seconds(long millis) {
+        if (millis % 1000 == 0) {
+            return Long.toString(millis / 1000);
+        }
+        return BigDecimal.valueOf(millis, 3).stripTrailingZeros().toPlainString();
     }
 
     private static long unitNanos(String unit) {

@@ -4,6 +4,7 @@ import io.prometheus.metrics.exporter.common.PrometheusHttpExchange;
 import io.prometheus.metrics.exporter.common.PrometheusHttpRequest;
 import io.prometheus.metrics.exporter.common.PrometheusHttpResponse;
 import io.prometheus.metrics.exporter.common.PrometheusScrapeHandler;
+import io.prometheus.metrics.expositionformats.PrometheusProtobufWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 import java.io.ByteArrayOutputStream;
@@ -15,10 +16,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** {@code GET /metrics}: the registry in the format the scraper asks for (the Prometheus client's scrape handler). */
+/**
+ * {@code GET /metrics}: the registry in the format the scraper asks for (the Prometheus client's scrape handler):
+ * the text format or OpenMetrics. The protobuf format's jar is left out (pom.xml), and the handler would then fail a
+ * scrape that asks for it: its media type is taken out of the Accept header, so that scrape gets the text format.
+ */
 final class MetricsEndpoint implements EndpointServer.Handler {
 
     static final String PATH = "/metrics";
+    private static final boolean PROTOBUF = new PrometheusProtobufWriter().isAvailable();
 
     private final PrometheusScrapeHandler scrape;
 
@@ -82,8 +88,20 @@ final class MetricsEndpoint implements EndpointServer.Handler {
 
         @Override
         public Enumeration<String> getHeaders(String name) {
-            List<String> values = request.headers().get(name.toLowerCase(java.util.Locale.ROOT));
-            return Collections.enumeration(values == null ? List.of() : values);
+            String lower = name.toLowerCase(java.util.Locale.ROOT);
+            List<String> values = request.headers().get(lower);
+            if (values == null) {
+                return Collections.emptyEnumeration();
+            }
+            return Collections.enumeration(lower.equals("accept") && !PROTOBUF ? withoutProtobuf(values) : values);
+        }
+
+        /** The Accept header's media types but protobuf's ("application/vnd.google.protobuf;proto=..."). */
+        private static List<String> withoutProtobuf(List<String> accept) {
+            String kept = accept.stream().flatMap(v -> java.util.Arrays.stream(v.split(",")))
+                    .filter(type -> !type.strip().startsWith(PrometheusProtobufWriter.CONTENT_TYPE.split(";")[0]))
+                    .collect(java.util.stream.Collectors.joining(","));
+            return kept.isBlank() ? List.of() : List.of(kept);
         }
 
         @Override

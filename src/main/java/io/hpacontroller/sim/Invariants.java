@@ -3,8 +3,8 @@ package io.hpacontroller.sim;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerCondition;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus;
+import io.hpacontroller.core.GoDuration;
 import io.hpacontroller.core.trace.ReconcileOutcome;
-import io.hpacontroller.sim.scenario.DurationText;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -57,7 +57,7 @@ final class Invariants {
         int min = spec.getMinReplicas() == null ? 1 : spec.getMinReplicas();
         int max = spec.getMaxReplicas() == null ? Integer.MAX_VALUE : spec.getMaxReplicas();
         boolean now = specReplicas >= min && specReplicas <= max;
-        Supplier<String> at = () -> "t=" + DurationText.seconds(time) + "s " + hpa.getMetadata().getName() + ": ";
+        Supplier<String> at = () -> "t=" + GoDuration.seconds(time) + "s " + hpa.getMetadata().getName() + ": ";
         expect(now || !inside, at, () -> specReplicas + " replicas, outside [" + min + ", " + max + "] after having been inside");
         expect(pods == specReplicas, at, () -> pods + " pods for spec.replicas " + specReplicas);
         inside |= now;
@@ -75,7 +75,7 @@ final class Invariants {
         boolean insideBefore = s.replicasBefore() >= min && s.replicasBefore() <= max;
         ReconcileOutcome o = s.outcome();
         HorizontalPodAutoscalerStatus status = s.hpa().getStatus();
-        Supplier<String> at = () -> "t=" + DurationText.seconds(s.time()) + "s " + s.hpa().getMetadata().getName() + ": ";
+        Supplier<String> at = () -> "t=" + GoDuration.seconds(s.time()) + "s " + s.hpa().getMetadata().getName() + ": ";
 
         expect(!insideBefore || (s.replicasAfter() >= min && s.replicasAfter() <= max),
                 at, () -> "replicas left [" + min + ", " + max + "]: " + s.replicasBefore() + " -> " + s.replicasAfter());

@@ -45,4 +45,36 @@ class GoDurationTest {
                     .hasMessageContaining("d, w");
         }
     }
+
+    @Test
+    void scenarioDurationsTakeUnitsDaysAndPlainSeconds() {
+        assertThat(GoDuration.parseMillisOrSeconds("15s")).isEqualTo(15_000);
+        assertThat(GoDuration.parseMillisOrSeconds("500ms")).isEqualTo(500);
+        assertThat(GoDuration.parseMillisOrSeconds("5m")).isEqualTo(300_000);
+        assertThat(GoDuration.parseMillisOrSeconds("1h30m")).isEqualTo(5_400_000);
+        assertThat(GoDuration.parseMillisOrSeconds("7d")).isEqualTo(7 * 86_400_000L);
+        assertThat(GoDuration.parseMillisOrSeconds("1w")).isEqualTo(7 * 86_400_000L);
+        assertThat(GoDuration.parseMillisOrSeconds("1.5s")).isEqualTo(1500);
+        assertThat(GoDuration.parseMillisOrSeconds("15")).isEqualTo(15_000);
+        assertThat(GoDuration.parseMillisOrSeconds("0.25")).isEqualTo(250);
+    }
+
+    @Test
+    void scenarioDurationsRefuseWhatIsNotADuration() {
+        // "7d" and "2f" are Java double literals: they must not sneak in as seconds
+        assertThat(GoDuration.parseMillisOrSeconds("2f")).isEqualTo(-1);
+        assertThat(GoDuration.parseMillisOrSeconds("-5s")).isEqualTo(-1);
+        assertThat(GoDuration.parseMillisOrSeconds("-5")).isEqualTo(-1);
+        assertThat(GoDuration.parseMillisOrSeconds("5 m")).isEqualTo(-1);
+        assertThat(GoDuration.parseMillisOrSeconds("1e3")).isEqualTo(-1);
+        assertThat(GoDuration.parseMillisOrSeconds("")).isEqualTo(-1);
+        assertThat(GoDuration.parseMillisOrSeconds("soon")).isEqualTo(-1);
+    }
+
+    @Test
+    void secondsForMessages() {
+        assertThat(GoDuration.seconds(26_000)).isEqualTo("26");
+        assertThat(GoDuration.seconds(1_500)).isEqualTo("1.5");
+        assertThat(GoDuration.seconds(250)).isEqualTo("0.25");
+    }
 }

@@ -1,5 +1,7 @@
 package io.hpacontroller.sim.scenario;
 
+import io.hpacontroller.core.GoDuration;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -102,7 +104,7 @@ final class LoadTraceReader {
             if (cells.length < 2) {
                 throw n.error(where + ": expected time,demand, got \"" + line + "\"");
             }
-            long t = DurationText.parseMillis(cells[0]);
+            long t = GoDuration.parseMillisOrSeconds(cells[0]);
             double d;
             try {
                 d = Double.parseDouble(cells[1]);

@@ -1,6 +1,7 @@
 package io.hpacontroller.sim.scenario;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.hpacontroller.core.GoDuration;
 
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -82,7 +83,7 @@ final class ScenarioNode {
         if (isMissing()) {
             return fallback;
         }
-        long millis = node.isValueNode() ? DurationText.parseMillis(node.asText()) : -1;
+        long millis = node.isValueNode() ? GoDuration.parseMillisOrSeconds(node.asText()) : -1;
         if (millis < 0) {
             throw error("expected a duration such as 15s, 5m, 1h or a number of seconds, got " + describe(node));
         }

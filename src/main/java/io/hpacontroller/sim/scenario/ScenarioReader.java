@@ -3,6 +3,7 @@ package io.hpacontroller.sim.scenario;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.hpacontroller.core.GoDuration;
 import io.hpacontroller.core.Parsed;
 import io.hpacontroller.core.Quantities;
 import io.hpacontroller.core.controls.HpaControls;
@@ -250,7 +251,7 @@ public final class ScenarioReader {
         long started = n.child("startedAfter").duration(base.startedAfterMillis());
         long ready = n.child("readyAfter").duration(base.readyAfterMillis());
         if (ready < started) {
-            throw n.child("readyAfter").error("a pod cannot be Ready before it has started (startedAfter is " + DurationText.seconds(started) + "s)");
+            throw n.child("readyAfter").error("a pod cannot be Ready before it has started (startedAfter is " + GoDuration.seconds(started) + "s)");
         }
         Scenario.StartupCpu startup = base.startupCpu();
         ScenarioNode s = n.child("startupCpu");
