@@ -42,8 +42,12 @@ import java.util.stream.Stream;
 public final class ExplainCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "NAMESPACE/NAME",
-            description = "the HorizontalPodAutoscaler (either API), or hpa/NAMESPACE/NAME (autoscaling/v2), xhpa/NAMESPACE/NAME (the mirror API)")
+            description = "the HorizontalPodAutoscaler (either API), or hpa/NAMESPACE/NAME (autoscaling/v2), xhpa/NAMESPACE/NAME (the mirror API);"
+                    + " or NAME (hpa/NAME, xhpa/NAME) in the namespace of -n, else of the kubeconfig context")
     String target;
+
+    @Option(names = {"-n", "--namespace"}, paramLabel = "NS", description = "The namespace of a target given as NAME.")
+    String namespace;
 
     @Option(names = "--kubeconfig", paramLabel = "PATH",
             description = "Path to a kubeconfig. Default: $KUBECONFIG, else ~/.kube/config, else the pod's service account.")
@@ -86,11 +90,6 @@ public final class ExplainCommand implements Callable<Integer> {
         if (!output.equals("text") && !output.equals("json")) {
             throw new CommandLine.ParameterException(cl, "-o must be text or json, got " + output);
         }
-        HpaLookup.Target named = HpaLookup.Target.parse(target);
-        if (named == null) {
-            throw new CommandLine.ParameterException(cl, "expected NAMESPACE/NAME of a HorizontalPodAutoscaler (or hpa/NAMESPACE/NAME, "
-                    + "xhpa/NAMESPACE/NAME), got '" + target + "'");
-        }
         if (controllerUrl != null && (controllerUrl.getScheme() == null || !controllerUrl.getScheme().matches("https?") || controllerUrl.getHost() == null)) {
             throw new CommandLine.ParameterException(cl, "--controller-url must be http://HOST:PORT or https://HOST:PORT, got " + controllerUrl);
         }
@@ -107,6 +106,12 @@ public final class ExplainCommand implements Callable<Integer> {
         try {
             connection = KubeConnection.resolve(kubeconfig, context);
         } catch (KubeConnection.Problem e) {
+            throw new CommandLine.ParameterException(cl, e.getMessage());
+        }
+        HpaLookup.Target named;
+        try {
+            named = HpaArgument.resolve(target, namespace, connection::namespace);
+        } catch (HpaArgument.Problem e) {
             throw new CommandLine.ParameterException(cl, e.getMessage());
         }
         KubernetesClient client = connection.connect(Explainer.API_TIMEOUT, 4);
