@@ -13,14 +13,14 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         synopsisSubcommandLabel = "VERB",
-        description = {"kubectl's verbs for HorizontalPodAutoscalers, from hpa-controller: for autoscaling/v2 HPAs and",
-                "mirror HPAs (autoscaling.hpa-controller.io) alike. NAMESPACE/NAME may also be written",
-                "-n NAMESPACE NAME, or NAME in the kubeconfig context's namespace."},
+        description = "kubectl's verbs for HorizontalPodAutoscalers of both APIs (autoscaling/v2 and the mirror API"
+                + " autoscaling.hpa-controller.io), from hpa-controller. NAMESPACE/NAME may also be written -n NAMESPACE NAME,"
+                + " or NAME in the kubeconfig context's namespace.",
         commandListHeading = "%nVerbs:%n",
         footer = {"", "Examples:",
-                "  kubectl hpa describe default/web     as kubectl describe hpa, for mirror HPAs too",
-                "  kubectl hpa why -n default web       what the autoscaler decides now, and why",
-                "  kubectl hpa simulate scenario.yaml   a load trace through the decision code"})
+                "  kubectl hpa describe default/web    as kubectl describe hpa, mirror HPAs too",
+                "  kubectl hpa why -n default web      what the autoscaler decides now, and why",
+                "  kubectl hpa simulate scenario.yaml  a load trace through the decision code"})
 public final class KubectlHpa implements Runnable {
 
     @CommandLine.Spec
