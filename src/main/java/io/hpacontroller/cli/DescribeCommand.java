@@ -13,10 +13,8 @@ import io.hpacontroller.explain.HpaLookup;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.List;
@@ -35,20 +33,8 @@ import java.util.concurrent.Callable;
                 "HPAs (autoscaling.hpa-controller.io) alike."})
 public final class DescribeCommand implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "NAMESPACE/NAME",
-            description = "the HorizontalPodAutoscaler (either API), or hpa/NAMESPACE/NAME (autoscaling/v2), xhpa/NAMESPACE/NAME (the mirror API);"
-                    + " or NAME (hpa/NAME, xhpa/NAME) in the namespace of -n, else of the kubeconfig context")
-    String target;
-
-    @Option(names = {"-n", "--namespace"}, paramLabel = "NS", description = "The namespace of a target given as NAME.")
-    String namespace;
-
-    @Option(names = "--kubeconfig", paramLabel = "PATH",
-            description = "Path to a kubeconfig. Default: $KUBECONFIG, else ~/.kube/config, else the pod's service account.")
-    Path kubeconfig;
-
-    @Option(names = "--context", paramLabel = "NAME", description = "The kubeconfig context to use. Default: the current context.")
-    String context;
+    @CommandLine.Mixin
+    HpaTarget hpaTarget;
 
     @Option(names = "--show-events", arity = "1", defaultValue = "true", paramLabel = "BOOL",
             description = "Show the HPA's events, as kubectl describe (default: ${DEFAULT-VALUE}).")
@@ -60,15 +46,9 @@ public final class DescribeCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CommandLine cl = spec.commandLine();
-        KubeConnection connection;
-        HpaLookup.Target named;
-        try {
-            connection = KubeConnection.resolve(kubeconfig, context);
-            named = HpaArgument.resolve(target, namespace, connection::namespace);
-        } catch (KubeConnection.Problem | HpaArgument.Problem e) {
-            throw new CommandLine.ParameterException(cl, e.getMessage());
-        }
-        try (KubernetesClient client = connection.connect(Explainer.API_TIMEOUT, 4)) {
+        HpaTarget.Resolved resolved = hpaTarget.resolve(cl);
+        HpaLookup.Target named = resolved.hpa();
+        try (KubernetesClient client = resolved.connection().connect(Explainer.API_TIMEOUT, 4)) {
             KubeApi api = new KubeApi(client, Explainer.API_TIMEOUT).retryingReadsOnce();
             HorizontalPodAutoscaler hpa;
             try {

@@ -13,11 +13,9 @@ import io.hpacontroller.ops.DecisionsJson;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
 import java.net.URI;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -41,20 +39,8 @@ import java.util.stream.Stream;
                 "When it cannot, it says so and what that changes."})
 public final class ExplainCommand implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "NAMESPACE/NAME",
-            description = "the HorizontalPodAutoscaler (either API), or hpa/NAMESPACE/NAME (autoscaling/v2), xhpa/NAMESPACE/NAME (the mirror API);"
-                    + " or NAME (hpa/NAME, xhpa/NAME) in the namespace of -n, else of the kubeconfig context")
-    String target;
-
-    @Option(names = {"-n", "--namespace"}, paramLabel = "NS", description = "The namespace of a target given as NAME.")
-    String namespace;
-
-    @Option(names = "--kubeconfig", paramLabel = "PATH",
-            description = "Path to a kubeconfig. Default: $KUBECONFIG, else ~/.kube/config, else the pod's service account.")
-    Path kubeconfig;
-
-    @Option(names = "--context", paramLabel = "NAME", description = "The kubeconfig context to use. Default: the current context.")
-    String context;
+    @CommandLine.Mixin
+    HpaTarget hpaTarget;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "text",
             description = "text (the answer, then the trace) or json (default: ${DEFAULT-VALUE}).")
@@ -102,18 +88,9 @@ public final class ExplainCommand implements Callable<Integer> {
         if (controllerToken != null && controllerUrl != null && !"https".equals(controllerUrl.getScheme())) {
             throw new CommandLine.ParameterException(cl, "--controller-token is sent only over HTTPS, not to " + controllerUrl);
         }
-        KubeConnection connection;
-        try {
-            connection = KubeConnection.resolve(kubeconfig, context);
-        } catch (KubeConnection.Problem e) {
-            throw new CommandLine.ParameterException(cl, e.getMessage());
-        }
-        HpaLookup.Target named;
-        try {
-            named = HpaArgument.resolve(target, namespace, connection::namespace);
-        } catch (HpaArgument.Problem e) {
-            throw new CommandLine.ParameterException(cl, e.getMessage());
-        }
+        HpaTarget.Resolved resolved = hpaTarget.resolve(cl);
+        KubeConnection connection = resolved.connection();
+        HpaLookup.Target named = resolved.hpa();
         KubernetesClient client = connection.connect(Explainer.API_TIMEOUT, 4);
         try (client) {
             KubeApi api = new KubeApi(client, Explainer.API_TIMEOUT).retryingReadsOnce();

@@ -1,10 +1,6 @@
 package io.hpacontroller.cli;
 
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
-
-import java.io.PrintWriter;
-import java.io.StringWriter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,13 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class KubectlHpaTest {
 
     private static CommandRun run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cl = KubectlHpa.commandLine();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        int exit = cl.execute(args);
-        return new CommandRun(exit, out.toString(), err.toString());
+        return CommandRun.of(KubectlHpa.commandLine(), args);
     }
 
     @Test

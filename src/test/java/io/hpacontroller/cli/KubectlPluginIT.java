@@ -111,7 +111,7 @@ class KubectlPluginIT {
         var mirrors = ns.admin().resources(MirrorHpa.class).inNamespace(ns.name());
         MirrorHpa mirror = new MirrorHpa();
         mirror.setMetadata(spec(ns.name()).getMetadata());
-        mirror.setSpec(spec(ns.name()).getSpec());
+        mirror.setSpec(created.getSpec()); // as autoscaling/v2 stored it, with its defaults (scaleDown's policies)
         mirror = mirrors.resource(mirror).create();
         mirror.setStatus(new KubernetesSerialization().convertValue(status(), MirrorHpaStatus.class));
         mirrors.resource(mirror).updateStatus();
