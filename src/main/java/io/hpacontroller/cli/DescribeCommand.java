@@ -50,14 +50,8 @@ public final class DescribeCommand implements Callable<Integer> {
         HpaLookup.Target named = resolved.hpa();
         try (KubernetesClient client = resolved.connection().connect(Explainer.API_TIMEOUT, 4)) {
             KubeApi api = new KubeApi(client, Explainer.API_TIMEOUT).retryingReadsOnce();
-            HorizontalPodAutoscaler hpa;
-            try {
-                hpa = HpaLookup.find(api, named);
-            } catch (HpaLookup.Unknown e) {
-                throw new CommandLine.ParameterException(cl, e.getMessage());
-            } catch (ApiException e) {
-                cl.getErr().println("error: cannot read horizontalpodautoscaler " + named + ": " + e.getMessage());
-                cl.getErr().flush();
+            HorizontalPodAutoscaler hpa = HpaTarget.read(api, named, cl);
+            if (hpa == null) {
                 return 1;
             }
             List<Event> events = null;

@@ -3,7 +3,6 @@ package io.hpacontroller.cli;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hpacontroller.api.KubeApi;
-import io.hpacontroller.core.port.ApiException;
 import io.hpacontroller.core.validation.NameSyntax;
 import io.hpacontroller.explain.ControllerLink;
 import io.hpacontroller.explain.Explainer;
@@ -94,14 +93,8 @@ public final class ExplainCommand implements Callable<Integer> {
         KubernetesClient client = connection.connect(Explainer.API_TIMEOUT, 4);
         try (client) {
             KubeApi api = new KubeApi(client, Explainer.API_TIMEOUT).retryingReadsOnce();
-            HorizontalPodAutoscaler hpa;
-            try {
-                hpa = HpaLookup.find(api, named);
-            } catch (HpaLookup.Unknown e) {
-                throw new CommandLine.ParameterException(cl, e.getMessage());
-            } catch (ApiException e) {
-                cl.getErr().println("error: cannot read horizontalpodautoscaler " + named + ": " + e.getMessage());
-                cl.getErr().flush();
+            HorizontalPodAutoscaler hpa = HpaTarget.read(api, named, cl);
+            if (hpa == null) {
                 return 1;
             }
             Clock clock = Clock.systemUTC();

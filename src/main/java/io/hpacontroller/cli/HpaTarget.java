@@ -1,5 +1,8 @@
 package io.hpacontroller.cli;
 
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.hpacontroller.api.KubeApi;
+import io.hpacontroller.core.port.ApiException;
 import io.hpacontroller.explain.HpaLookup;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
@@ -39,6 +42,22 @@ final class HpaTarget {
             return new Resolved(connection, HpaArgument.resolve(target, namespace, connection::namespace));
         } catch (KubeConnection.Problem | HpaArgument.Problem e) {
             throw new CommandLine.ParameterException(cl, e.getMessage());
+        }
+    }
+
+    /**
+     * The HPA, read through the API; null when it cannot be read, after one line on stderr (the command exits 1). None
+     * of that name (or one of each API) is a usage error of {@code cl}.
+     */
+    static HorizontalPodAutoscaler read(KubeApi api, HpaLookup.Target named, CommandLine cl) {
+        try {
+            return HpaLookup.find(api, named);
+        } catch (HpaLookup.Unknown e) {
+            throw new CommandLine.ParameterException(cl, e.getMessage());
+        } catch (ApiException e) {
+            cl.getErr().println("error: cannot read horizontalpodautoscaler " + named + ": " + e.getMessage());
+            cl.getErr().flush();
+            return null;
         }
     }
 }
