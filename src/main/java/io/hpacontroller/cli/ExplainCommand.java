@@ -3,7 +3,6 @@ package io.hpacontroller.cli;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hpacontroller.api.KubeApi;
-import io.hpacontroller.core.port.ApiException;
 import io.hpacontroller.core.validation.NameSyntax;
 import io.hpacontroller.explain.ControllerLink;
 import io.hpacontroller.explain.Explainer;
@@ -13,11 +12,9 @@ import io.hpacontroller.ops.DecisionsJson;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
 import java.net.URI;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -41,16 +38,8 @@ import java.util.stream.Stream;
                 "When it cannot, it says so and what that changes."})
 public final class ExplainCommand implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "NAMESPACE/NAME",
-            description = "the HorizontalPodAutoscaler (either API), or hpa/NAMESPACE/NAME (autoscaling/v2), xhpa/NAMESPACE/NAME (the mirror API)")
-    String target;
-
-    @Option(names = "--kubeconfig", paramLabel = "PATH",
-            description = "Path to a kubeconfig. Default: $KUBECONFIG, else ~/.kube/config, else the pod's service account.")
-    Path kubeconfig;
-
-    @Option(names = "--context", paramLabel = "NAME", description = "The kubeconfig context to use. Default: the current context.")
-    String context;
+    @CommandLine.Mixin
+    HpaTarget hpaTarget;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "text",
             description = "text (the answer, then the trace) or json (default: ${DEFAULT-VALUE}).")
@@ -86,11 +75,6 @@ public final class ExplainCommand implements Callable<Integer> {
         if (!output.equals("text") && !output.equals("json")) {
             throw new CommandLine.ParameterException(cl, "-o must be text or json, got " + output);
         }
-        HpaLookup.Target named = HpaLookup.Target.parse(target);
-        if (named == null) {
-            throw new CommandLine.ParameterException(cl, "expected NAMESPACE/NAME of a HorizontalPodAutoscaler (or hpa/NAMESPACE/NAME, "
-                    + "xhpa/NAMESPACE/NAME), got '" + target + "'");
-        }
         if (controllerUrl != null && (controllerUrl.getScheme() == null || !controllerUrl.getScheme().matches("https?") || controllerUrl.getHost() == null)) {
             throw new CommandLine.ParameterException(cl, "--controller-url must be http://HOST:PORT or https://HOST:PORT, got " + controllerUrl);
         }
@@ -103,23 +87,14 @@ public final class ExplainCommand implements Callable<Integer> {
         if (controllerToken != null && controllerUrl != null && !"https".equals(controllerUrl.getScheme())) {
             throw new CommandLine.ParameterException(cl, "--controller-token is sent only over HTTPS, not to " + controllerUrl);
         }
-        KubeConnection connection;
-        try {
-            connection = KubeConnection.resolve(kubeconfig, context);
-        } catch (KubeConnection.Problem e) {
-            throw new CommandLine.ParameterException(cl, e.getMessage());
-        }
+        HpaTarget.Resolved resolved = hpaTarget.resolve(cl);
+        KubeConnection connection = resolved.connection();
+        HpaLookup.Target named = resolved.hpa();
         KubernetesClient client = connection.connect(Explainer.API_TIMEOUT, 4);
         try (client) {
             KubeApi api = new KubeApi(client, Explainer.API_TIMEOUT).retryingReadsOnce();
-            HorizontalPodAutoscaler hpa;
-            try {
-                hpa = HpaLookup.find(api, named);
-            } catch (HpaLookup.Unknown e) {
-                throw new CommandLine.ParameterException(cl, e.getMessage());
-            } catch (ApiException e) {
-                cl.getErr().println("error: cannot read horizontalpodautoscaler " + named + ": " + e.getMessage());
-                cl.getErr().flush();
+            HorizontalPodAutoscaler hpa = HpaTarget.read(api, named, cl);
+            if (hpa == null) {
                 return 1;
             }
             Clock clock = Clock.systemUTC();

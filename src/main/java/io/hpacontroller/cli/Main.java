@@ -36,6 +36,11 @@ public final class Main implements Runnable {
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Main());
         cl.getSubcommands().get("run").setOverwrittenOptionsAllowed(true);
+        return usageErrorsExitTwo(cl);
+    }
+
+    /** A usage error (a mistake of the command line) prints one line naming it, then where help is, and exits 2. */
+    static CommandLine usageErrorsExitTwo(CommandLine cl) {
         cl.setParameterExceptionHandler((ex, args) -> {
             CommandLine c = ex.getCommandLine();
             c.getErr().println("error: " + (isUnknownCommand(ex) ? unknownCommand((CommandLine.UnmatchedArgumentException) ex) : EnvDefaults.blame(ex)));
@@ -56,7 +61,7 @@ public final class Main implements Runnable {
         return "unknown command '" + ex.getUnmatched().get(0) + "'; " + commandNames(ex.getCommandLine());
     }
 
-    private static String commandNames(CommandLine cl) {
+    static String commandNames(CommandLine cl) {
         return "the commands are " + String.join(", ", cl.getSubcommands().keySet());
     }
 

@@ -9,9 +9,13 @@ import java.io.StringWriter;
 public record CommandRun(int exit, String out, String err) {
 
     public static CommandRun of(String... args) {
+        return of(Main.commandLine(), args);
+    }
+
+    /** One run of another command line (the kubectl plugin's). */
+    static CommandRun of(CommandLine cl, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cl = Main.commandLine();
         cl.setOut(new PrintWriter(out));
         cl.setErr(new PrintWriter(err));
         int exit = cl.execute(args);

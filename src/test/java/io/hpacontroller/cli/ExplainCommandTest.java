@@ -224,10 +224,18 @@ class ExplainCommandTest {
         assertThat(unknownMirror.exit()).isEqualTo(2);
         assertThat(unknownMirror.err()).startsWith("error: horizontalpodautoscaler xhpa/demo/web not found\n");
 
-        CommandRun malformed = CommandRun.of("explain", "web", "--kubeconfig=" + kubeconfig);
+        CommandRun malformed = CommandRun.of("explain", "Web_1", "--kubeconfig=" + kubeconfig);
         assertThat(malformed.exit()).isEqualTo(2);
-        assertThat(malformed.err()).startsWith("error: expected NAMESPACE/NAME of a HorizontalPodAutoscaler (or hpa/NAMESPACE/NAME, "
-                + "xhpa/NAMESPACE/NAME), got 'web'\n");
+        assertThat(malformed.err()).startsWith("error: expected NAMESPACE/NAME or NAME of a HorizontalPodAutoscaler (or hpa/..., "
+                + "xhpa/...), got 'Web_1'\n");
+        // kubectl's habit: -n NAMESPACE NAME, and NAME alone in the kubeconfig context's namespace
+        CommandRun byFlag = CommandRun.of("explain", "-n", "demo", "xhpa/web", "--kubeconfig=" + kubeconfig);
+        assertThat(byFlag.err()).startsWith("error: horizontalpodautoscaler xhpa/demo/web not found\n");
+        CommandRun inContext = CommandRun.of("explain", "nope", "--kubeconfig=" + kubeconfig); // the context names demo
+        assertThat(inContext.err()).startsWith("error: horizontalpodautoscaler demo/nope not found");
+        CommandRun both = CommandRun.of("explain", "-n", "demo", "other/web", "--kubeconfig=" + kubeconfig);
+        assertThat(both.exit()).isEqualTo(2);
+        assertThat(both.err()).startsWith("error: give NAMESPACE/NAME or -n NAMESPACE NAME, not both (got -n demo and 'other/web')\n");
 
         CommandRun format = CommandRun.of("explain", "demo/web", "-o", "yaml", "--kubeconfig=" + kubeconfig);
         assertThat(format.exit()).isEqualTo(2);
