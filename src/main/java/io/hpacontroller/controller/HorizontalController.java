@@ -136,7 +136,7 @@ public final class HorizontalController implements AutoCloseable {
         // when this process started: an HPA created after it is new, and synced at once
         Instant processStart = ProcessHandle.current().info().startInstant().orElseGet(clock::instant);
         long sinceStart = Math.max(0, Duration.between(processStart, clock.instant()).toNanos());
-        this.cadence = new PhasedCadence(options.syncPeriod(), clock, ticker);
+        this.cadence = new PhasedCadence(options.syncPeriod(), clock, ticker, options.freshSpread());
         this.queue = new WorkQueue(ticker, cadence, ticker.nanos() - sinceStart);
         KubeApi api = new KubeApi(client, options.apiTimeout());
         KubeApi writes = new KubeApi(client, gate.requestTimeout(options.apiTimeout()));
@@ -326,7 +326,7 @@ public final class HorizontalController implements AutoCloseable {
         long total = System.nanoTime() - start;
         long cpu = THREADS.getCurrentThreadCpuTime() - cpuStart;
         cadence.synced(key, outcome.trace(), controls.of(key, hpa) instanceof Parsed.Valid<HpaControls> v
-                && v.value().cadence() == SyncCadence.FRESH);
+                && v.value().cadenceOr(options.syncCadence()) == SyncCadence.FRESH);
         SyncReport report = notifyListeners(new SyncReport(key, outcome, total, cpu, ApiCallStats.nanos(), ApiCallStats.calls(), waitedNanos));
         if (lookup(key) == null) {
             // deleted while it was reconciled (the informer removes it from its cache before it tells): drop what the
