@@ -286,10 +286,7 @@ public final class HorizontalController implements AutoCloseable {
         return reports;
     }
 
-    /**
-     * One sync of one key; the key is requeued at its next due time whatever happened. Null for an
-     * autoscaling/v2 HPA that is only read for its selector.
-     */
+    /** One sync of one key, requeued at its next due time whatever happened; null for an autoscaling/v2 HPA only read for its selector. */
     private SyncReport sync(WorkQueue.Item item) {
         String key = item.key();
         busy.incrementAndGet();
@@ -422,6 +419,11 @@ public final class HorizontalController implements AutoCloseable {
         return queue;
     }
 
+    /** What the syncs taught of the metrics pipelines (the fresh cadence's estimates, for the learned-cadence gauges). */
+    public io.hpacontroller.core.cadence.MetricsPipelines pipelines() {
+        return cadence.pipelines();
+    }
+
     /** The HPAs this controller reconciles (of the APIs of {@code --hpa-apis}). */
     public int hpaCount() {
         int builtin = options.apis().contains(HpaApi.BUILTIN) ? informers.count(HpaApi.BUILTIN) : 0;
@@ -433,10 +435,7 @@ public final class HorizontalController implements AutoCloseable {
         return builtinLeft.count();
     }
 
-    /**
-     * For tests: how many HPAs each store of this controller that is kept per HPA holds something for (a deleted
-     * HPA leaves nothing behind: not its queue entry, history, selector, controls, period, status or kept history).
-     */
+    /** For tests: how many HPAs each per-HPA store holds something for (a deleted HPA leaves nothing behind in any). */
     Map<String, Integer> heldPerHpa() {
         Map<String, Integer> held = new LinkedHashMap<>();
         held.put("queue", queue.keysHeld());
