@@ -116,8 +116,8 @@ public final class ControllerMetrics implements HorizontalController.SyncListene
                 .withoutExemplars().register(registry);
         MetricsPipelines pipelines = controller.pipelines();
         GaugeWithCallback.builder().name("hpa_controller_metrics_pipeline_period_seconds")
-                .help("The learned interval between two samples of each metrics pipeline (one metrics-server, or one adapter: an APIService "
-                        + "backend, else an API group), from the samples' timestamps; no series while nothing is learned")
+                .help("The learned interval between two samples of each metrics pipeline (the API group it is read from: metrics.k8s.io, "
+                        + "custom.metrics.k8s.io or external.metrics.k8s.io), from the samples' timestamps; no series while nothing is learned")
                 .labelNames("pipeline").callback(cb -> pipelines.forEach(System.currentTimeMillis(),
                         (p, e) -> cb.call(e.interval() / 1000.0, p))).register(registry);
         GaugeWithCallback.builder().name("hpa_controller_metrics_pipeline_delay_seconds")
