@@ -279,11 +279,14 @@ public final class RunCommand implements Callable<Integer> {
         if (cadence == null) {
             throw new CommandLine.ParameterException(cl, "--sync-cadence must be fresh or spread, got '" + syncCadence + "'");
         }
+        // the default window under a sync period of 2 s or less: none (only a window given explicitly is refused there)
+        Duration spread = freshSyncSpread.compareTo(syncPeriod) >= 0 && !cl.getParseResult().hasMatchedOption("--fresh-sync-spread")
+                ? Duration.ZERO : freshSyncSpread;
         ControllerOptions options;
         try {
             options = new ControllerOptions(decisions, syncPeriod, workers, ns, Duration.ofSeconds(10), apis, shadow, persistHistory,
                     new RestMetrics.Limits(bytes(cl, "--metrics-max-response-bytes", metricsMaxResponseBytes), metricsMaxItems,
-                            metricsRequestTimeout, metricsMaxInFlightPerSource)).withCadence(cadence, freshSyncSpread);
+                            metricsRequestTimeout, metricsMaxInFlightPerSource)).withCadence(cadence, spread);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, e.getMessage());
         }

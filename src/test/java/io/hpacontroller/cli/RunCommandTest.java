@@ -184,6 +184,7 @@ class RunCommandTest {
         assertThat(execute("--fresh-sync-spread=15s").err())
                 .contains("--fresh-sync-spread must be at least 0 and shorter than the sync period (15s), got 15s");
         assertThat(execute("--horizontal-pod-autoscaler-sync-period=1s", "--fresh-sync-spread=2s").exit()).isEqualTo(2);
+        assertThat(parse("--horizontal-pod-autoscaler-sync-period=1s").options().freshSpread()).as("the default window under a short period").isZero();
     }
 
     @Test
