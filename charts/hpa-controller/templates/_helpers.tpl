@@ -59,6 +59,8 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 - --horizontal-pod-autoscaler-cpu-initialization-period={{ .Values.hpa.cpuInitializationPeriod }}
 - --horizontal-pod-autoscaler-initial-readiness-delay={{ .Values.hpa.initialReadinessDelay }}
 - --concurrent-horizontal-pod-autoscaler-syncs={{ .Values.hpa.concurrentSyncs }}
+- --sync-cadence={{ .Values.syncCadence.default }}
+- --fresh-sync-spread={{ .Values.syncCadence.freshSpread }}
 - --metrics-max-response-bytes={{ .Values.metricsApis.maxResponseBytes }}
 - --metrics-max-items={{ int .Values.metricsApis.maxItems }}
 - --metrics-request-timeout={{ .Values.metricsApis.requestTimeout }}

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.hpacontroller.api.RequestRateLimiter;
 import io.hpacontroller.controller.ControllerOptions;
 import io.hpacontroller.core.Quantities;
+import io.hpacontroller.core.controls.SyncCadence;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.hpa.HpaApi;
 import io.hpacontroller.metrics.RestMetrics;
@@ -110,6 +111,18 @@ public final class RunCommand implements Callable<Integer> {
             defaultValue = "5",
             description = "The number of horizontal pod autoscaler objects that are allowed to sync concurrently (default: ${DEFAULT-VALUE}).")
     int workers;
+
+    @Option(names = "--sync-cadence", paramLabel = "CADENCE", defaultValue = "spread",
+            description = {"When within each period an HPA is synced, unless its cadence annotation or spec.cadence says: spread (at a fixed"
+                    + " phase of its own, the syncs of many HPAs spread evenly over the period) or fresh (just after its metrics pipeline's"
+                    + " next sample becomes readable, as learned from the samples' timestamps) (default: ${DEFAULT-VALUE})."})
+    String syncCadence;
+
+    @Option(names = "--fresh-sync-spread", paramLabel = "DURATION", converter = DurationConverter.class,
+            defaultValue = "2s",
+            description = {"The window the fresh cadence spreads the syncs due after one sample over, so that the metrics APIs are not hit"
+                    + " all at once; at least 0 and shorter than the sync period (default: ${DEFAULT-VALUE})."})
+    Duration freshSyncSpread;
 
     @Option(names = "--feature-gates", paramLabel = "GATES", converter = FeatureGates.Converter.class,
             defaultValue = "",
@@ -262,11 +275,18 @@ public final class RunCommand implements Callable<Integer> {
             }
             apis.add(api);
         }
+        SyncCadence cadence = SyncCadence.ofFlag(syncCadence);
+        if (cadence == null) {
+            throw new CommandLine.ParameterException(cl, "--sync-cadence must be fresh or spread, got '" + syncCadence + "'");
+        }
+        // the default window under a sync period of 2 s or less: none (only a window given explicitly is refused there)
+        Duration spread = freshSyncSpread.compareTo(syncPeriod) >= 0 && !cl.getParseResult().hasMatchedOption("--fresh-sync-spread")
+                ? Duration.ZERO : freshSyncSpread;
         ControllerOptions options;
         try {
             options = new ControllerOptions(decisions, syncPeriod, workers, ns, Duration.ofSeconds(10), apis, shadow, persistHistory,
                     new RestMetrics.Limits(bytes(cl, "--metrics-max-response-bytes", metricsMaxResponseBytes), metricsMaxItems,
-                            metricsRequestTimeout, metricsMaxInFlightPerSource));
+                            metricsRequestTimeout, metricsMaxInFlightPerSource)).withCadence(cadence, spread);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, e.getMessage());
         }

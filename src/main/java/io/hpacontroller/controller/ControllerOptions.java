@@ -1,5 +1,7 @@
 package io.hpacontroller.controller;
 
+import io.hpacontroller.core.GoDuration;
+import io.hpacontroller.core.controls.SyncCadence;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 
 import io.hpacontroller.history.HistoryObjects;
@@ -25,13 +27,24 @@ import java.util.Set;
  * @param persistHistory {@code --persist-history}: each reconciled HPA's history is kept in the cluster, one
  *                    HorizontalPodAutoscalerHistory object per HPA ({@link HistoryObjects}), and restored by the next leader
  * @param metricsLimits {@code --metrics-max-response-bytes} and {@code --metrics-max-items}: how much of one metrics answer is read
+ * @param syncCadence {@code --sync-cadence}: the cadence of the HPAs whose cadence control says none
+ * @param freshSpread {@code --fresh-sync-spread}: the window the fresh syncs after one sample are spread over, {@code [0, syncPeriod)}
  */
 public record ControllerOptions(ControllerConfig decisions, Duration syncPeriod, int workers, List<String> namespaces, Duration apiTimeout,
-                                Set<HpaApi> apis, boolean shadow, boolean persistHistory, RestMetrics.Limits metricsLimits) {
+                                Set<HpaApi> apis, boolean shadow, boolean persistHistory, RestMetrics.Limits metricsLimits,
+                                SyncCadence syncCadence, Duration freshSpread) {
+
+    /** {@code --fresh-sync-spread}'s default. */
+    public static final Duration FRESH_SPREAD = Duration.ofSeconds(2);
 
     public ControllerOptions {
         Objects.requireNonNull(decisions);
         Objects.requireNonNull(metricsLimits);
+        Objects.requireNonNull(syncCadence);
+        if (freshSpread.isNegative() || freshSpread.compareTo(syncPeriod) >= 0) {
+            throw new IllegalArgumentException("--fresh-sync-spread must be at least 0 and shorter than the sync period ("
+                    + GoDuration.format(syncPeriod) + "), got " + GoDuration.format(freshSpread));
+        }
         namespaces = List.copyOf(namespaces);
         apis = apis.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(apis));
         if (syncPeriod.isZero() || syncPeriod.isNegative()) {
@@ -47,6 +60,13 @@ public record ControllerOptions(ControllerConfig decisions, Duration syncPeriod,
         if (!shadow && apis.isEmpty()) {
             throw new IllegalArgumentException("nothing to do: --hpa-apis names no API and --shadow is off");
         }
+    }
+
+    /** The spread cadence by default, its fresh syncs spread over {@link #FRESH_SPREAD} (or less, under a shorter period). */
+    public ControllerOptions(ControllerConfig decisions, Duration syncPeriod, int workers, List<String> namespaces, Duration apiTimeout,
+                             Set<HpaApi> apis, boolean shadow, boolean persistHistory, RestMetrics.Limits metricsLimits) {
+        this(decisions, syncPeriod, workers, namespaces, apiTimeout, apis, shadow, persistHistory, metricsLimits, SyncCadence.SPREAD,
+                FRESH_SPREAD.compareTo(syncPeriod) < 0 ? FRESH_SPREAD : Duration.ZERO);
     }
 
     /** With the default limits of a metrics answer. */
@@ -71,33 +91,39 @@ public record ControllerOptions(ControllerConfig decisions, Duration syncPeriod,
     }
 
     public ControllerOptions withSyncPeriod(Duration d) {
-        return new ControllerOptions(decisions, d, workers, namespaces, apiTimeout, apis, shadow, persistHistory, metricsLimits);
+        return new ControllerOptions(decisions, d, workers, namespaces, apiTimeout, apis, shadow, persistHistory, metricsLimits, syncCadence,
+                freshSpread.compareTo(d) < 0 ? freshSpread : Duration.ZERO); // a window as long as the period spreads nothing: none
     }
 
     public ControllerOptions withWorkers(int n) {
-        return new ControllerOptions(decisions, syncPeriod, n, namespaces, apiTimeout, apis, shadow, persistHistory, metricsLimits);
+        return new ControllerOptions(decisions, syncPeriod, n, namespaces, apiTimeout, apis, shadow, persistHistory, metricsLimits, syncCadence, freshSpread);
     }
 
     public ControllerOptions withNamespaces(List<String> ns) {
-        return new ControllerOptions(decisions, syncPeriod, workers, ns, apiTimeout, apis, shadow, persistHistory, metricsLimits);
+        return new ControllerOptions(decisions, syncPeriod, workers, ns, apiTimeout, apis, shadow, persistHistory, metricsLimits, syncCadence, freshSpread);
     }
 
     public ControllerOptions withDecisions(ControllerConfig c) {
-        return new ControllerOptions(c, syncPeriod, workers, namespaces, apiTimeout, apis, shadow, persistHistory, metricsLimits);
+        return new ControllerOptions(c, syncPeriod, workers, namespaces, apiTimeout, apis, shadow, persistHistory, metricsLimits, syncCadence, freshSpread);
     }
 
     /** Which APIs' HPAs are reconciled, and whether autoscaling/v2 ones are shadowed. */
     public ControllerOptions withApis(Set<HpaApi> reconciled, boolean shadowBuiltin) {
-        return new ControllerOptions(decisions, syncPeriod, workers, namespaces, apiTimeout, reconciled, shadowBuiltin, persistHistory, metricsLimits);
+        return new ControllerOptions(decisions, syncPeriod, workers, namespaces, apiTimeout, reconciled, shadowBuiltin, persistHistory, metricsLimits, syncCadence, freshSpread);
     }
 
     /** Whether each HPA's history is kept in the cluster for the next leader. */
     public ControllerOptions withPersistHistory(boolean persist) {
-        return new ControllerOptions(decisions, syncPeriod, workers, namespaces, apiTimeout, apis, shadow, persist, metricsLimits);
+        return new ControllerOptions(decisions, syncPeriod, workers, namespaces, apiTimeout, apis, shadow, persist, metricsLimits, syncCadence, freshSpread);
     }
 
     /** How much of one metrics answer is read. */
     public ControllerOptions withMetricsLimits(RestMetrics.Limits limits) {
-        return new ControllerOptions(decisions, syncPeriod, workers, namespaces, apiTimeout, apis, shadow, persistHistory, limits);
+        return new ControllerOptions(decisions, syncPeriod, workers, namespaces, apiTimeout, apis, shadow, persistHistory, limits, syncCadence, freshSpread);
+    }
+
+    /** The default cadence ({@code --sync-cadence}) and the fresh cadence's window ({@code --fresh-sync-spread}). */
+    public ControllerOptions withCadence(SyncCadence cadence, Duration spread) {
+        return new ControllerOptions(decisions, syncPeriod, workers, namespaces, apiTimeout, apis, shadow, persistHistory, metricsLimits, cadence, spread);
     }
 }

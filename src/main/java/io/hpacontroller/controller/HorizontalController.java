@@ -136,7 +136,7 @@ public final class HorizontalController implements AutoCloseable {
         // when this process started: an HPA created after it is new, and synced at once
         Instant processStart = ProcessHandle.current().info().startInstant().orElseGet(clock::instant);
         long sinceStart = Math.max(0, Duration.between(processStart, clock.instant()).toNanos());
-        this.cadence = new PhasedCadence(options.syncPeriod(), clock, ticker);
+        this.cadence = new PhasedCadence(options.syncPeriod(), clock, ticker, options.freshSpread());
         this.queue = new WorkQueue(ticker, cadence, ticker.nanos() - sinceStart);
         KubeApi api = new KubeApi(client, options.apiTimeout());
         KubeApi writes = new KubeApi(client, gate.requestTimeout(options.apiTimeout()));
@@ -279,10 +279,7 @@ public final class HorizontalController implements AutoCloseable {
         return reports;
     }
 
-    /**
-     * One sync of one key; the key is requeued at its next due time whatever happened. Null for an
-     * autoscaling/v2 HPA that is only read for its selector.
-     */
+    /** One sync of one key, requeued at its next due time whatever happened; null for an autoscaling/v2 HPA only read for its selector. */
     private SyncReport sync(WorkQueue.Item item) {
         String key = item.key();
         busy.incrementAndGet();
@@ -313,7 +310,8 @@ public final class HorizontalController implements AutoCloseable {
         ReconcileOutcome outcome = reconciler.reconcile(in.hpa(), in.controls());
         long total = System.nanoTime() - start;
         long cpu = THREADS.getCurrentThreadCpuTime() - cpuStart;
-        cadence.synced(key, outcome.trace(), in.controls() instanceof Parsed.Valid<HpaControls> v && v.value().cadence() == SyncCadence.FRESH);
+        cadence.synced(key, outcome.trace(), in.controls() instanceof Parsed.Valid<HpaControls> v
+                && v.value().cadenceOr(options.syncCadence()) == SyncCadence.FRESH);
         SyncReport report = notifyListeners(new SyncReport(key, outcome, total, cpu, ApiCallStats.nanos(), ApiCallStats.calls(), waitedNanos));
         if (lookup(key) == null) {
             // deleted while it was reconciled (the informer removes it from its cache before it tells): drop what the
@@ -420,6 +418,11 @@ public final class HorizontalController implements AutoCloseable {
         return queue;
     }
 
+    /** What the syncs taught of the metrics pipelines (the fresh cadence's estimates, for the learned-cadence gauges). */
+    public io.hpacontroller.core.cadence.MetricsPipelines pipelines() {
+        return cadence.pipelines();
+    }
+
     /** The HPAs this controller reconciles (of the APIs of {@code --hpa-apis}). */
     public int hpaCount() {
         int builtin = options.apis().contains(HpaApi.BUILTIN) ? informers.count(HpaApi.BUILTIN) : 0;
@@ -431,10 +434,7 @@ public final class HorizontalController implements AutoCloseable {
         return builtinLeft.count();
     }
 
-    /**
-     * For tests: how many HPAs each store of this controller that is kept per HPA holds something for (a deleted
-     * HPA leaves nothing behind: not its queue entry, history, selector, controls, period, status or kept history).
-     */
+    /** For tests: how many HPAs each per-HPA store holds something for (a deleted HPA leaves nothing behind in any). */
     Map<String, Integer> heldPerHpa() {
         Map<String, Integer> held = new LinkedHashMap<>();
         held.put("queue", queue.size());

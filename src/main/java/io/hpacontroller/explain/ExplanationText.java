@@ -116,6 +116,9 @@ public final class ExplanationText {
             return;
         }
         line(head + ": " + m.metric() + " " + value(m, m.current()) + ", target " + value(m, m.target()) + " (" + m.targetType() + ")");
+        if (m.sampledBeforeSync() != null) {
+            line("     " + m.sampledBeforeSync());
+        }
         Proposal p = m.calculation();
         PodCounts pods = p.pods();
         if (pods != null) {

@@ -3,6 +3,8 @@ package io.hpacontroller.ops;
 import io.hpacontroller.controller.HorizontalController;
 import io.hpacontroller.controller.SyncReport;
 import io.hpacontroller.controller.WorkQueue;
+import io.hpacontroller.core.cadence.MetricsPipelines;
+import io.hpacontroller.core.trace.MetricTrace;
 import io.hpacontroller.core.trace.ReconcileOutcome;
 import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.hpa.HpaApi;
@@ -35,6 +37,7 @@ public final class ControllerMetrics implements HorizontalController.SyncListene
     private final Gauge desiredReplicas;
     private final Histogram queueDuration;
     private final Histogram workDuration;
+    private final Histogram metricAge;
 
     public ControllerMetrics(PrometheusRegistry registry, HorizontalController controller, BooleanSupplier leading, String leaseName) {
         reconciliations = Counter.builder().name(SUBSYSTEM + "reconciliations")
@@ -106,6 +109,26 @@ public final class ControllerMetrics implements HorizontalController.SyncListene
                         cb.call(persisted ? 1 : 0);
                     }
                 }).register(registry);
+        metricAge = Histogram.builder().name("hpa_controller_metric_age_seconds")
+                .help("How old each metric's sample was at the sync that read it (the sync's time minus the sample's timestamp, the end of its "
+                        + "window), by the metrics API it was read from: metrics.k8s.io, custom.metrics.k8s.io or external.metrics.k8s.io")
+                .classicOnly().classicUpperBounds(0.5, 1, 2, 3, 5, 7.5, 10, 12.5, 15, 20, 25, 30, 45, 60, 120).labelNames("api")
+                .withoutExemplars().register(registry);
+        MetricsPipelines pipelines = controller.pipelines();
+        GaugeWithCallback.builder().name("hpa_controller_metrics_pipeline_period_seconds")
+                .help("The learned interval between two samples of each metrics pipeline (the API group it is read from: metrics.k8s.io, "
+                        + "custom.metrics.k8s.io or external.metrics.k8s.io), from the samples' timestamps; no series while nothing is learned")
+                .labelNames("pipeline").callback(cb -> pipelines.forEach(System.currentTimeMillis(),
+                        (p, e) -> cb.call(e.interval() / 1000.0, p))).register(registry);
+        GaugeWithCallback.builder().name("hpa_controller_metrics_pipeline_delay_seconds")
+                .help("The learned age of each metrics pipeline's sample when it becomes readable: the fresh cadence syncs this long after "
+                        + "a sample's timestamp (the middle of the bounds while they are more than 1 s apart)")
+                .labelNames("pipeline").callback(cb -> pipelines.forEach(System.currentTimeMillis(),
+                        (p, e) -> cb.call(e.syncAge() / 1000.0, p))).register(registry);
+        GaugeWithCallback.builder().name("hpa_controller_metrics_pipeline_phase_seconds")
+                .help("When within each interval since the Unix epoch each metrics pipeline's new sample becomes readable, as learned")
+                .labelNames("pipeline").callback(cb -> pipelines.forEach(System.currentTimeMillis(),
+                        (p, e) -> cb.call(e.phaseIn(e.interval(), 0) / 1000.0, p))).register(registry);
         GaugeWithCallback.builder().name("leader_election_master_status")
                 .help("Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. 'name' is the string used to identify the lease.")
                 .labelNames("name").callback(cb -> cb.call(leading.getAsBoolean() ? 1 : 0, leaseName)).register(registry);
@@ -127,6 +150,14 @@ public final class ControllerMetrics implements HorizontalController.SyncListene
         for (ReconcileOutcome.MetricComputation m : o.computations()) {
             metricComputations.labelValues(m.action().label(), m.error().label(), m.metricType()).inc();
             metricComputationDuration.labelValues(m.action().label(), m.error().label(), m.metricType()).observe(m.nanos() / 1e9);
+        }
+        if (o.trace() != null) {
+            for (MetricTrace m : o.trace().metrics()) {
+                String api = m.ageMillis() < 0 ? null : MetricsPipelines.groupOf(m.type());
+                if (api != null) {
+                    metricAge.labelValues(api).observe(m.ageMillis() / 1000.0);
+                }
+            }
         }
         if (o.desiredReplicas() >= 0) {
             desiredReplicas.labelValues(labels(report.key())).set(o.desiredReplicas());

@@ -32,11 +32,12 @@ import java.util.List;
  * @param errorReason        the reason of the error the sync met (FailedGetResourceMetric, ...)
  * @param errorMessage       that error
  * @param decision           the decision in words ({@link DecisionSummary})
+ * @param metricAgeMillis    how old the first metric's sample was at the sync ({@link MetricTrace#ageMillis}), -1 when unknown
  */
 public record TraceFields(String metric, double metricCurrent, double metricTarget, double usageRatio, double tolerance,
                           Boolean withinTolerance, String selectedMetric, int stabilizedReplicas, String stabilizationWindow,
                           boolean heldScaleDown, int rateLimit, List<String> constraintsApplied, int minReplicas, int maxReplicas,
-                          String errorReason, String errorMessage, String decision) {
+                          String errorReason, String errorMessage, String decision, long metricAgeMillis) {
 
     static TraceFields of(DecisionTrace t) {
         MetricTrace first = t.metrics().isEmpty() || t.metrics().get(0).failed() ? null : t.metrics().get(0);
@@ -51,6 +52,6 @@ public record TraceFields(String metric, double metricCurrent, double metricTarg
                 verdict == null ? Double.NaN : verdict.tolerance(), verdict == null ? null : verdict.within(), selected,
                 n == null ? -1 : n.stabilized(), s == null ? null : s.window(), held,
                 n == null || n.rateLimit() == null ? -1 : n.rateLimit().limit(), t.constraintsApplied(), t.minReplicas(), t.maxReplicas(),
-                t.errorReason(), t.errorMessage(), DecisionSummary.of(t));
+                t.errorReason(), t.errorMessage(), DecisionSummary.of(t), first == null ? -1 : first.ageMillis());
     }
 }

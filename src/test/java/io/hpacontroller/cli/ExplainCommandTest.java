@@ -197,6 +197,7 @@ class ExplainCommandTest {
                         + " runs there (see --controller-namespace, --controller-lease); a controller run with --leader-elect=false (e.g. on a"
                         + " workstation) answers at its --metrics-bind-address: give --controller-url https://localhost:8080")
                 .contains("this answer starts from an empty history")
+                .containsPattern("\n     cpu sampled \\d+\\.\\d s before this sync\n")
                 .contains("(upstream's defaults: the controller's are unknown)")
                 .contains("would write (nothing was written): scale to 4")
                 .contains("event Normal SuccessfulRescale: New size: 4; reason: cpu resource utilization (percentage of request) above target");

@@ -1,5 +1,6 @@
 package io.hpacontroller.cli;
 
+import io.hpacontroller.core.controls.SyncCadence;
 import io.hpacontroller.hpa.HpaApi;
 import io.hpacontroller.metrics.RestMetrics;
 import io.hpacontroller.ops.ControllerRuntime;
@@ -159,6 +160,31 @@ class RunCommandTest {
         assertThat(execute("--metrics-request-timeout=0s").err()).contains("--metrics-request-timeout must be positive, got 0s");
         assertThat(execute("--metrics-max-inflight-per-source=0").err()).contains("--metrics-max-inflight-per-source must be at least 1, got 0");
         assertThat(execute("--no-such-flag").exit()).isEqualTo(2);
+    }
+
+    /** Issue 40: the default cadence and the fresh cadence's window; an HPA's cadence control overrides the first. */
+    @Test
+    void syncCadenceFlagsDefaultToSpreadAndTwoSecondsAndRefuseBadValues() {
+        assertThat(parse().options()).satisfies(o -> {
+            assertThat(o.syncCadence()).isEqualTo(SyncCadence.SPREAD);
+            assertThat(o.freshSpread()).isEqualTo(Duration.ofSeconds(2));
+        });
+        assertThat(parse("--sync-cadence=fresh", "--fresh-sync-spread=0s").options()).satisfies(o -> {
+            assertThat(o.syncCadence()).isEqualTo(SyncCadence.FRESH);
+            assertThat(o.freshSpread()).isZero();
+        });
+        assertThat(execute("--sync-cadence=Fresh")).satisfies(r -> {
+            assertThat(r.exit()).isEqualTo(2);
+            assertThat(r.err()).contains("--sync-cadence must be fresh or spread, got 'Fresh'").doesNotContain("Exception");
+        });
+        assertThat(execute("--fresh-sync-spread=-1s")).satisfies(r -> {
+            assertThat(r.exit()).isEqualTo(2);
+            assertThat(r.err()).contains("--fresh-sync-spread").contains("must not be negative");
+        });
+        assertThat(execute("--fresh-sync-spread=15s").err())
+                .contains("--fresh-sync-spread must be at least 0 and shorter than the sync period (15s), got 15s");
+        assertThat(execute("--horizontal-pod-autoscaler-sync-period=1s", "--fresh-sync-spread=2s").exit()).isEqualTo(2);
+        assertThat(parse("--horizontal-pod-autoscaler-sync-period=1s").options().freshSpread()).as("the default window under a short period").isZero();
     }
 
     @Test

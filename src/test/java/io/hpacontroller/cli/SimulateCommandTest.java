@@ -37,7 +37,9 @@ class SimulateCommandTest {
                 // the decision trace's key fields, after the columns above
                 + "cpu resource utilization (percentage of request),20,91.75,0.1,false,cpu resource utilization (percentage of request),184,,4,"
                 + "ScaleUpLimit,2,10,,,\"scaling up from 2 to 4: the scale-up limit max(2 x 2, 4) = 4 (the metrics recommend 184); "
-                + "cpu resource utilization (percentage of request) 1835% against a target of 20% recommends 184\"");
+                + "cpu resource utilization (percentage of request) 1835% against a target of 20% recommends 184\","
+                // metric_age_seconds: the sample of the scrape at 54 s covers data up to 44 s (10 s old when scraped), read at 56 s
+                + "12");
         assertThat(timeline.get(5)).startsWith("71,nginx-deployment,0,4,8,8,0,SuccessfulRescale: the 5m scale-down window keeps the recommendation of 184 made 15s ago"
                 + " (ScalingLimited: ScaleUpLimit),")
                 .contains(",184,scaleDown,8,StabilizationWindow;ScaleUpLimit,2,10,,,\"scaling up from 4 to 8: the 5m scale-down window keeps "

@@ -49,6 +49,8 @@ class ChartTest {
             "--horizontal-pod-autoscaler-cpu-initialization-period=5m",
             "--horizontal-pod-autoscaler-initial-readiness-delay=30s",
             "--concurrent-horizontal-pod-autoscaler-syncs=5",
+            "--sync-cadence=spread",
+            "--fresh-sync-spread=2s",
             "--metrics-max-response-bytes=64Mi",
             "--metrics-max-items=50000",
             "--metrics-request-timeout=10s",

@@ -12,6 +12,7 @@ import io.hpacontroller.controller.SyncReport;
 import io.hpacontroller.controller.Ticker;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.core.trace.DecisionTrace;
+import io.hpacontroller.core.trace.MetricTrace;
 import io.hpacontroller.testing.MockCluster;
 import io.hpacontroller.testing.Waits;
 import org.junit.jupiter.api.AfterEach;
@@ -304,7 +305,26 @@ class ControllerRuntimeTest {
                 .contains("leader_election_master_status")
                 .containsPattern("hpa_controller_events_total\\{result=\"posted\"} [1-9]")
                 .contains("hpa_controller_events_total{result=\"dropped\"} 0.0")
-                .contains("jvm_memory_used_bytes");
+                .contains("jvm_memory_used_bytes")
+                .containsPattern("hpa_controller_metric_age_seconds_count\\{api=\"metrics.k8s.io\"} [1-9]");
+        assertThat(metrics).as("nothing learned of a pipeline no HPA reads").doesNotContain("pipeline=\"external.metrics.k8s.io\"");
+
+        // issue 40: the learned cadence of a pipeline, here an adapter's samples every 15 s, readable about 10 s after their timestamp
+        long base = System.currentTimeMillis() - 50_000;
+        learn(r, base + 11_000, base);           // readable by then: age <= 11 s
+        learn(r, base + 25_500, base + 15_000);  // age <= 10.5 s; the interval: 15 s
+        learn(r, base + 39_500, base + 15_000);  // the next not yet: age > 24.5 - 15 = 9.5 s
+        String learned = get(r.metricsPort(), "/metrics").body();
+        assertThat(learned).contains("hpa_controller_metrics_pipeline_period_seconds{pipeline=\"external.metrics.k8s.io\"} 15.0")
+                .contains("hpa_controller_metrics_pipeline_delay_seconds{pipeline=\"external.metrics.k8s.io\"} 10.5")
+                .contains("hpa_controller_metrics_pipeline_phase_seconds{pipeline=\"external.metrics.k8s.io\"} "
+                        + Math.floorMod(base + 15_000 + 10_500, 15_000) / 1000.0);
+    }
+
+    /** A sync at {@code at} of an HPA with one External metric read the sample stamped {@code sampleTime}. */
+    private static void learn(ControllerRuntime r, long at, long sampleTime) {
+        MetricTrace m = new MetricTrace("External", "queue", "queue external metric", "Value", 1, 1, sampleTime, null, 1, null, null, null, false);
+        r.controller().pipelines().observe(DecisionTrace.builder("demo/queue", at).metrics(List.of(m), 0, null, 1).build());
     }
 
     @Test

@@ -62,4 +62,22 @@ class DecisionsJsonTest {
                         o.trace().rawDesiredReplicas(), o.trace().desiredReplicas()));
         assertThat(t.controls().cpuInitializationPeriodMillis()).as("-1: the flag's").isEqualTo(-1);
     }
+
+    /** Issue 40: each metric says how old its sample was at the sync, in ms. */
+    @Test
+    void eachMetricCarriesItsSamplesAgeAtTheSync() throws Exception {
+        Instant now = Instant.parse("2026-03-01T12:00:00Z");
+        FakeCluster cluster = new FakeCluster();
+        cluster.scale = new io.hpacontroller.core.model.ScaleTarget(2, 2, "app=web", "1");
+        cluster.pods = Pods.ready(2, 1000, now.toEpochMilli());
+        cluster.podUsage = Pods.cpuUsage(now.toEpochMilli() - 4500, 800, 800);
+        ReconcileOutcome o = cluster.reconciler(ControllerConfig.defaults(), new HistoryStore(), Clock.fixed(now, ZoneOffset.UTC))
+                .reconcile(Specs.hpa(1, 10, Specs.cpuUtilization(50)));
+
+        String json = DecisionsJson.write(new HpaDecisions("default/web", true, HpaDecisions.Flags.of(ControllerConfig.defaults(),
+                Duration.ofSeconds(15), List.of("autoscaling/v2")), new HistoryStore().snapshot("default/web"), List.of(o.trace())));
+
+        assertThat(json).containsPattern("\"timestamp\" ?: ?\"2026-03-01T11:59:55.500Z\"").containsPattern("\"ageMillis\" ?: ?4500");
+        assertThat(DecisionsJson.read(json, HpaDecisions.class).decisions().get(0).metrics().get(0).ageMillis()).isEqualTo(4500);
+    }
 }

@@ -36,6 +36,16 @@ public enum SyncCadence {
         return null;
     }
 
+    /** The cadence named as the {@code --sync-cadence} flag takes it ("fresh", "spread": lower case, as flag values are), or null. */
+    public static SyncCadence ofFlag(String flag) {
+        for (SyncCadence c : values()) {
+            if (c.text.toLowerCase(java.util.Locale.ROOT).equals(flag)) {
+                return c;
+            }
+        }
+        return null;
+    }
+
     @Override
     public String toString() {
         return text;

@@ -74,11 +74,21 @@ public record DecisionTrace(String hpa, long time, int currentReplicas, int minR
     public static final String SCALED_TO_ZERO = "scaled to zero";
 
     public DecisionTrace {
-        metrics = metrics == null ? List.of() : metrics;
+        metrics = metrics == null ? List.of() : aged(metrics, time);
         constraintsApplied = constraintsApplied == null ? List.of() : constraintsApplied;
         controls = controls == null ? ControlsTrace.NONE : controls;
         schedule = schedule == null ? ScheduleTrace.NONE : schedule;
         prediction = prediction == null ? PredictionTrace.NONE : prediction;
+    }
+
+    /** The metrics with their samples' age at the sync ({@link MetricTrace#ageMillis}), the same list when it is set already. */
+    private static List<MetricTrace> aged(List<MetricTrace> metrics, long time) {
+        for (MetricTrace m : metrics) {
+            if (m.agedAt(time) != m) {
+                return metrics.stream().map(x -> x.agedAt(time)).toList();
+            }
+        }
+        return metrics;
     }
 
     /** The recommendation the normalizer started from: the metrics' highest proposal, or the prediction when it was higher. */

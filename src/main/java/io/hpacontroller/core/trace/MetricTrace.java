@@ -24,10 +24,21 @@ import io.hpacontroller.core.calc.Proposal;
  * @param failingSince when the failed metric started failing (epoch millis) as the fallback control measures it, 0 when
  *                     that control does not measure it
  * @param fallback     whether the failed metric proposes the fallback control's replicas ({@code replicas})
+ * @param ageMillis    how old the sample was at the sync (ms: the sync's time minus {@code timestamp}, the end of the
+ *                     sample's window; 0 for one stamped after the sync, a clock skew); -1 when unknown. The
+ *                     {@link DecisionTrace} sets it from its time (issue 40)
  */
 public record MetricTrace(String type, String name, String metric, String targetType, double target, double current, long timestamp,
                           Proposal calculation, int replicas, String errorReason, String errorMessage, String error, boolean specError,
-                          long failingSince, boolean fallback) {
+                          long failingSince, boolean fallback, long ageMillis) {
+
+    /** A metric whose age at the sync the {@link DecisionTrace} sets. */
+    public MetricTrace(String type, String name, String metric, String targetType, double target, double current, long timestamp,
+                       Proposal calculation, int replicas, String errorReason, String errorMessage, String error, boolean specError,
+                       long failingSince, boolean fallback) {
+        this(type, name, metric, targetType, target, current, timestamp, calculation, replicas, errorReason, errorMessage, error, specError,
+                failingSince, fallback, -1);
+    }
 
     /** A metric as computed, before the fallback control looked at it. */
     public MetricTrace(String type, String name, String metric, String targetType, double target, double current, long timestamp,
@@ -55,6 +66,22 @@ public record MetricTrace(String type, String name, String metric, String target
     public MetricTrace failingSince(long since, int fallbackReplicas) {
         boolean fb = fallbackReplicas >= 0;
         return new MetricTrace(type, name, metric, targetType, target, current, timestamp, calculation, fb ? fallbackReplicas : replicas,
-                errorReason, errorMessage, error, specError, since, fb);
+                errorReason, errorMessage, error, specError, since, fb, ageMillis);
+    }
+
+    /** This metric as read by a sync at {@code syncTime} (epoch ms): its {@link #ageMillis} set. */
+    public MetricTrace agedAt(long syncTime) {
+        long age = timestamp > 0 ? Math.max(0, syncTime - timestamp) : -1;
+        return age == ageMillis ? this : new MetricTrace(type, name, metric, targetType, target, current, timestamp, calculation, replicas,
+                errorReason, errorMessage, error, specError, failingSince, fallback, age);
+    }
+
+    /** "cpu sampled 1.2 s before this sync" (the metric's name, else its type); null when the sample's time is unknown. */
+    public String sampledBeforeSync() {
+        if (ageMillis < 0) {
+            return null;
+        }
+        String label = name != null ? name : type == null || type.isEmpty() ? "metric" : type;
+        return label + " sampled " + String.format(java.util.Locale.ROOT, "%.1f", ageMillis / 1000.0) + " s before this sync";
     }
 }

@@ -18,7 +18,7 @@ public final class TimelineCsv {
     public static final String HEADER = "time_seconds,hpa,demand,ready_pods,replicas,desired_replicas,metric_value,reason,"
             + "capacity,pods,proposed_replicas,action,"
             + "metric,metric_target,usage_ratio,tolerance,within_tolerance,selected_metric,stabilized_replicas,stabilization_window,"
-            + "rate_limit,constraints_applied,min_replicas,max_replicas,error_reason,error_message,decision";
+            + "rate_limit,constraints_applied,min_replicas,max_replicas,error_reason,error_message,decision,metric_age_seconds";
 
     private TimelineCsv() {
     }
@@ -56,7 +56,8 @@ public final class TimelineCsv {
                     .append(Csv.count(t.maxReplicas())).append(',')
                     .append(Csv.cell(t.errorReason())).append(',')
                     .append(Csv.cell(t.errorMessage())).append(',')
-                    .append(Csv.cell(t.decision())).append('\n');
+                    .append(Csv.cell(t.decision())).append(',')
+                    .append(t.metricAgeMillis() < 0 ? "" : Csv.seconds(t.metricAgeMillis())).append('\n');
             out.write(b.toString());
         }
     }
