@@ -1,7 +1,13 @@
 package io.hpacontroller.testing.node;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
+import io.hpacontroller.cli.CommandRun;
 import io.hpacontroller.hpa.HpaApi;
 import io.hpacontroller.testing.kube.AuditEvent;
 import io.hpacontroller.testing.kube.FakeMetricsServer;
@@ -74,6 +80,7 @@ class DefaultInstallNodeIT {
             t.mark("demand 60m (150 % of the request on 2 pods)");
             await("a scale-up to at least 4").atMost(LONG).until(() -> last(t, ns).to() >= 4);
             t.mark("scaled up: " + t.steps(ns.name(), "web"));
+            explainReachesTheLeader(node, release, t, ns);
 
             web.demand(10);
             double dropped = t.now();
@@ -100,6 +107,45 @@ class DefaultInstallNodeIT {
             await("the HPA to read the metric again and scale up").atMost(LONG).until(() -> web.replicas() > 2);
             t.mark("scaling again: " + NodeHpas.conditions(hpa(node, ns)));
         }
+    }
+
+    /**
+     * Issue 38 items 1-2: {@code explain NS/web} with nothing but a developer's kubeconfig (a bearer token, the RBAC to
+     * read HPAs, their scale, pods, metrics and the Lease, to port-forward to pods and to get /decisions/*) finds the
+     * leader through its Lease and reads its history through a port-forward of the API server (the chart serves HTTPS).
+     */
+    private static void explainReachesTheLeader(RealNode node, ControllerRelease release, Timeline t, TestNamespace ns) {
+        var admin = node.adminClient();
+        String name = "explain-developer-" + ns.name();
+        admin.serviceAccounts().inNamespace(ns.name()).resource(new ServiceAccountBuilder().withNewMetadata().withName("developer").endMetadata().build()).create();
+        admin.rbac().clusterRoles().resource(new ClusterRoleBuilder().withNewMetadata().withName(name).endMetadata().withRules(
+                rule(List.of("autoscaling", HpaApi.MIRROR.group()), List.of("horizontalpodautoscalers"), "get", "list"),
+                rule(List.of("apps"), List.of("deployments", "deployments/scale", "replicasets", "statefulsets", "statefulsets/scale"), "get", "list"),
+                rule(List.of(""), List.of("pods"), "get", "list"),
+                rule(List.of(""), List.of("pods/portforward"), "get", "create"),
+                rule(List.of("coordination.k8s.io"), List.of("leases"), "get"),
+                rule(List.of("metrics.k8s.io", "custom.metrics.k8s.io", "external.metrics.k8s.io"), List.of("*"), "get", "list"),
+                new PolicyRuleBuilder().withNonResourceURLs("/decisions/*").withVerbs("get").build()).build()).create();
+        try {
+            admin.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder().withNewMetadata().withName(name).endMetadata()
+                    .withNewRoleRef().withApiGroup("rbac.authorization.k8s.io").withKind("ClusterRole").withName(name).endRoleRef()
+                    .addNewSubject().withKind("ServiceAccount").withNamespace(ns.name()).withName("developer").endSubject().build()).create();
+            String leader = release.leader();
+            CommandRun run = CommandRun.of("explain", ns.name() + "/web",
+                    "--kubeconfig=" + node.plane().kubeconfigForServiceAccount(ns.name(), "developer", null));
+            t.mark("explain " + ns.name() + "/web as a developer: exit " + run.exit() + "\n" + run.out() + run.err());
+            assertThat(run.exit()).as("explain's exit; stderr: %s", run.err()).isZero();
+            assertThat(run.out())
+                    .contains("history:  from the leader " + leader + " (Lease " + release.namespace() + "/hpa-controller), through a port-forward of the API server\n")
+                    .containsPattern("the controller's last decision \\([^)]*\\): (holding at [4-6]|scaling up from \\d+ to [4-6])");
+        } finally {
+            admin.rbac().clusterRoleBindings().withName(name).delete();
+            admin.rbac().clusterRoles().withName(name).delete();
+        }
+    }
+
+    private static PolicyRule rule(List<String> groups, List<String> resources, String... verbs) {
+        return new PolicyRuleBuilder().withApiGroups(groups).withResources(resources).withVerbs(verbs).build();
     }
 
     /** The last replica change the timeline saw (2 -> 2 before any). */
