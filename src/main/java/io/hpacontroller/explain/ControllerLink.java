@@ -40,8 +40,8 @@ import java.util.stream.Collectors;
  * kubeconfig user's own, which the controller has the API server review), or else through the API server: the
  * Lease names the leader's pod (it needs {@code get} on the Lease and the pod in the controller's namespace). A leader
  * serving plain HTTP ({@code --metrics-secure=false}) is read through the API server's pod proxy ({@code pods/proxy});
- * one serving HTTPS (the default) through a port-forward of the API server ({@code pods/portforward}, as
- * {@code kubectl port-forward}), authenticated as the kubeconfig's user. The leader, not any pod behind the Service: a
+ * one serving HTTPS (the default) through a port-forward of the API server ({@code get} and {@code create} on
+ * {@code pods/portforward}: the client's WebSocket is a GET), authenticated as the kubeconfig's user. The leader, not any pod behind the Service: a
  * standby remembers nothing.
  *
  * <p>Where the Lease is looked for, unless {@code --controller-namespace} says: {@value #CHART_NAMESPACE} (where the chart
@@ -159,7 +159,7 @@ public final class ControllerLink {
     /** The leader's HTTPS port forwarded through the API server to a loopback port of this process, for one request. */
     private static Answer throughPortForward(KubernetesClient client, String namespace, String holder, int port, String path, String leader,
                                              String key, Target target) {
-        String cannot = "cannot forward port " + port + " of " + leader + " through the API server (it needs create on pods/portforward in "
+        String cannot = "cannot forward port " + port + " of " + leader + " through the API server (it needs get and create on pods/portforward in "
                 + namespace + "): ";
         try (LocalPortForward forward = client.pods().inNamespace(namespace).withName(holder).portForward(port)) {
             Reply reply = direct("https://127.0.0.1:" + forward.getLocalPort() + path, target.token());

@@ -161,7 +161,7 @@ class ExplainCommandTest {
         assertThat(forwarded.exit()).as(forwarded.err()).isZero();
         // this fake API server does not forward ports: the failure names what it needs
         assertThat(forwarded.out()).contains("history:  unknown: cannot forward port " + runtime.metricsPort() + " of the leader hpa-controller-0"
-                + " (Lease hpa-controller/hpa-controller) through the API server (it needs create on pods/portforward in hpa-controller): ");
+                + " (Lease hpa-controller/hpa-controller) through the API server (it needs get and create on pods/portforward in hpa-controller): ");
         // a kubeconfig user without a bearer token (a client certificate): explain says what to give
         Path certificateUser = Files.writeString(dir.resolve("cert-user"), Files.readString(kubeconfig).replace("user: {token: test}", "user: {}"));
         CommandRun secure = CommandRun.of("explain", "demo/web", "--kubeconfig=" + certificateUser);
