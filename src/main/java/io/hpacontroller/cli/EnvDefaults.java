@@ -70,6 +70,15 @@ public final class EnvDefaults implements CommandLine.IDefaultValueProvider {
         return "environment variable " + variable + ": " + ex.getMessage();
     }
 
+    /** Whether an option's value was given: on the command line, or through its variable (else it is the flag's own default). */
+    static boolean given(CommandLine cl, String name) {
+        OptionSpec option = cl.getCommandSpec().findOption(name);
+        if (cl.getParseResult() != null && cl.getParseResult().hasMatchedOption(option)) {
+            return true;
+        }
+        return cl.getDefaultValueProvider() instanceof EnvDefaults env && env.environment.apply(variableOf(option)) != null;
+    }
+
     private static OptionSpec leadingOption(CommandLine cl, String message) {
         Matcher m = LEADING_FLAG.matcher(message == null ? "" : message);
         return m.find() ? cl.getCommandSpec().findOption(m.group(1)) : null;

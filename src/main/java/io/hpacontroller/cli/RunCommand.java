@@ -279,8 +279,8 @@ public final class RunCommand implements Callable<Integer> {
         if (cadence == null) {
             throw new CommandLine.ParameterException(cl, "--sync-cadence must be fresh or spread, got '" + syncCadence + "'");
         }
-        // the default window under a sync period of 2 s or less: none (only a window given explicitly is refused there)
-        Duration spread = freshSyncSpread.compareTo(syncPeriod) >= 0 && !cl.getParseResult().hasMatchedOption("--fresh-sync-spread")
+        // the default window under a sync period of 2 s or less: none (a window given, as a flag or its variable, is refused there)
+        Duration spread = freshSyncSpread.compareTo(syncPeriod) >= 0 && !EnvDefaults.given(cl, "--fresh-sync-spread")
                 ? Duration.ZERO : freshSyncSpread;
         ControllerOptions options;
         try {

@@ -47,6 +47,19 @@ class EnvDefaultsTest {
     }
 
     @Test
+    void aWindowGivenThroughItsVariableIsCheckedAsOneGivenAsAFlag() {
+        StringWriter err = new StringWriter();
+        CommandLine cl = run(Map.of("HPA_CONTROLLER_FRESH_SYNC_SPREAD", "5s"), err);
+        RunCommand given = (RunCommand) cl.parseArgs(withRun("--horizontal-pod-autoscaler-sync-period=1s")).subcommand().commandSpec().userObject();
+        org.assertj.core.api.Assertions.assertThatThrownBy(given::settings).isInstanceOf(CommandLine.ParameterException.class)
+                .hasMessageContaining("--fresh-sync-spread");
+
+        RunCommand byDefault = (RunCommand) run(Map.of(), new StringWriter()).parseArgs(withRun("--horizontal-pod-autoscaler-sync-period=1s"))
+                .subcommand().commandSpec().userObject();
+        assertThat(byDefault.settings().options().freshSpread()).as("the flag's own default under a short period: no window").isZero();
+    }
+
+    @Test
     void theEnvironmentSetsAFlagAndTheCommandLineWins() {
         Map<String, String> env = Map.of("HPA_CONTROLLER_HORIZONTAL_POD_AUTOSCALER_SYNC_PERIOD", "42s",
                 "HPA_CONTROLLER_NAMESPACE", "a,b", "HPA_CONTROLLER_SHADOW", "true", "HPA_CONTROLLER_HPA_APIS", "");
