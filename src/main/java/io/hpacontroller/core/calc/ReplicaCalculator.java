@@ -40,8 +40,23 @@ public final class ReplicaCalculator {
      * @param fetched           the metric samples per pod, as fetched
      */
     public Proposal utilization(int currentReplicas, int targetUtilization, String resource, String container,
-                                           Tolerances tolerances, List<PodInfo> pods, Map<String, PodMetric> fetched,
-                                           long now) throws CalculationException {
+                                Tolerances tolerances, List<PodInfo> pods, Map<String, PodMetric> fetched,
+                                long now) throws CalculationException {
+        PodSamples s = groupPods(pods, fetched, resource, now);
+        long[] requests = calculatePodRequests(pods, container, resource);
+        UtilizationRatio ready = readyUtilizationRatio(s, requests, targetUtilization);
+        return propose(currentReplicas, tolerances, s, ready.usageRatio(), ready.rawAverage(), ready.utilization(),
+                (countMissing, missingAtFallback, countUnready) ->
+                        rebalancedUtilization(s, requests, ready, targetUtilization, countMissing, missingAtFallback, countUnready));
+    }
+
+    /**
+     * Upstream {@code groupPods} with the checks around it: the pods sorted into ready, unready, missing and
+     * ignored against the fetched samples; an error when there is no pod, or no sample of a ready pod (or of a
+     * pod not in the list) is left.
+     */
+    private PodSamples groupPods(List<PodInfo> pods, Map<String, PodMetric> fetched, String resource, long now)
+            throws CalculationException {
         if (pods.isEmpty()) {
             throw new CalculationException("no pods returned by selector while calculating replica count");
         }
@@ -50,14 +65,34 @@ public final class ReplicaCalculator {
         if (s.ready + s.strangers == 0) {
             throw new CalculationException("did not receive metrics for targeted pods (pods might be unready)");
         }
-        // every pod's request, ignored pods included: a pod without one fails the metric, as upstream
+        return s;
+    }
+
+    /**
+     * Upstream {@code calculatePodRequests}: every pod's request, ignored pods included (a pod without one fails
+     * the metric, as upstream).
+     */
+    private static long[] calculatePodRequests(List<PodInfo> pods, String container, String resource) throws CalculationException {
         long[] requests = new long[pods.size()];
         for (int i = 0; i < requests.length; i++) {
             requests[i] = Requests.of(pods.get(i), container, resource);
         }
+        return requests;
+    }
 
-        // upstream GetResourceUtilizationRatio: the ratio of sums over the ready pods (samples of pods
-        // that are not in the list have no request and are left out)
+    /**
+     * The ready pods' usage and requests summed, their utilization in percent, its ratio to the target and the
+     * raw average usage per ready pod.
+     */
+    private record UtilizationRatio(long usage, long requested, int utilization, double usageRatio, long rawAverage) {
+    }
+
+    /**
+     * Upstream {@code GetResourceUtilizationRatio} over the ready pods: the ratio of sums (samples of pods that are
+     * not in the list have no request and are left out).
+     */
+    private static UtilizationRatio readyUtilizationRatio(PodSamples s, long[] requests, int targetUtilization)
+            throws CalculationException {
         long usage = 0;
         long requested = 0;
         for (int i = 0; i < requests.length; i++) {
@@ -67,29 +102,32 @@ public final class ReplicaCalculator {
             }
         }
         int utilization = utilizationPercent(usage, requested);
-        long rawAverage = usage / s.ready;
-        long readyUsage = usage;
-        long readyRequested = requested;
-        double usageRatio = (double) utilization / (double) targetUtilization;
-        return propose(currentReplicas, tolerances, s, usageRatio, rawAverage, utilization, (countMissing, missingAtFallback, countUnready) -> {
-            // pods without metrics count as using 100% of their request (or the target, when the target is
-            // above 100%) on a scale-down, nothing on a scale-up; unready pods count as using nothing
-            long fallback = Math.max(100, targetUtilization);
-            long u = readyUsage;
-            long r = readyRequested;
-            int counted = s.ready + s.strangers;
-            for (int i = 0; i < requests.length; i++) {
-                boolean missing = countMissing && s.group[i] == PodGroups.Group.MISSING;
-                if (missing && missingAtFallback) {
-                    u = Arith.saturatedAdd(u, Arith.saturatedMultiply(requests[i], fallback) / 100);
-                }
-                if (missing || (countUnready && s.group[i] == PodGroups.Group.UNREADY)) {
-                    r = Arith.saturatedAdd(r, requests[i]);
-                    counted++;
-                }
+        return new UtilizationRatio(usage, requested, utilization, (double) utilization / (double) targetUtilization, usage / s.ready);
+    }
+
+    /**
+     * Upstream's second {@code GetResourceUtilizationRatio}, once the missing and unready pods are filled in: pods
+     * without metrics count as using 100% of their request (or the target, when the target is above 100%) on a
+     * scale-down, nothing on a scale-up; unready pods count as using nothing.
+     */
+    private static Rebalanced rebalancedUtilization(PodSamples s, long[] requests, UtilizationRatio ready, int targetUtilization,
+                                                    boolean countMissing, boolean missingAtFallback, boolean countUnready)
+            throws CalculationException {
+        long fallback = Math.max(100, targetUtilization);
+        long u = ready.usage();
+        long r = ready.requested();
+        int counted = s.ready + s.strangers;
+        for (int i = 0; i < requests.length; i++) {
+            boolean missing = countMissing && s.group[i] == PodGroups.Group.MISSING;
+            if (missing && missingAtFallback) {
+                u = Arith.saturatedAdd(u, Arith.saturatedMultiply(requests[i], fallback) / 100);
             }
-            return new Rebalanced((double) utilizationPercent(u, r) / (double) targetUtilization, counted);
-        });
+            if (missing || (countUnready && s.group[i] == PodGroups.Group.UNREADY)) {
+                r = Arith.saturatedAdd(r, requests[i]);
+                counted++;
+            }
+        }
+        return new Rebalanced((double) utilizationPercent(u, r) / (double) targetUtilization, counted);
     }
 
     /**
@@ -101,15 +139,8 @@ public final class ReplicaCalculator {
      */
     public Proposal averageValue(int currentReplicas, long targetUsage, String resource, Tolerances tolerances,
                                       List<PodInfo> pods, Map<String, PodMetric> fetched, long now) throws CalculationException {
-        if (pods.isEmpty()) {
-            throw new CalculationException("no pods returned by selector while calculating replica count");
-        }
-        Samples.requireNonNegative(fetched);
-        PodSamples s = PodSamples.of(pods, fetched, resource, cpuInitializationPeriodMillis, initialReadinessDelayMillis, now);
+        PodSamples s = groupPods(pods, fetched, resource, now);
         int counted = s.ready + s.strangers;
-        if (counted == 0) {
-            throw new CalculationException("did not receive metrics for targeted pods (pods might be unready)");
-        }
 
         // the average over every sample left: the ready pods' and those of pods not in the list
         long readyTotal = Arith.saturatedAdd(s.readySum(), s.strangerSum);
