@@ -207,7 +207,7 @@ public final class ConformanceRunner {
         HpaHistory history = new HpaHistory();
         seedHistory(history, c.path("history"), now);
         // the controller's first-sync rule, from the core: without remembered recommendations, this is the first sync
-        history.recordInitialRecommendation(current, now);
+        Normalizer.recordInitialRecommendation(history, current, now);
         Behavior behavior = behavior(c.get("behavior"), cfg);
         int proposed = c.path("proposedReplicas").asInt();
         int min = c.path("minReplicas").asInt(1);

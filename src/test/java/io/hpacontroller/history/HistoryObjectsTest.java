@@ -7,13 +7,13 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBui
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.hpacontroller.api.KubeApi;
-import io.hpacontroller.testing.StubApiServer;
 import io.hpacontroller.api.ServedResource;
 import io.hpacontroller.api.WriteGate;
 import io.hpacontroller.core.fakes.FakeCluster;
 import io.hpacontroller.core.fakes.Specs;
 import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.normalize.HpaHistory;
+import io.hpacontroller.core.normalize.Normalizer;
 import io.hpacontroller.core.normalize.Retention;
 import io.hpacontroller.core.port.ApiException;
 import io.hpacontroller.core.port.EventRecorder;
@@ -22,6 +22,7 @@ import io.hpacontroller.core.port.SelectorOwnership;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.core.reconcile.Reconciler;
 import io.hpacontroller.hpa.HpaApi;
+import io.hpacontroller.testing.StubApiServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -368,7 +369,7 @@ class HistoryObjectsTest {
         Instance b = instance();
         a.kept().restore(hpa("u1"), NOW);
         b.kept().restore(hpa("u1"), NOW);
-        b.histories().of("shop/web").recordInitialRecommendation(4, NOW);
+        Normalizer.recordInitialRecommendation(b.histories().of("shop/web"), 4, NOW);
         a.kept().save(hpa("u1"), history(List.of(rec(8, NOW)), List.of(new HpaHistory.ScaleEvent(6, NOW))), RETENTION, NOW);
 
         assertThatThrownBy(() -> b.kept().save(hpa("u1"), history(List.of(rec(5, NOW)), List.of(new HpaHistory.ScaleEvent(1, NOW))), RETENTION, NOW))

@@ -121,38 +121,67 @@ public final class HpaHistory {
     /** Longest stabilization window (and policy period) the API accepts: older entries are never used. */
     static final long MAX_WINDOW_MILLIS = Behavior.MAX_STABILIZATION_WINDOW_SECONDS * 1000L;
 
-    private List<Recommendation> recommendations;
-    /** The recommendation of the latest sync (the run in progress), null when there is none. */
-    private Recommendation newest;
-    private final List<StoredEvent> scaleUpEvents = new ArrayList<>();
-    private final List<StoredEvent> scaleDownEvents = new ArrayList<>();
+    /** What was recommended: {@link NeverSeen}, or the recommendations {@link Seen} at the syncs. */
+    public sealed interface Recommendations permits NeverSeen, Seen {
+    }
+
+    /**
+     * The HPA was never synced, or its recommendations were forgotten while it was suspended: its next sync
+     * records the current count as its first recommendation.
+     */
+    public enum NeverSeen implements Recommendations {
+        NEVER_SEEN
+    }
+
+    /**
+     * The recommendations remembered, in their slots' order (a new one takes the slot of one no window sees any
+     * more, as upstream's), and the run in progress: the latest sync's, one of the slots.
+     */
+    public record Seen(List<Recommendation> slots, Recommendation runInProgress) implements Recommendations {
+        public Seen {
+            slots = List.copyOf(slots);
+        }
+
+        /** Seen with {@code slots}, the newest one (the last of the newest, in list order) taken as the run in progress. */
+        static Seen of(List<Recommendation> slots) {
+            Recommendation newest = null;
+            for (Recommendation r : slots) {
+                if (newest == null || r.timestamp() >= newest.timestamp()) {
+                    newest = r;
+                }
+            }
+            return new Seen(slots, newest);
+        }
+    }
+
+    /**
+     * A scale event in its slot, with whether it was marked outdated (older than its direction's longest policy
+     * period when a later event was recorded; upstream's {@code timestampedScaleEvent.outdated}): its slot is the
+     * next one reused.
+     */
+    record ScaleEventSlot(ScaleEvent event, boolean outdated) {
+    }
+
+    private Recommendations recommendations = NeverSeen.NEVER_SEEN;
+    private List<ScaleEventSlot> scaleUpSlots = List.of();
+    private List<ScaleEventSlot> scaleDownSlots = List.of();
     /** By metric identity, in the order they started failing; at most one per metric of the spec. */
     private final Map<String, MetricFailure> metricFailures = new LinkedHashMap<>();
     private String learnedLoad;
 
-    private static final class StoredEvent {
-        int replicaChange;
-        long timestamp;
-        boolean outdated;
-
-        StoredEvent(int replicaChange, long timestamp) {
-            this.replicaChange = replicaChange;
-            this.timestamp = timestamp;
-        }
-    }
-
     /** Whether a recommendation was ever recorded (false for an HPA the controller has never synced). */
     public synchronized boolean seen() {
-        return recommendations != null;
+        return recommendations instanceof Seen;
     }
 
-    /** On the first sync, remember the current replica count as a recommendation made now. */
-    public synchronized void recordInitialRecommendation(int currentReplicas, long now) {
-        if (recommendations == null) {
-            recommendations = new ArrayList<>();
-            newest = new Recommendation(currentReplicas, now);
-            recommendations.add(newest);
-        }
+    /** The recommendations remembered, or that there are none. */
+    public synchronized Recommendations recommendationsSeen() {
+        return recommendations;
+    }
+
+    /** Replaces the recommendations remembered (the stabilization's, or {@link NeverSeen} while suspended). */
+    public synchronized void remember(Recommendations recs) {
+        recommendations = recs;
     }
 
     /**
@@ -160,27 +189,7 @@ public final class HpaHistory {
      * last of the newest, in list order) is taken as the run in progress.
      */
     public synchronized void setRecommendations(List<Recommendation> recs) {
-        recommendations = recs == null ? null : new ArrayList<>(recs);
-        newest = null;
-        if (recs != null) {
-            for (Recommendation r : recs) {
-                if (newest == null || r.timestamp() >= newest.timestamp()) {
-                    newest = r;
-                }
-            }
-        }
-    }
-
-    /**
-     * The HPA is suspended (the per-HPA {@code mode: Suspended}): what it recommended no longer describes its
-     * workload, which may be scaled by hand meanwhile. The recommendations are forgotten, so that its first sync
-     * after it resumes records the current count, as the first sync of a new HPA does; the scale events stay,
-     * so that a scale made just before counts against the policies after. An HPA in {@code Preview} needs no
-     * call: its syncs record their recommendations as usual and, writing no scale, record no scale event.
-     */
-    public synchronized void forgetRecommendations() {
-        recommendations = null;
-        newest = null;
+        recommendations = recs == null ? NeverSeen.NEVER_SEEN : Seen.of(recs);
     }
 
     /** What the predictive scaler learned of this HPA's load (opaque here), null when nothing. */
@@ -198,32 +207,33 @@ public final class HpaHistory {
 
     /** Adds a remembered scale event (used to seed a history). */
     public synchronized void addScaleEvent(boolean up, int replicaChange, long timestamp) {
-        (up ? scaleUpEvents : scaleDownEvents).add(new StoredEvent(replicaChange, timestamp));
+        List<ScaleEventSlot> slots = new ArrayList<>(scaleEventSlots(up));
+        slots.add(new ScaleEventSlot(new ScaleEvent(replicaChange, timestamp), false));
+        setScaleEventSlots(up, slots);
+    }
+
+    /** The scale events of one direction in their slots. */
+    synchronized List<ScaleEventSlot> scaleEventSlots(boolean up) {
+        return up ? scaleUpSlots : scaleDownSlots;
+    }
+
+    /** Replaces the scale events of one direction ({@link ScaleEvents}). */
+    synchronized void setScaleEventSlots(boolean up, List<ScaleEventSlot> slots) {
+        if (up) {
+            scaleUpSlots = List.copyOf(slots);
+        } else {
+            scaleDownSlots = List.copyOf(slots);
+        }
     }
 
     /** A copy of everything remembered (the recommendations oldest first, the run in progress last). */
     public synchronized Snapshot snapshot() {
-        return new Snapshot(seen(), chronological(), scaleUpEvents(), scaleDownEvents(), metricFailures(), learnedLoad);
+        return snapshotWith(scaleUpSlots, scaleDownSlots);
     }
 
-    /**
-     * A copy of everything remembered as it will be once the scale from {@code previousReplicas} to
-     * {@code newReplicas} is recorded ({@link #recordScaleEvent}); the history itself does not change. What is
-     * kept in the cluster before the scale is written, so that a scale is never written before its event is kept.
-     */
-    public synchronized Snapshot snapshotWithScaleEvent(Behavior behavior, int previousReplicas, int newReplicas, long now) {
-        if (behavior == null || previousReplicas == newReplicas) {
-            return snapshot();
-        }
-        boolean up = newReplicas > previousReplicas;
-        List<StoredEvent> events = new ArrayList<>();
-        for (StoredEvent e : up ? scaleUpEvents : scaleDownEvents) {
-            StoredEvent copy = new StoredEvent(e.replicaChange, e.timestamp);
-            copy.outdated = e.outdated;
-            events.add(copy);
-        }
-        record(events, up ? behavior.scaleUp() : behavior.scaleDown(), previousReplicas, newReplicas, now);
-        return new Snapshot(seen(), chronological(), up ? copy(events) : scaleUpEvents(), up ? scaleDownEvents() : copy(events), metricFailures(), learnedLoad);
+    /** A copy of everything remembered, with these scale events instead of the remembered ones. */
+    synchronized Snapshot snapshotWith(List<ScaleEventSlot> up, List<ScaleEventSlot> down) {
+        return new Snapshot(seen(), chronological(), events(up), events(down), metricFailures(), learnedLoad);
     }
 
     /** A history holding what the snapshot holds. */
@@ -241,99 +251,36 @@ public final class HpaHistory {
 
     /** The recommendations oldest first, the run in progress last. */
     private List<Recommendation> chronological() {
-        if (recommendations == null || recommendations.isEmpty()) {
+        if (!(recommendations instanceof Seen seen) || seen.slots().isEmpty()) {
             return List.of();
         }
-        List<Recommendation> out = new ArrayList<>(recommendations);
+        List<Recommendation> out = new ArrayList<>(seen.slots());
         out.sort(Comparator.comparingLong(Recommendation::timestamp)); // stable: entries of one instant keep their order
-        if (newest != null && out.remove(newest)) {
-            out.add(newest);
+        if (seen.runInProgress() != null && out.remove(seen.runInProgress())) {
+            out.add(seen.runInProgress());
         }
         return out;
     }
 
+    /** The recommendations in their slots' order (none when never seen). */
     public synchronized List<Recommendation> recommendations() {
-        return recommendations == null ? List.of() : List.copyOf(recommendations);
+        return recommendations instanceof Seen seen ? seen.slots() : List.of();
     }
 
     public synchronized List<ScaleEvent> scaleUpEvents() {
-        return copy(scaleUpEvents);
+        return events(scaleUpSlots);
     }
 
     public synchronized List<ScaleEvent> scaleDownEvents() {
-        return copy(scaleDownEvents);
+        return events(scaleDownSlots);
     }
 
-    private static List<ScaleEvent> copy(List<StoredEvent> events) {
-        List<ScaleEvent> out = new ArrayList<>(events.size());
-        for (StoredEvent e : events) {
-            out.add(new ScaleEvent(e.replicaChange, e.timestamp));
+    private static List<ScaleEvent> events(List<ScaleEventSlot> slots) {
+        List<ScaleEvent> out = new ArrayList<>(slots.size());
+        for (ScaleEventSlot s : slots) {
+            out.add(s.event());
         }
         return out;
-    }
-
-    /**
-     * The remembered recommendations in their slots' order, those no window the API accepts can see any more
-     * forgotten: the live list, for {@link Normalizer}'s stabilization, which holds this history's lock.
-     */
-    List<Recommendation> recommendationSlots(long now, long windowMillis) {
-        if (recommendations == null) {
-            recommendations = new ArrayList<>();
-        }
-        long horizon = now - Math.max(MAX_WINDOW_MILLIS, windowMillis);
-        recommendations.removeIf(r -> r.timestamp() < horizon);
-        return recommendations;
-    }
-
-    /**
-     * Records a new recommendation in the slot of {@code oldIndex} (one no window sees any more), or after the others
-     * when it is -1; it is the run in progress. For {@link Normalizer}, which holds this history's lock.
-     */
-    void recordRecommendation(List<Recommendation> recs, int oldIndex, Recommendation rec) {
-        if (oldIndex >= 0) {
-            recs.set(oldIndex, rec);
-        } else {
-            recs.add(rec);
-        }
-        newest = rec;
-    }
-
-    /**
-     * Remembers a scale change (only HPAs with a behavior need them). An event older than the
-     * direction's longest policy period is marked outdated and its slot is reused.
-     */
-    public synchronized void recordScaleEvent(Behavior behavior, int previousReplicas, int newReplicas, long now) {
-        if (behavior == null || previousReplicas == newReplicas) {
-            return;
-        }
-        boolean up = newReplicas > previousReplicas;
-        record(up ? scaleUpEvents : scaleDownEvents, up ? behavior.scaleUp() : behavior.scaleDown(), previousReplicas, newReplicas, now);
-    }
-
-    private static void record(List<StoredEvent> events, ScalingRules rules, int previousReplicas, int newReplicas, long now) {
-        long horizon = now - Math.max(MAX_WINDOW_MILLIS, rules.longestPolicyPeriodSeconds() * 1000L);
-        events.removeIf(e -> e.timestamp < horizon);
-        long cutoff = now - rules.longestPolicyPeriodSeconds() * 1000L;
-        int oldIndex = -1;
-        for (int i = 0; i < events.size(); i++) {
-            StoredEvent e = events.get(i);
-            if (e.timestamp <= cutoff) {
-                e.outdated = true;
-            }
-            if (e.outdated) {
-                oldIndex = i;
-            }
-        }
-        // in long: a scale that reported a negative count must not wrap the difference
-        int change = (int) Math.min(Integer.MAX_VALUE, Math.abs((long) newReplicas - previousReplicas));
-        if (oldIndex >= 0) {
-            StoredEvent e = events.get(oldIndex);
-            e.replicaChange = change;
-            e.timestamp = now;
-            e.outdated = false;
-        } else {
-            events.add(new StoredEvent(change, now));
-        }
     }
 
     /** The metrics failing since some sync, in the order they started failing. */

@@ -3,6 +3,7 @@ package io.hpacontroller.core.normalize;
 import io.hpacontroller.core.normalize.HpaHistory.Recommendation;
 import io.hpacontroller.core.normalize.HpaHistory.ScaleEvent;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -149,7 +150,7 @@ public final class Normalizer {
      */
     static Stabilized stabilizeRecommendation(HpaHistory history, int recommendation, long now, long windowMillis) {
         synchronized (history) {
-            List<Recommendation> recs = history.recommendationSlots(now, windowMillis);
+            List<Recommendation> recs = recommendationSlots(history, now, windowMillis);
             Recommendation highest = null;
             int oldIndex = -1;
             long cutoff = now - windowMillis;
@@ -161,7 +162,7 @@ public final class Normalizer {
                     highest = r;
                 }
             }
-            history.recordRecommendation(recs, oldIndex, new Recommendation(recommendation, now));
+            recordRecommendation(history, recs, oldIndex, new Recommendation(recommendation, now));
             return new Stabilized(highest == null ? recommendation : highest.replicas(), highest);
         }
     }
@@ -177,7 +178,7 @@ public final class Normalizer {
     static Stabilized stabilizeRecommendationWithBehaviors(HpaHistory history, int recommendation, int currentReplicas, long now,
                                                            long upWindowMillis, long downWindowMillis) {
         synchronized (history) {
-            List<Recommendation> recs = history.recommendationSlots(now, Math.max(upWindowMillis, downWindowMillis));
+            List<Recommendation> recs = recommendationSlots(history, now, Math.max(upWindowMillis, downWindowMillis));
             long upCutoff = now - upWindowMillis;
             long downCutoff = now - downWindowMillis;
             Recommendation lowest = null;
@@ -204,12 +205,46 @@ public final class Normalizer {
             if (stabilized > down) {
                 stabilized = down;
             }
-            history.recordRecommendation(recs, oldIndex, new Recommendation(recommendation, now));
+            recordRecommendation(history, recs, oldIndex, new Recommendation(recommendation, now));
             if (stabilized == recommendation) {
                 return new Stabilized(stabilized, null);
             }
             return new Stabilized(stabilized, recommendation > currentReplicas ? lowest : highest);
         }
+    }
+
+    /** On the first sync (or the first after a suspension), remember the current replica count as a recommendation made now. */
+    public static void recordInitialRecommendation(HpaHistory history, int currentReplicas, long now) {
+        synchronized (history) {
+            if (!history.seen()) {
+                Recommendation first = new Recommendation(currentReplicas, now);
+                history.remember(new HpaHistory.Seen(List.of(first), first));
+            }
+        }
+    }
+
+    /**
+     * The remembered recommendations in their slots' order, those no window the API accepts can see any more
+     * forgotten (a copy, for the stabilization to record the new one in).
+     */
+    private static List<Recommendation> recommendationSlots(HpaHistory history, long now, long windowMillis) {
+        long horizon = now - Math.max(HpaHistory.MAX_WINDOW_MILLIS, windowMillis);
+        List<Recommendation> recs = new ArrayList<>(history.recommendations());
+        recs.removeIf(r -> r.timestamp() < horizon);
+        return recs;
+    }
+
+    /**
+     * Remembers a new recommendation in the slot of {@code oldIndex} (one no window sees any more), or after the
+     * others when it is -1; it is the run in progress.
+     */
+    private static void recordRecommendation(HpaHistory history, List<Recommendation> recs, int oldIndex, Recommendation rec) {
+        if (oldIndex >= 0) {
+            recs.set(oldIndex, rec);
+        } else {
+            recs.add(rec);
+        }
+        history.remember(new HpaHistory.Seen(recs, rec));
     }
 
     private static boolean newestOfHighest(Recommendation r, Recommendation highest) {

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.hpacontroller.core.normalize.Behavior;
 import io.hpacontroller.core.normalize.HpaHistory;
 import io.hpacontroller.core.normalize.Retention;
+import io.hpacontroller.core.normalize.ScaleEvents;
 import io.hpacontroller.core.port.ApiException;
 import io.hpacontroller.core.port.EventRecorder;
 import io.hpacontroller.core.port.HistoryWriter;
@@ -41,7 +42,7 @@ final class KeptHistory {
             return null;
         }
         long at = clock.millis(); // the scale is written right after: the next leader counts its periods from here
-        HpaHistory.Snapshot planned = history.snapshotWithScaleEvent(behavior, currentReplicas, nextReplicas, at);
+        HpaHistory.Snapshot planned = ScaleEvents.snapshotWith(history, behavior, currentReplicas, nextReplicas, at);
         try {
             writer.save(s.hpa(), retention.compact(planned, at), retention, at);
             return null;

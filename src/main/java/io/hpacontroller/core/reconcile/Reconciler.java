@@ -18,6 +18,7 @@ import io.hpacontroller.core.normalize.HpaHistory;
 import io.hpacontroller.core.normalize.Normalization;
 import io.hpacontroller.core.normalize.Normalizer;
 import io.hpacontroller.core.normalize.Retention;
+import io.hpacontroller.core.normalize.ScaleEvents;
 import io.hpacontroller.core.port.ApiException;
 import io.hpacontroller.core.port.EventRecorder;
 import io.hpacontroller.core.port.HistoryWriter;
@@ -247,7 +248,7 @@ public final class Reconciler {
             return Rule.ended(failSpec(s, current, -1, -1, "InvalidReplicaBounds", badBounds, "invalid replica bounds for " + s.reference() + ": " + badBounds));
         }
         HpaHistory history = histories.of(s.key());
-        history.recordInitialRecommendation(current, s.now());
+        Normalizer.recordInitialRecommendation(history, current, s.now());
         if (s.controls().fallback() == null && MetricFallback.anyRemembered(history)) {
             MetricFallback.forgetAll(history, s.hpa(), events, s.now(), "the fallback control was removed", true);
         }
@@ -377,7 +378,7 @@ public final class Reconciler {
         events.record(s.hpa(), EventRecorder.Type.Normal, "SuccessfulRescale", "New size: " + decision.replicas() + "; reason: " + decision.reason());
         // stamped once written, as upstream's storeScaleEvent (time.Now() after the update): a sync slowed
         // between its start and its write does not shorten the next policy period
-        rule.history().recordScaleEvent(rule.behavior(), current, decision.replicas(), clock.millis());
+        ScaleEvents.record(rule.history(), rule.behavior(), current, decision.replicas(), clock.millis());
         String zero = ReplicaRule.scaledToZero(s, config.scaleToZeroEnabled(), current, decision.replicas(), rule.min(), rule.hasObjectOrExternal());
         return decided(s, rule, recommendation, decision, decision.replicas(), true, zero == null ? rule.replicas().zeroState() : zero);
     }

@@ -4,6 +4,7 @@ import io.hpacontroller.core.normalize.Behavior;
 import io.hpacontroller.core.normalize.HpaHistory;
 import io.hpacontroller.core.normalize.Normalization;
 import io.hpacontroller.core.normalize.Normalizer;
+import io.hpacontroller.core.normalize.ScaleEvents;
 import io.hpacontroller.core.normalize.ScalingPolicy;
 import io.hpacontroller.core.normalize.ScalingRules;
 import io.hpacontroller.core.normalize.SelectPolicy;
@@ -83,7 +84,7 @@ public class NormalizerBenchmark {
     public Normalization withBehavior() {
         now += SYNC;
         Normalization n = Normalizer.normalizeDesiredReplicas(behaviorHistory, now, behavior, 0, current, nextProposal(), 1, 100);
-        behaviorHistory.recordScaleEvent(behavior, current, n.replicas(), now);
+        ScaleEvents.record(behaviorHistory, behavior, current, n.replicas(), now);
         current = n.replicas();
         return n;
     }

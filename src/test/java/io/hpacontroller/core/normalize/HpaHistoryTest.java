@@ -20,8 +20,8 @@ class HpaHistoryTest {
         HpaHistory h = new HpaHistory();
         assertThat(h.seen()).isFalse();
         assertThat(h.recommendations()).isEmpty();
-        h.recordInitialRecommendation(5, NOW);
-        h.recordInitialRecommendation(9, NOW + SYNC);
+        Normalizer.recordInitialRecommendation(h, 5, NOW);
+        Normalizer.recordInitialRecommendation(h, 9, NOW + SYNC);
         assertThat(h.seen()).isTrue();
         assertThat(h.recommendations()).containsExactly(new HpaHistory.Recommendation(5, NOW));
     }
@@ -59,21 +59,21 @@ class HpaHistoryTest {
         h.addScaleEvent(true, 2, NOW - 5_000);
         h.addScaleEvent(false, 1, NOW - 2 * 60 * MINUTE);
 
-        h.recordScaleEvent(behavior, 5, 6, NOW);
+        ScaleEvents.record(h, behavior, 5, 6, NOW);
 
         assertThat(h.scaleUpEvents()).containsExactlyInAnyOrder(
                 new HpaHistory.ScaleEvent(1, NOW),          // took the slot of the 10 minute old event
                 new HpaHistory.ScaleEvent(2, NOW - 5_000));
         assertThat(h.scaleDownEvents()).as("untouched until a scale-down is recorded").hasSize(1);
-        h.recordScaleEvent(behavior, 6, 3, NOW);
+        ScaleEvents.record(h, behavior, 6, 3, NOW);
         assertThat(h.scaleDownEvents()).containsExactly(new HpaHistory.ScaleEvent(3, NOW));
     }
 
     @Test
     void noScaleEventsAreRememberedWithoutBehaviorOrWithoutAChange() {
         HpaHistory h = new HpaHistory();
-        h.recordScaleEvent(null, 1, 5, NOW);
-        h.recordScaleEvent(Behavior.withDefaults(new HorizontalPodAutoscalerBehavior(), 300), 5, 5, NOW);
+        ScaleEvents.record(h, null, 1, 5, NOW);
+        ScaleEvents.record(h, Behavior.withDefaults(new HorizontalPodAutoscalerBehavior(), 300), 5, 5, NOW);
         assertThat(h.scaleUpEvents()).isEmpty();
         assertThat(h.scaleDownEvents()).isEmpty();
     }
@@ -81,7 +81,7 @@ class HpaHistoryTest {
     @Test
     void aChangeFromANegativeCountDoesNotWrap() {
         HpaHistory h = new HpaHistory();
-        h.recordScaleEvent(Behavior.withDefaults(new HorizontalPodAutoscalerBehavior(), 300), Integer.MIN_VALUE, 0, NOW);
+        ScaleEvents.record(h, Behavior.withDefaults(new HorizontalPodAutoscalerBehavior(), 300), Integer.MIN_VALUE, 0, NOW);
         assertThat(h.scaleUpEvents()).containsExactly(new HpaHistory.ScaleEvent(Integer.MAX_VALUE, NOW));
     }
 
@@ -113,7 +113,7 @@ class HpaHistoryTest {
         for (long t = NOW; t < NOW + 24 * 60 * MINUTE; t += SYNC) {
             int proposal = 1 + random.nextInt(40);
             int next = Normalizer.withBehavior(withBehavior, t, behavior, current, proposal, 1, 40).replicas();
-            withBehavior.recordScaleEvent(behavior, current, next, t);
+            ScaleEvents.record(withBehavior, behavior, current, next, t);
             scaleUps += next > current ? 1 : 0;
             scaleDowns += next < current ? 1 : 0;
             current = next;
@@ -168,7 +168,7 @@ class HpaHistoryTest {
     @Test
     void metricFailuresAreInTheSnapshotAndRestoredFromIt() {
         HpaHistory h = new HpaHistory();
-        h.recordInitialRecommendation(3, 0);
+        Normalizer.recordInitialRecommendation(h, 3, 0);
         h.metricFailed("Resource/cpu", 5_000);
         h.fallbackStarted("Resource/cpu");
         HpaHistory.Snapshot snapshot = h.snapshot();

@@ -106,16 +106,16 @@ class RetentionTest {
             int current = rules.min() + r.nextInt(rules.max() - rules.min() + 1);
             int currentCompacted = current;
             int recommendation = current;
-            whole.recordInitialRecommendation(current, now);
-            compacted.recordInitialRecommendation(current, now);
+            Normalizer.recordInitialRecommendation(whole, current, now);
+            Normalizer.recordInitialRecommendation(compacted, current, now);
             for (int step = 0; step < 120; step++) {
                 recommendation = next(r, recommendation, rules.max());
                 Normalization a = rules.decide(whole, now, current, recommendation);
                 Normalization b = rules.decide(compacted, now, currentCompacted, recommendation);
                 assertThat(b).as("step %d at +%d s, rules %s, whole history %s", step, (now - NOW) / 1000, rules, whole.snapshot()).isEqualTo(a);
-                HpaHistory.Snapshot planned = compacted.snapshotWithScaleEvent(rules.behavior(), currentCompacted, b.replicas(), now);
-                whole.recordScaleEvent(rules.behavior(), current, a.replicas(), now);
-                compacted.recordScaleEvent(rules.behavior(), currentCompacted, b.replicas(), now);
+                HpaHistory.Snapshot planned = ScaleEvents.snapshotWith(compacted, rules.behavior(), currentCompacted, b.replicas(), now);
+                ScaleEvents.record(whole, rules.behavior(), current, a.replicas(), now);
+                ScaleEvents.record(compacted, rules.behavior(), currentCompacted, b.replicas(), now);
                 assertThat(compacted.snapshot()).as("the history planned before the scale").isEqualTo(planned);
                 scaled[0] += a.replicas() != current ? 1 : 0;
                 current = a.replicas();
@@ -177,7 +177,7 @@ class RetentionTest {
     void theRunInProgressIsLastAndMovesWithoutAChangeThatMatters() {
         Retention retention = new Retention(0, 300_000);
         HpaHistory h = new HpaHistory();
-        h.recordInitialRecommendation(5, NOW);
+        Normalizer.recordInitialRecommendation(h, 5, NOW);
         Normalizer.legacy(h, NOW, 300_000, 5, 5, 1, 10);
         HpaHistory.Snapshot first = retention.compact(h.snapshot(), NOW);
         assertThat(first.recommendations()).containsExactly(new HpaHistory.Recommendation(5, NOW));
@@ -211,9 +211,9 @@ class RetentionTest {
         Behavior behavior = Behavior.withDefaults(new HorizontalPodAutoscalerBehavior(), 300);
         Retention retention = Retention.of(behavior, 300_000);
         HpaHistory h = new HpaHistory();
-        h.recordInitialRecommendation(2, NOW);
+        Normalizer.recordInitialRecommendation(h, 2, NOW);
         HpaHistory.Snapshot before = h.snapshot();
-        HpaHistory.Snapshot planned = h.snapshotWithScaleEvent(behavior, 2, 4, NOW);
+        HpaHistory.Snapshot planned = ScaleEvents.snapshotWith(h, behavior, 2, 4, NOW);
         assertThat(h.snapshot()).as("planning changes nothing").isEqualTo(before);
         assertThat(planned.scaleUpEvents()).containsExactly(new HpaHistory.ScaleEvent(2, NOW));
         assertThat(retention.equivalent(planned, before, NOW)).isFalse();
@@ -244,7 +244,7 @@ class RetentionTest {
         Behavior behavior = scaleDownWindow(30);
         Retention retention = Retention.of(behavior, 300_000);
         HpaHistory whole = new HpaHistory();
-        whole.recordInitialRecommendation(2, NOW);
+        Normalizer.recordInitialRecommendation(whole, 2, NOW);
         long t = NOW;
         int current = 2;
         HpaHistory.Snapshot kept = null;
