@@ -13,14 +13,15 @@ import io.hpacontroller.core.memory.InMemoryCluster;
 import io.hpacontroller.core.normalize.Behavior;
 import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.normalize.HpaHistory;
+import io.hpacontroller.core.normalize.MetricFailures;
 import io.hpacontroller.core.normalize.Normalization;
 import io.hpacontroller.core.normalize.Normalizer;
 import io.hpacontroller.core.port.Ports;
+import io.hpacontroller.core.port.SelectorOwnership;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.core.reconcile.MetricEvaluator;
 import io.hpacontroller.core.reconcile.MetricStatuses;
 import io.hpacontroller.core.reconcile.Reconciler;
-import io.hpacontroller.core.port.SelectorOwnership;
 import io.hpacontroller.core.trace.MetricTrace;
 import io.hpacontroller.core.trace.ReconcileOutcome;
 import io.hpacontroller.input.ParseProblem;
@@ -205,7 +206,7 @@ public final class ConformanceRunner {
         long now = NOW.toEpochMilli();
         int current = c.path("specReplicas").asInt();
         HpaHistory history = new HpaHistory();
-        seedHistory(history, c.path("history"), now);
+        seedHistory(history, new MetricFailures(), c.path("history"), now);
         // the controller's first-sync rule, from the core: without remembered recommendations, this is the first sync
         Normalizer.recordInitialRecommendation(history, current, now);
         Behavior behavior = behavior(c.get("behavior"), cfg);
@@ -232,7 +233,7 @@ public final class ConformanceRunner {
         return diffs.isEmpty() ? null : String.join("; ", diffs);
     }
 
-    private static void seedHistory(HpaHistory history, JsonNode h, long now) {
+    private static void seedHistory(HpaHistory history, MetricFailures failures, JsonNode h, long now) {
         if (h.isMissingNode() || h.isNull()) {
             return;
         }
@@ -244,7 +245,7 @@ public final class ConformanceRunner {
         }
         h.path("scaleUpEvents").forEach(e -> history.addScaleEvent(true, e.path("replicaChange").asInt(), now - e.path("secondsAgo").asLong() * 1000L));
         h.path("scaleDownEvents").forEach(e -> history.addScaleEvent(false, e.path("replicaChange").asInt(), now - e.path("secondsAgo").asLong() * 1000L));
-        h.path("metricFailures").forEach(f -> history.addMetricFailure(new HpaHistory.MetricFailure(f.path("metric").asText(),
+        h.path("metricFailures").forEach(f -> failures.addMetricFailure(new MetricFailures.MetricFailure(f.path("metric").asText(),
                 now - f.path("failingSinceSecondsAgo").asLong() * 1000L, f.path("fallback").asBoolean(false))));
     }
 
@@ -263,7 +264,7 @@ public final class ConformanceRunner {
         InMemoryCluster world = CaseWorld.load(c, now);
         HorizontalPodAutoscaler hpa = convert(withAbsoluteTimes(c.path("hpa").deepCopy(), now), HorizontalPodAutoscaler.class);
         HistoryStore histories = new HistoryStore();
-        seedHistory(histories.of(Reconciler.keyOf(hpa)), c.path("history"), now);
+        seedHistory(histories.of(Reconciler.keyOf(hpa)), histories.metricFailures(Reconciler.keyOf(hpa)), c.path("history"), now);
         Reconciler reconciler = new Reconciler(cfg, Ports.of(world, SelectorOwnership.NONE), histories, Clock.fixed(NOW, ZoneOffset.UTC));
         return new CaseSync(world, hpa, reconciler.reconcile(hpa));
     }

@@ -6,8 +6,8 @@ import io.hpacontroller.api.KubeApi;
 import io.hpacontroller.api.PathSegment;
 import io.hpacontroller.api.ServedResource;
 import io.hpacontroller.api.WriteGate;
+import io.hpacontroller.core.normalize.HistorySnapshot;
 import io.hpacontroller.core.normalize.HistoryStore;
-import io.hpacontroller.core.normalize.HpaHistory;
 import io.hpacontroller.core.normalize.Retention;
 import io.hpacontroller.core.port.ApiException;
 import io.hpacontroller.core.port.EventRecorder;
@@ -34,7 +34,7 @@ import java.util.function.Supplier;
  *
  * <p>{@link #restore}: before an HPA's first sync in this process, its object is read (one GET, or for the HPAs
  * known when the workers start, one LIST per namespace at that moment: {@link #prefetch}) and its history
- * restored, the run in progress taken to have lasted until now ({@link HpaHistory.Snapshot#withRunUntil}: the
+ * restored, the run in progress taken to have lasted until now ({@link HistorySnapshot#withRunUntil}: the
  * previous leader recommended that count, unchanged, at least until its last write, and more likely until it
  * stopped). An object that cannot be read or parsed costs a Warning event {@value #FAILED_RESTORE_HISTORY} and a
  * log line; the HPA is decided with an empty history, as upstream decides after a restart.
@@ -85,7 +85,7 @@ public final class HistoryObjects implements HistoryWriter {
      * @param history         the history it holds, null when none this instance can use (none, unreadable, another HPA's)
      * @param writtenAt       when this instance wrote it last (epoch millis), 0 when never
      */
-    private record Kept(String resourceVersion, HpaHistory.Snapshot history, long writtenAt) {
+    private record Kept(String resourceVersion, HistorySnapshot history, long writtenAt) {
         static final Kept NOTHING = new Kept(null, null, 0);
     }
 
@@ -201,7 +201,7 @@ public final class HistoryObjects implements HistoryWriter {
     /** Restores the history from the HPA's object, which {@code parse} reads (it throws when it cannot). */
     private void restoreFrom(HorizontalPodAutoscaler hpa, String key, Supplier<StoredHistory> parse, long now) {
         StoredHistory stored;
-        HpaHistory.Snapshot history;
+        HistorySnapshot history;
         try {
             stored = parse.get();
             if (stored == null || stored.metadata() == null) {
@@ -240,10 +240,10 @@ public final class HistoryObjects implements HistoryWriter {
     }
 
     @Override
-    public void save(HorizontalPodAutoscaler hpa, HpaHistory.Snapshot history, Retention retention, long now) throws ApiException {
+    public void save(HorizontalPodAutoscaler hpa, HistorySnapshot history, Retention retention, long now) throws ApiException {
         String key = Reconciler.keyOf(hpa);
         Kept last = kept.getOrDefault(key, Kept.NOTHING);
-        HpaHistory.Snapshot next = bounded(key, history);
+        HistorySnapshot next = bounded(key, history);
         if (last.history() != null) {
             // nothing a decision could tell, or only the learned load, whose change alone waits for its period
             if (retention.equivalent(last.history().withLearnedLoad(null), next.withLearnedLoad(null), now)
@@ -292,7 +292,7 @@ public final class HistoryObjects implements HistoryWriter {
      * and holds the HPA's history, and a create cannot overwrite an object another instance wrote (409). A create
      * that meets a 404 is asked about of discovery: null when the CRD is missing ({@link ServedResource}).
      */
-    private String write(HorizontalPodAutoscaler hpa, HpaHistory.Snapshot history, String version, long now) throws ApiException {
+    private String write(HorizontalPodAutoscaler hpa, HistorySnapshot history, String version, long now) throws ApiException {
         if (version != null) {
             try {
                 return writes.put(path(hpa), StoredHistory.of(hpa, history, version));
@@ -330,7 +330,7 @@ public final class HistoryObjects implements HistoryWriter {
     }
 
     /** The history within the stored object's bound: a learned load beyond {@link StoredHistory#MAX_LEARNED_LOAD} is not kept. */
-    private static HpaHistory.Snapshot bounded(String key, HpaHistory.Snapshot history) {
+    private static HistorySnapshot bounded(String key, HistorySnapshot history) {
         String learned = history.learnedLoad();
         if (learned != null && learned.length() > StoredHistory.MAX_LEARNED_LOAD) {
             LOG.warn("{}: the learned load ({} characters) is longer than the {} kept; not kept", key, learned.length(), StoredHistory.MAX_LEARNED_LOAD);

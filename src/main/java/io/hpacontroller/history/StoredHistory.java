@@ -6,7 +6,9 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.hpacontroller.api.PathSegment;
+import io.hpacontroller.core.normalize.HistorySnapshot;
 import io.hpacontroller.core.normalize.HpaHistory;
+import io.hpacontroller.core.normalize.MetricFailures;
 
 import io.hpacontroller.hpa.HpaApi;
 import java.nio.charset.StandardCharsets;
@@ -101,7 +103,7 @@ public record StoredHistory(String apiVersion, String kind, ObjectMeta metadata,
     }
 
     /** The object holding {@code history} for {@code hpa}, replacing the version {@code resourceVersion} (null: a new object). */
-    static StoredHistory of(HorizontalPodAutoscaler hpa, HpaHistory.Snapshot history, String resourceVersion) {
+    static StoredHistory of(HorizontalPodAutoscaler hpa, HistorySnapshot history, String resourceVersion) {
         HpaApi api = HpaApi.of(hpa);
         ObjectMeta meta = new ObjectMeta();
         meta.setName(nameFor(api, hpa.getMetadata().getName()));
@@ -145,7 +147,7 @@ public record StoredHistory(String apiVersion, String kind, ObjectMeta metadata,
     }
 
     /** The history this object holds. */
-    HpaHistory.Snapshot history() {
+    HistorySnapshot history() {
         if (spec == null) {
             throw new IllegalArgumentException("spec is missing");
         }
@@ -153,18 +155,18 @@ public record StoredHistory(String apiVersion, String kind, ObjectMeta metadata,
         for (Recommendation r : list(spec.recommendations())) {
             recs.add(new HpaHistory.Recommendation(count(r.replicas(), "recommendations[].replicas"), millis(r.time(), "recommendations[].time")));
         }
-        List<HpaHistory.MetricFailure> failures = new ArrayList<>();
+        List<MetricFailures.MetricFailure> failures = new ArrayList<>();
         for (MetricFailure f : list(spec.metricFailures())) {
             if (f.metric() == null || f.metric().isEmpty()) {
                 throw new IllegalArgumentException("metricFailures[].metric is missing");
             }
-            failures.add(new HpaHistory.MetricFailure(f.metric(), millis(f.since(), "metricFailures[].since"), Boolean.TRUE.equals(f.fallback())));
+            failures.add(new MetricFailures.MetricFailure(f.metric(), millis(f.since(), "metricFailures[].since"), Boolean.TRUE.equals(f.fallback())));
         }
         String learned = spec.learnedLoad();
         if (learned != null && learned.length() > MAX_LEARNED_LOAD) {
             throw new IllegalArgumentException("learnedLoad is longer than " + MAX_LEARNED_LOAD + " characters");
         }
-        return new HpaHistory.Snapshot(!Boolean.FALSE.equals(spec.seen()), recs, history(spec.scaleUpEvents(), "scaleUpEvents"),
+        return new HistorySnapshot(!Boolean.FALSE.equals(spec.seen()), recs, history(spec.scaleUpEvents(), "scaleUpEvents"),
                 history(spec.scaleDownEvents(), "scaleDownEvents"), failures, learned);
     }
 

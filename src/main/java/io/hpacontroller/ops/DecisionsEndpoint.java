@@ -2,8 +2,8 @@ package io.hpacontroller.ops;
 
 import io.hpacontroller.controller.ControllerOptions;
 import io.hpacontroller.core.HpaKey;
+import io.hpacontroller.core.normalize.HistorySnapshot;
 import io.hpacontroller.core.normalize.HistoryStore;
-import io.hpacontroller.core.normalize.HpaHistory;
 import io.hpacontroller.core.trace.DecisionTrace;
 import io.hpacontroller.hpa.HpaApi;
 
@@ -49,7 +49,7 @@ final class DecisionsEndpoint implements EndpointServer.Handler {
                     + "/NAMESPACE/NAME for a mirror HPA, got " + path + "\n");
         }
         List<DecisionTrace> decisions = recent.of(key);
-        HpaHistory.Snapshot history = histories.snapshot(key);
+        HistorySnapshot history = histories.snapshot(key);
         boolean found = !decisions.isEmpty() || history.seen();
         HpaDecisions body = new HpaDecisions(key, leading.getAsBoolean(), flags, history, decisions, found ? null : notFound(key));
         return EndpointServer.Response.of(found ? 200 : 404, "application/json; charset=utf-8", DecisionsJson.write(body));

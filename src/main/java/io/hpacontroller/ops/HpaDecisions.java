@@ -1,6 +1,6 @@
 package io.hpacontroller.ops;
 
-import io.hpacontroller.core.normalize.HpaHistory;
+import io.hpacontroller.core.normalize.HistorySnapshot;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.core.trace.DecisionTrace;
 
@@ -19,15 +19,15 @@ import java.util.List;
  * @param decisions the last traces, oldest first (at most {@link RecentDecisions#PER_HPA})
  * @param message   why there is nothing, and where to look instead (a 404's); null with decisions
  */
-public record HpaDecisions(String hpa, boolean leading, Flags flags, HpaHistory.Snapshot history, List<DecisionTrace> decisions,
+public record HpaDecisions(String hpa, boolean leading, Flags flags, HistorySnapshot history, List<DecisionTrace> decisions,
                            String message) {
 
     public HpaDecisions {
         decisions = decisions == null ? List.of() : decisions;
-        history = history == null ? HpaHistory.Snapshot.NEVER_SEEN : history;
+        history = history == null ? HistorySnapshot.NEVER_SEEN : history;
     }
 
-    public HpaDecisions(String hpa, boolean leading, Flags flags, HpaHistory.Snapshot history, List<DecisionTrace> decisions) {
+    public HpaDecisions(String hpa, boolean leading, Flags flags, HistorySnapshot history, List<DecisionTrace> decisions) {
         this(hpa, leading, flags, history, decisions, null);
     }
 

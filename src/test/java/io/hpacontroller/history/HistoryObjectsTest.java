@@ -11,8 +11,10 @@ import io.hpacontroller.api.ServedResource;
 import io.hpacontroller.api.WriteGate;
 import io.hpacontroller.core.fakes.FakeCluster;
 import io.hpacontroller.core.fakes.Specs;
+import io.hpacontroller.core.normalize.HistorySnapshot;
 import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.normalize.HpaHistory;
+import io.hpacontroller.core.normalize.MetricFailures;
 import io.hpacontroller.core.normalize.Normalizer;
 import io.hpacontroller.core.normalize.Retention;
 import io.hpacontroller.core.port.ApiException;
@@ -194,8 +196,8 @@ class HistoryObjectsTest {
                 .withNewMetadata().withNamespace("shop").withName(name).withUid(uid).endMetadata().build();
     }
 
-    private static HpaHistory.Snapshot history(List<HpaHistory.Recommendation> recs, List<HpaHistory.ScaleEvent> ups) {
-        return new HpaHistory.Snapshot(true, recs, ups, List.of(), List.of(), null);
+    private static HistorySnapshot history(List<HpaHistory.Recommendation> recs, List<HpaHistory.ScaleEvent> ups) {
+        return new HistorySnapshot(true, recs, ups, List.of(), List.of(), null);
     }
 
     private static HpaHistory.Recommendation rec(int replicas, long at) {
@@ -221,10 +223,10 @@ class HistoryObjectsTest {
     void aChangeThatMattersIsWrittenOnceAndTheNextLeaderRestoresIt() throws ApiException {
         Instance leader = instance();
         leader.kept().restore(hpa("u1"), NOW);
-        HpaHistory.Snapshot scaled = history(List.of(rec(8, NOW)), List.of(new HpaHistory.ScaleEvent(6, NOW)));
+        HistorySnapshot scaled = history(List.of(rec(8, NOW)), List.of(new HpaHistory.ScaleEvent(6, NOW)));
         leader.kept().save(hpa("u1"), scaled, RETENTION, NOW);
         leader.kept().save(hpa("u1"), history(List.of(rec(8, NOW + 15_000)), List.of(new HpaHistory.ScaleEvent(6, NOW))), RETENTION, NOW + 15_000);
-        HpaHistory.Snapshot dropped = history(List.of(rec(8, NOW + 15_000), rec(2, NOW + 30_000)), List.of(new HpaHistory.ScaleEvent(6, NOW)));
+        HistorySnapshot dropped = history(List.of(rec(8, NOW + 15_000), rec(2, NOW + 30_000)), List.of(new HpaHistory.ScaleEvent(6, NOW)));
         leader.kept().save(hpa("u1"), dropped, RETENTION, NOW + 30_000);
         leader.kept().save(hpa("u1"), history(List.of(rec(8, NOW + 15_000), rec(2, NOW + 45_000)), List.of(new HpaHistory.ScaleEvent(6, NOW))),
                 RETENTION, NOW + 45_000);
@@ -247,9 +249,9 @@ class HistoryObjectsTest {
     }
 
     /** What an earlier leader kept for the HPAs (uid "u-NAME"): each scaled up by 6 to 8 at NOW. */
-    private HpaHistory.Snapshot keptByAnEarlierLeader(String... names) throws ApiException {
+    private HistorySnapshot keptByAnEarlierLeader(String... names) throws ApiException {
         Instance old = instance();
-        HpaHistory.Snapshot scaled = history(List.of(rec(8, NOW)), List.of(new HpaHistory.ScaleEvent(6, NOW)));
+        HistorySnapshot scaled = history(List.of(rec(8, NOW)), List.of(new HpaHistory.ScaleEvent(6, NOW)));
         for (String name : names) {
             old.kept().restore(hpa(name, "u-" + name), NOW);
             old.kept().save(hpa(name, "u-" + name), scaled, RETENTION, NOW);
@@ -259,7 +261,7 @@ class HistoryObjectsTest {
 
     @Test
     void aNewLeaderListsTheHistoriesOnceInsteadOfReadingEachHpasAtItsFirstSync() throws ApiException {
-        HpaHistory.Snapshot scaled = keptByAnEarlierLeader("web", "cart");
+        HistorySnapshot scaled = keptByAnEarlierLeader("web", "cart");
         for (List<String> namespaces : List.of(List.of("shop"), List.<String>of())) {
             requests.clear();
             Instance next = instance();
@@ -271,7 +273,7 @@ class HistoryObjectsTest {
                 assertThat(next.histories().snapshot("shop/" + name)).isEqualTo(scaled.withRunUntil(takeover));
             }
             assertThat(next.kept().knows("shop/api")).as("no object: nothing kept").isTrue();
-            assertThat(next.histories().snapshot("shop/api")).isEqualTo(HpaHistory.Snapshot.NEVER_SEEN);
+            assertThat(next.histories().snapshot("shop/api")).isEqualTo(HistorySnapshot.NEVER_SEEN);
 
             for (String name : List.of("web", "cart", "api")) {
                 next.kept().restore(hpa(name, "u-" + name), takeover + 5_000);
@@ -283,7 +285,7 @@ class HistoryObjectsTest {
 
     @Test
     void theReconcileHasTheHistoryRestoredBeforeItsFirstDecisionOnceAKeyAndAgainOnceTheKeyIsForgotten() throws ApiException {
-        HpaHistory.Snapshot scaled = keptByAnEarlierLeader("web");
+        HistorySnapshot scaled = keptByAnEarlierLeader("web");
         requests.clear();
         Instance next = instance();
         FakeCluster world = new FakeCluster(); // the target at 3 replicas, the metric at its target: nothing to scale
@@ -310,7 +312,7 @@ class HistoryObjectsTest {
 
     @Test
     void aListThatIsRefusedLeavesEachHpaToBeReadAtItsFirstSync() throws ApiException {
-        HpaHistory.Snapshot scaled = keptByAnEarlierLeader("web");
+        HistorySnapshot scaled = keptByAnEarlierLeader("web");
         failures.put("LIST", 403); // a ClusterRole from before the list verb
         requests.clear();
 
@@ -330,7 +332,7 @@ class HistoryObjectsTest {
         a.kept().restore(hpa("u1"), NOW);
         assertThat(events).singleElement().asString().startsWith("Warning FailedRestoreHistory the kept history (HorizontalPodAutoscalerHistory shop/web)"
                 + " cannot be read: injected 500");
-        assertThat(a.histories().snapshot("shop/web")).isEqualTo(HpaHistory.Snapshot.NEVER_SEEN);
+        assertThat(a.histories().snapshot("shop/web")).isEqualTo(HistorySnapshot.NEVER_SEEN);
 
         failures.clear();
         events.clear();
@@ -342,7 +344,7 @@ class HistoryObjectsTest {
         b.kept().restore(hpa("u1"), NOW);
         assertThat(events).singleElement().asString().contains("cannot be parsed: recommendations[].time is not an RFC 3339 time: yesterday")
                 .endsWith("deciding with an empty history, as after a restart without it");
-        assertThat(b.histories().snapshot("shop/web")).isEqualTo(HpaHistory.Snapshot.NEVER_SEEN);
+        assertThat(b.histories().snapshot("shop/web")).isEqualTo(HistorySnapshot.NEVER_SEEN);
 
         b.kept().save(hpa("u1"), history(List.of(rec(2, NOW)), List.of()), RETENTION, NOW);
         assertThat(writes()).as("the broken object is replaced at the first sync").containsExactly("PUT web");
@@ -357,7 +359,7 @@ class HistoryObjectsTest {
 
         Instance next = instance();
         next.kept().restore(hpa("u2"), NOW + 1000);
-        assertThat(next.histories().snapshot("shop/web")).isEqualTo(HpaHistory.Snapshot.NEVER_SEEN);
+        assertThat(next.histories().snapshot("shop/web")).isEqualTo(HistorySnapshot.NEVER_SEEN);
         assertThat(events).isEmpty();
         next.kept().save(hpa("u2"), history(List.of(rec(3, NOW + 1000)), List.of()), RETENTION, NOW + 1000);
         assertThat(objects.get("web").at("/metadata/ownerReferences/0/uid").asText()).isEqualTo("u2");
@@ -375,7 +377,7 @@ class HistoryObjectsTest {
         assertThatThrownBy(() -> b.kept().save(hpa("u1"), history(List.of(rec(5, NOW)), List.of(new HpaHistory.ScaleEvent(1, NOW))), RETENTION, NOW))
                 .isInstanceOf(ApiException.Conflict.class);
         assertThat(b.kept().knows("shop/web")).isFalse();
-        assertThat(b.histories().snapshot("shop/web")).isEqualTo(HpaHistory.Snapshot.NEVER_SEEN);
+        assertThat(b.histories().snapshot("shop/web")).isEqualTo(HistorySnapshot.NEVER_SEEN);
 
         b.kept().restore(hpa("u1"), NOW + 1000);
         assertThat(b.histories().snapshot("shop/web").scaleUpEvents()).containsExactly(new HpaHistory.ScaleEvent(6, NOW));
@@ -386,7 +388,7 @@ class HistoryObjectsTest {
         Instance a = instance();
         a.kept().restore(hpa("u1"), NOW);
         failures.put("POST", 503);
-        HpaHistory.Snapshot scaled = history(List.of(rec(8, NOW)), List.of(new HpaHistory.ScaleEvent(6, NOW)));
+        HistorySnapshot scaled = history(List.of(rec(8, NOW)), List.of(new HpaHistory.ScaleEvent(6, NOW)));
         assertThatThrownBy(() -> a.kept().save(hpa("u1"), scaled, RETENTION, NOW)).isInstanceOf(ApiException.class).hasMessageContaining("injected 503");
         failures.clear();
         a.kept().save(hpa("u1"), scaled, RETENTION, NOW + 1000);
@@ -401,7 +403,7 @@ class HistoryObjectsTest {
         leader.kept().save(hpa("u1"), history(List.of(rec(8, NOW)), List.of(new HpaHistory.ScaleEvent(6, NOW))), RETENTION, NOW);
         objects.clear(); // kubectl delete horizontalpodautoscalerhistories --all
 
-        HpaHistory.Snapshot down = history(List.of(rec(8, NOW), rec(2, NOW + 15_000)), List.of(new HpaHistory.ScaleEvent(6, NOW)));
+        HistorySnapshot down = history(List.of(rec(8, NOW), rec(2, NOW + 15_000)), List.of(new HpaHistory.ScaleEvent(6, NOW)));
         leader.kept().save(hpa("u1"), down, RETENTION, NOW + 15_000);
         assertThat(writes()).as("the update meets 404; the same save creates it").containsExactly("POST", "PUT web", "POST");
         assertThat(objects.get("web").at("/spec/recommendations/1/replicas").asInt()).isEqualTo(2);
@@ -425,7 +427,7 @@ class HistoryObjectsTest {
             Instance leader = instance();
             leader.kept().restore(hpa("web", "u-web"), NOW);
             leader.kept().restore(hpa("cart", "u-cart"), NOW);
-            HpaHistory.Snapshot scaled = history(List.of(rec(8, NOW)), List.of(new HpaHistory.ScaleEvent(6, NOW)));
+            HistorySnapshot scaled = history(List.of(rec(8, NOW)), List.of(new HpaHistory.ScaleEvent(6, NOW)));
             leader.kept().save(hpa("web", "u-web"), scaled, RETENTION, NOW);
             assertThat(leader.kept().persisted()).isTrue();
             crdInstalled = false; // kubectl delete crd horizontalpodautoscalerhistories.autoscaling.hpa-controller.io
@@ -433,7 +435,7 @@ class HistoryObjectsTest {
             requests.clear();
 
             String missing = "the API server does not serve horizontalpodautoscalerhistories.autoscaling.hpa-controller.io/v1 (is its CRD installed?)";
-            HpaHistory.Snapshot down = history(List.of(rec(8, NOW), rec(2, NOW + 1_000)), List.of(new HpaHistory.ScaleEvent(6, NOW)));
+            HistorySnapshot down = history(List.of(rec(8, NOW), rec(2, NOW + 1_000)), List.of(new HpaHistory.ScaleEvent(6, NOW)));
             leader.kept().save(hpa("web", "u-web"), down, RETENTION, NOW + 1_000); // not thrown: the sync goes on and scales
             assertThat(requests).containsExactly("PUT web", "POST", "DISCOVERY");
             assertThat(leader.kept().persisted()).isFalse();
@@ -477,7 +479,7 @@ class HistoryObjectsTest {
     void aNotFoundThatDiscoveryDoesNotConfirmIsThrownAsBefore() throws ApiException {
         Instance leader = instance();
         leader.kept().restore(hpa("u1"), NOW);
-        HpaHistory.Snapshot scaled = history(List.of(rec(8, NOW)), List.of(new HpaHistory.ScaleEvent(6, NOW)));
+        HistorySnapshot scaled = history(List.of(rec(8, NOW)), List.of(new HpaHistory.ScaleEvent(6, NOW)));
         failures.put("POST", 404); // the namespace going away, say: discovery still lists the resource
         assertThatThrownBy(() -> leader.kept().save(hpa("u1"), scaled, RETENTION, NOW)).isInstanceOf(ApiException.NotFound.class);
         crdInstalled = false;
@@ -505,7 +507,7 @@ class HistoryObjectsTest {
     void aChangeOfTheLearnedLoadAloneIsWrittenAtMostOnceAMinute() throws ApiException {
         Instance a = instance();
         a.kept().restore(hpa("u1"), NOW);
-        HpaHistory.Snapshot base = history(List.of(rec(8, NOW)), List.of(new HpaHistory.ScaleEvent(6, NOW)));
+        HistorySnapshot base = history(List.of(rec(8, NOW)), List.of(new HpaHistory.ScaleEvent(6, NOW)));
         a.kept().save(hpa("u1"), base.withLearnedLoad("A"), RETENTION, NOW);
         a.kept().save(hpa("u1"), base.withLearnedLoad("B"), RETENTION, NOW + 15_000);
         a.kept().save(hpa("u1"), base.withLearnedLoad("C"), RETENTION, NOW + 45_000);
@@ -534,12 +536,12 @@ class HistoryObjectsTest {
         for (int i = 0; i < 3600; i++) {
             events.add(new HpaHistory.ScaleEvent(100_000, NOW + i * 1000L));
         }
-        List<HpaHistory.MetricFailure> failures = new ArrayList<>();
+        List<MetricFailures.MetricFailure> failures = new ArrayList<>();
         for (int i = 0; i < 30; i++) {
-            failures.add(new HpaHistory.MetricFailure("external/queue-" + "x".repeat(200) + i, NOW, true));
+            failures.add(new MetricFailures.MetricFailure("external/queue-" + "x".repeat(200) + i, NOW, true));
         }
-        HpaHistory.Snapshot huge = new HpaHistory.Snapshot(true, recs, events, events, failures, "y".repeat(StoredHistory.MAX_LEARNED_LOAD));
-        HpaHistory.Snapshot kept = new Retention(3_600_000, 3_600_000).compact(huge, now);
+        HistorySnapshot huge = new HistorySnapshot(true, recs, events, events, failures, "y".repeat(StoredHistory.MAX_LEARNED_LOAD));
+        HistorySnapshot kept = new Retention(3_600_000, 3_600_000).compact(huge, now);
 
         assertThat(kept.recommendations()).hasSizeLessThanOrEqualTo(2 * Retention.MAX_PER_WINDOW + 1);
         assertThat(kept.scaleUpEvents()).hasSize(Retention.MAX_EVENTS_PER_DIRECTION);

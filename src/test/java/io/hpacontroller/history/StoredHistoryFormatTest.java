@@ -3,8 +3,10 @@ package io.hpacontroller.history;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.hpacontroller.core.normalize.HistorySnapshot;
 import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.normalize.HpaHistory;
+import io.hpacontroller.core.normalize.MetricFailures;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -35,12 +37,12 @@ class StoredHistoryFormatTest {
             sample = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
         StoredHistory stored = JSON.unmarshal(sample, StoredHistory.class);
-        HpaHistory.Snapshot kept = stored.history();
-        assertThat(kept).isEqualTo(new HpaHistory.Snapshot(true,
+        HistorySnapshot kept = stored.history();
+        assertThat(kept).isEqualTo(new HistorySnapshot(true,
                 List.of(new HpaHistory.Recommendation(9, at("2027-01-15T07:58:00Z")), new HpaHistory.Recommendation(4, at("2027-01-15T07:59:30.500Z")),
                         new HpaHistory.Recommendation(6, at("2027-01-15T08:00:00.250Z"))),
                 List.of(new HpaHistory.ScaleEvent(2, at("2027-01-15T07:57:00Z"))), List.of(new HpaHistory.ScaleEvent(3, at("2027-01-15T07:59:45Z"))),
-                List.of(new HpaHistory.MetricFailure("External/queue", at("2027-01-15T07:59:00Z"), true)), "AAEC"));
+                List.of(new MetricFailures.MetricFailure("External/queue", at("2027-01-15T07:59:00Z"), true)), "AAEC"));
 
         HistoryStore histories = new HistoryStore();
         histories.restore("shop/web", kept);
@@ -60,8 +62,8 @@ class StoredHistoryFormatTest {
     void anHpaNeverSyncedIsNeverSeenNotAnEmptyList() {
         HistoryStore histories = new HistoryStore();
         assertThat(histories.of("shop/web").recommendationsSeen()).isEqualTo(HpaHistory.NeverSeen.NEVER_SEEN);
-        histories.restore("shop/web", HpaHistory.Snapshot.NEVER_SEEN);
+        histories.restore("shop/web", HistorySnapshot.NEVER_SEEN);
         assertThat(histories.of("shop/web").seen()).isFalse();
-        assertThat(histories.snapshot("shop/web")).isEqualTo(HpaHistory.Snapshot.NEVER_SEEN);
+        assertThat(histories.snapshot("shop/web")).isEqualTo(HistorySnapshot.NEVER_SEEN);
     }
 }

@@ -5,7 +5,7 @@ import io.hpacontroller.core.fakes.FakeCluster;
 import io.hpacontroller.core.fakes.Pods;
 import io.hpacontroller.core.fakes.Specs;
 import io.hpacontroller.core.normalize.HistoryStore;
-import io.hpacontroller.core.normalize.HpaHistory;
+import io.hpacontroller.core.normalize.MetricFailures;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.core.trace.DecisionTrace;
 import io.hpacontroller.core.trace.ReconcileOutcome;
@@ -47,7 +47,7 @@ class DecisionsJsonTest {
                 .contains("\"since\":\"2026-03-01T12:00:00Z\"").doesNotContain(":-1");
         HpaDecisions read = DecisionsJson.read(json, HpaDecisions.class);
 
-        assertThat(read.history().metricFailures()).containsExactly(new HpaHistory.MetricFailure("External/queue", now.toEpochMilli(), true));
+        assertThat(read.history().metricFailures()).containsExactly(new MetricFailures.MetricFailure("External/queue", now.toEpochMilli(), true));
         assertThat(read.history()).isEqualTo(written.history());
         DecisionTrace t = read.decisions().get(0);
         assertThat(t.controls()).isEqualTo(o.trace().controls());

@@ -64,7 +64,7 @@ public record Retention(long scaleUpWindowMillis, long scaleDownWindowMillis) {
     }
 
     /** The history cut down to what later syncs from {@code now} on can use (see the class comment). */
-    public HpaHistory.Snapshot compact(HpaHistory.Snapshot history, long now) {
+    public HistorySnapshot compact(HistorySnapshot history, long now) {
         List<HpaHistory.Recommendation> recs = history.recommendations();
         HpaHistory.Recommendation run = history.runInProgress();
         List<HpaHistory.Recommendation> kept = new ArrayList<>(deque(recs, now - scaleDownWindowMillis, true));
@@ -85,13 +85,13 @@ public record Retention(long scaleUpWindowMillis, long scaleDownWindowMillis) {
     /**
      * Whether a new leader restoring {@code b} decides from {@code now} on as one restoring {@code a} would: the
      * two are the same once compacted at {@code now}, but for the time of the run in progress (which a new
-     * leader sets itself, see {@link HpaHistory.Snapshot#withRunUntil}).
+     * leader sets itself, see {@link HistorySnapshot#withRunUntil}).
      */
-    public boolean equivalent(HpaHistory.Snapshot a, HpaHistory.Snapshot b, long now) {
+    public boolean equivalent(HistorySnapshot a, HistorySnapshot b, long now) {
         return withoutRunTime(compact(a, now)).equals(withoutRunTime(compact(b, now)));
     }
 
-    private static HpaHistory.Snapshot withoutRunTime(HpaHistory.Snapshot s) {
+    private static HistorySnapshot withoutRunTime(HistorySnapshot s) {
         HpaHistory.Recommendation run = s.runInProgress();
         if (run == null) {
             return s;

@@ -29,19 +29,14 @@ public final class ScaleEvents {
     }
 
     /**
-     * Everything {@code history} remembers as it will be once the scale from {@code previousReplicas} to
-     * {@code newReplicas} is recorded ({@link #record}); the history itself does not change. What is kept in the
-     * cluster before the scale is written, so that a scale is never written before its event is kept.
+     * {@code history} as it will be once the scale from {@code previousReplicas} to {@code newReplicas} is recorded
+     * ({@link #record}), in a copy: the history itself does not change. What is kept in the cluster before the
+     * scale is written, so that a scale is never written before its event is kept.
      */
-    public static HpaHistory.Snapshot snapshotWith(HpaHistory history, Behavior behavior, int previousReplicas, int newReplicas, long now) {
-        synchronized (history) {
-            if (behavior == null || previousReplicas == newReplicas) {
-                return history.snapshot();
-            }
-            boolean up = newReplicas > previousReplicas;
-            List<ScaleEventSlot> planned = after(history.scaleEventSlots(up), behavior, up, previousReplicas, newReplicas, now);
-            return history.snapshotWith(up ? planned : history.scaleEventSlots(true), up ? history.scaleEventSlots(false) : planned);
-        }
+    public static HpaHistory planned(HpaHistory history, Behavior behavior, int previousReplicas, int newReplicas, long now) {
+        HpaHistory planned = history.copy();
+        record(planned, behavior, previousReplicas, newReplicas, now);
+        return planned;
     }
 
     /** The slots of one direction once the change is recorded in them. */

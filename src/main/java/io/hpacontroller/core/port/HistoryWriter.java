@@ -1,7 +1,7 @@
 package io.hpacontroller.core.port;
 
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
-import io.hpacontroller.core.normalize.HpaHistory;
+import io.hpacontroller.core.normalize.HistorySnapshot;
 import io.hpacontroller.core.normalize.Retention;
 
 /**
@@ -33,7 +33,7 @@ public interface HistoryWriter {
      * @param retention the windows it was compacted for
      * @param now       the sync's time (epoch millis)
      */
-    void save(HorizontalPodAutoscaler hpa, HpaHistory.Snapshot kept, Retention retention, long now) throws ApiException;
+    void save(HorizontalPodAutoscaler hpa, HistorySnapshot kept, Retention retention, long now) throws ApiException;
 
     /** Keeps nothing: the simulator, the conformance runner, {@code explain}, and {@code run} with persistence off. */
     HistoryWriter NONE = (hpa, kept, retention, now) -> {

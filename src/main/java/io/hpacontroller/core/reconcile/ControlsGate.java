@@ -4,7 +4,7 @@ import io.hpacontroller.core.controls.ControlAnnotations;
 import io.hpacontroller.core.controls.HpaControls;
 import io.hpacontroller.core.controls.Mode;
 import io.hpacontroller.core.normalize.HistoryStore;
-import io.hpacontroller.core.normalize.HpaHistory;
+import io.hpacontroller.core.normalize.MetricFailures;
 import io.hpacontroller.core.normalize.Normalization;
 import io.hpacontroller.core.port.EventRecorder;
 import io.hpacontroller.core.trace.ConditionList;
@@ -46,9 +46,9 @@ final class ControlsGate {
      * it is, except the metrics' failures: nothing is observed while suspended, so a failure run ends. Returns the trace.
      */
     DecisionTrace suspended(Sync s) {
-        HpaHistory history = histories.of(s.key());
-        if (MetricFallback.anyRemembered(history)) {
-            MetricFallback.forgetAll(history, s.hpa(), events, s.now(), "", false);
+        MetricFailures failures = histories.metricFailures(s.key());
+        if (MetricFallback.anyRemembered(failures)) {
+            MetricFallback.forgetAll(failures, s.hpa(), events, s.now(), "", false);
         }
         s.conditions().set(ConditionList.SCALING_ACTIVE, false, Reconciler.SUSPENDED,
                 "the HPA is suspended (mode Suspended): no metrics are read and the target's scale is not written");

@@ -2,6 +2,8 @@ package io.hpacontroller.core.reconcile;
 
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.hpacontroller.core.normalize.Behavior;
+import io.hpacontroller.core.normalize.HistoryStore;
+import io.hpacontroller.core.normalize.HistorySnapshot;
 import io.hpacontroller.core.normalize.HpaHistory;
 import io.hpacontroller.core.normalize.Retention;
 import io.hpacontroller.core.normalize.ScaleEvents;
@@ -18,11 +20,13 @@ final class KeptHistory {
 
     private final HistoryWriter writer;
     private final EventRecorder events;
+    private final HistoryStore histories;
     private final java.time.Clock clock;
 
-    KeptHistory(HistoryWriter writer, EventRecorder events, java.time.Clock clock) {
+    KeptHistory(HistoryWriter writer, EventRecorder events, HistoryStore histories, java.time.Clock clock) {
         this.writer = writer;
         this.events = events;
+        this.histories = histories;
         this.clock = clock;
     }
 
@@ -42,7 +46,7 @@ final class KeptHistory {
             return null;
         }
         long at = clock.millis(); // the scale is written right after: the next leader counts its periods from here
-        HpaHistory.Snapshot planned = ScaleEvents.snapshotWith(history, behavior, currentReplicas, nextReplicas, at);
+        HistorySnapshot planned = histories.snapshotWith(s.key(), ScaleEvents.planned(history, behavior, currentReplicas, nextReplicas, at));
         try {
             writer.save(s.hpa(), retention.compact(planned, at), retention, at);
             return null;

@@ -8,7 +8,7 @@ import io.hpacontroller.core.calc.Tolerances;
 import io.hpacontroller.core.forecast.Forecast;
 import io.hpacontroller.core.forecast.LoadHistory;
 import io.hpacontroller.core.forecast.PredictSetting;
-import io.hpacontroller.core.normalize.HpaHistory;
+import io.hpacontroller.core.normalize.LearnedLoad;
 import io.hpacontroller.core.trace.MetricTrace;
 import io.hpacontroller.core.trace.PredictionTrace.PredictedMetric;
 
@@ -32,7 +32,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code ceil(ratio × pods)} (the current count inside the tolerance) with the ratio the forecast would give over
  * the pods the metric is measured over now ({@link ReplicaCalculator#fromUsageRatio}).
  *
- * <p>The learned load lives in {@link HpaHistory#learnedLoad()} in its persisted form ({@link LoadHistory#encode},
+ * <p>The learned load lives in {@link LearnedLoad} in its persisted form ({@link LoadHistory#encode},
  * at most 64 KiB), written at the first sync of each new minute, so a restored history (a new leader, explain)
  * brings it along; between two writes it is kept decoded here, by HPA key. A history without predict forgets it.
  * A forecast is computed once per metric and minute (a Holt-Winters fit costs 24 passes over the history).
@@ -73,10 +73,10 @@ final class LoadPrediction {
     }
 
     /** The HPA does not predict (any more): nothing of its load is kept. */
-    void stop(String key, HpaHistory history) {
+    void stop(String key, LearnedLoad load) {
         learned.remove(key);
-        if (history.learnedLoad() != null) {
-            history.setLearnedLoad(null);
+        if (load.encoded() != null) {
+            load.set(null);
         }
     }
 
@@ -88,9 +88,9 @@ final class LoadPrediction {
      * @param statusReplicas  status.replicas of the target
      * @param maxReplicas     spec.maxReplicas: a forecast worth more is discarded
      */
-    PredictionTrace predict(String key, HpaHistory history, PredictSetting setting, List<String> identities, List<MetricTrace> traces,
+    PredictionTrace predict(String key, LearnedLoad load, PredictSetting setting, List<String> identities, List<MetricTrace> traces,
                             int currentReplicas, int statusReplicas, int maxReplicas, Tolerances tolerances, long now) {
-        Learned l = learnedOf(key, history, setting);
+        Learned l = learnedOf(key, load, setting);
         long nowMinute = Math.floorDiv(now, 60_000L);
         List<PredictedMetric> out = new ArrayList<>();
         int best = -1;
@@ -107,7 +107,7 @@ final class LoadPrediction {
         if (nowMinute != l.writtenMinute && !l.load.metrics().isEmpty()) {
             l.stored = l.load.encode();
             l.writtenMinute = nowMinute;
-            history.setLearnedLoad(l.stored);
+            load.set(l.stored);
         }
         String note = l.note;
         l.note = null;
@@ -138,8 +138,8 @@ final class LoadPrediction {
     }
 
     /** The decoded load of the HPA, read again when its history holds another stored text (restored) or the setting changed. */
-    private Learned learnedOf(String key, HpaHistory history, PredictSetting setting) {
-        String stored = history.learnedLoad();
+    private Learned learnedOf(String key, LearnedLoad kept, PredictSetting setting) {
+        String stored = kept.encoded();
         Learned l = learned.get(key);
         if (l != null && l.stored == stored && l.setting.equals(setting)) {
             return l;

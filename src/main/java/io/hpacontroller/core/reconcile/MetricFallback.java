@@ -2,8 +2,8 @@ package io.hpacontroller.core.reconcile;
 
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.hpacontroller.core.controls.Fallback;
-import io.hpacontroller.core.normalize.HpaHistory.MetricFailure;
-import io.hpacontroller.core.normalize.HpaHistory;
+import io.hpacontroller.core.normalize.MetricFailures;
+import io.hpacontroller.core.normalize.MetricFailures.MetricFailure;
 
 import io.hpacontroller.core.port.EventRecorder;
 import io.hpacontroller.core.trace.DecisionSummary;
@@ -16,7 +16,7 @@ import java.util.Set;
 /**
  * The fallback control within one sync (KEP-5679, KEDA's {@code fallback}): a metric that has failed at every
  * sync for {@link Fallback#after()} proposes {@link Fallback#replicas()} instead of blocking. The failure's start
- * is this controller's own observation, kept in the HPA's {@link HpaHistory} (so it survives with the history);
+ * is this controller's own observation, kept in the HPA's {@link MetricFailures} (so it survives with the history);
  * a metric that gives a value, leaves the spec or fails for a reason no wait can fix (its spec is invalid) ends
  * its failure. A Warning event {@value #STARTED} announces a fallback when it starts, a Normal
  * {@value #ENDED} when it ends. Without the control nothing is measured and any remembered failure is forgotten.
@@ -29,7 +29,7 @@ final class MetricFallback {
     static final String ENDED = "FallbackEnded";
 
     private final Fallback fallback;
-    private final HpaHistory history;
+    private final MetricFailures failures;
     private final HorizontalPodAutoscaler hpa;
     private final EventRecorder events;
     private final long now;
@@ -37,9 +37,9 @@ final class MetricFallback {
     /**
      * @param fallback the HPA's fallback control, null when it has none
      */
-    MetricFallback(Fallback fallback, HpaHistory history, HorizontalPodAutoscaler hpa, EventRecorder events, long now) {
+    MetricFallback(Fallback fallback, MetricFailures failures, HorizontalPodAutoscaler hpa, EventRecorder events, long now) {
         this.fallback = fallback;
-        this.history = history;
+        this.failures = failures;
         this.hpa = hpa;
         this.events = events;
         this.now = now;
@@ -54,12 +54,12 @@ final class MetricFallback {
             ended(identity, t.described() + " is invalid (" + t.errorMessage() + "), which no wait can fix");
             return t;
         }
-        MetricFailure f = history.metricFailed(identity, now);
+        MetricFailure f = failures.metricFailed(identity, now);
         if (now - f.since() < fallback.after().toMillis()) {
             return t.failingSince(f.since(), -1);
         }
         if (!f.fallback()) {
-            history.fallbackStarted(identity);
+            failures.fallbackStarted(identity);
             events.record(hpa, EventRecorder.Type.Warning, STARTED, t.described() + " has failed since " + time(f.since()) + " ("
                     + DecisionSummary.duration(now - f.since()) + "): proposing the fallback of " + fallback.replicas()
                     + " replicas until it gives a value again");
@@ -76,15 +76,15 @@ final class MetricFallback {
 
     /** After every metric was computed: the failures of metrics no longer in the spec end. */
     void keepOnly(Set<String> identities) {
-        for (MetricFailure f : history.keepMetricFailuresOf(identities)) {
+        for (MetricFailure f : failures.keepMetricFailuresOf(identities)) {
             announceEnd(f, f.metric() + " is no longer in the spec");
         }
     }
 
     /** Without the control (or with metrics not read at all): forgets every failure, announcing the end of a fallback in force. */
-    static void forgetAll(HpaHistory history, HorizontalPodAutoscaler hpa, EventRecorder events, long now, String why, boolean announce) {
-        MetricFallback off = new MetricFallback(null, history, hpa, events, now);
-        for (MetricFailure f : history.keepMetricFailuresOf(Set.of())) {
+    static void forgetAll(MetricFailures failures, HorizontalPodAutoscaler hpa, EventRecorder events, long now, String why, boolean announce) {
+        MetricFallback off = new MetricFallback(null, failures, hpa, events, now);
+        for (MetricFailure f : failures.keepMetricFailuresOf(Set.of())) {
             if (announce) {
                 off.announceEnd(f, why);
             }
@@ -92,12 +92,12 @@ final class MetricFallback {
     }
 
     /** Whether any failure is remembered (cheap check before {@link #forgetAll}). */
-    static boolean anyRemembered(HpaHistory history) {
-        return !history.metricFailures().isEmpty();
+    static boolean anyRemembered(MetricFailures failures) {
+        return !failures.all().isEmpty();
     }
 
     private void ended(String identity, String why) {
-        MetricFailure f = history.metricRecovered(identity);
+        MetricFailure f = failures.metricRecovered(identity);
         if (f != null) {
             announceEnd(f, why);
         }

@@ -121,7 +121,7 @@ public final class Reconciler {
                 config.initialReadinessDelay().toMillis()), metrics, pods);
         this.selectors = new TargetSelector(pods, ports.ownership(), events);
         this.gate = new ControlsGate(events, histories);
-        this.kept = new KeptHistory(ports.history(), events, clock);
+        this.kept = new KeptHistory(ports.history(), events, histories, clock);
     }
 
     /** The evaluator for an HPA: the flags' warm-up, or the HPA's own. */
@@ -249,12 +249,12 @@ public final class Reconciler {
         }
         HpaHistory history = histories.of(s.key());
         Normalizer.recordInitialRecommendation(history, current, s.now());
-        if (s.controls().fallback() == null && MetricFallback.anyRemembered(history)) {
-            MetricFallback.forgetAll(history, s.hpa(), events, s.now(), "the fallback control was removed", true);
+        if (s.controls().fallback() == null && MetricFallback.anyRemembered(histories.metricFailures(s.key()))) {
+            MetricFallback.forgetAll(histories.metricFailures(s.key()), s.hpa(), events, s.now(), "the fallback control was removed", true);
         }
         int max = spec.getMaxReplicas();
         ScalingAhead.Floor floor = ScalingAhead.minReplicas(s.controls(), s.now(), spec.getMinReplicas() != null ? spec.getMinReplicas() : 1, max);
-        Optional<String> badPrediction = ahead.check(s.key(), history, s.controls().predict(), spec);
+        Optional<String> badPrediction = ahead.check(s.key(), histories.learnedLoad(s.key()), s.controls().predict(), spec);
         if (badPrediction.isPresent()) {
             return Rule.ended(ended(s, gate.invalid(s, badPrediction.get())));
         }
@@ -282,14 +282,14 @@ public final class Reconciler {
             return new Recommendation(null, by.desiredReplicas(), by.rescaleReason(), PredictionTrace.NONE);
         }
         Tolerances tolerances = Behavior.tolerances(rule.behavior(), config.tolerance());
-        ReplicasForMetrics metrics = computeReplicasForMetrics(s, scale, rule.metricSpecs(), tolerances, rule.history());
+        ReplicasForMetrics metrics = computeReplicasForMetrics(s, scale, rule.metricSpecs(), tolerances);
         if (metrics.replicas() < 0) {
             return new Recommendation(metrics, -1, "", PredictionTrace.NONE);
         }
         boolean byMetrics = metrics.replicas() > by.desiredReplicas();
         int desired = byMetrics ? metrics.replicas() : by.desiredReplicas();
         PredictionTrace prediction = s.controls().predict() == null ? PredictionTrace.NONE
-                : ahead.predict(s.key(), rule.history(), s.controls().predict(), metrics.identities(), metrics.traces(), rule.current(),
+                : ahead.predict(s.key(), histories.learnedLoad(s.key()), s.controls().predict(), metrics.identities(), metrics.traces(), rule.current(),
                         scale.statusReplicas(), rule.max(), tolerances, s.now(), desired);
         String metric = prediction.raised() ? ScalingAhead.rescaleMetric(prediction, s.controls().predict()) : byMetrics ? metrics.metric() : "";
         desired = prediction.raised() ? prediction.replicas() : desired;
@@ -389,13 +389,12 @@ public final class Reconciler {
      * a metric that has failed long enough proposes the fallback replicas instead ({@link MetricFallback}): it
      * enters the max like any proposal and blocks nothing.
      */
-    private ReplicasForMetrics computeReplicasForMetrics(Sync s, ScaleTarget scale, List<MetricSpec> metricSpecs, Tolerances tolerances,
-                                                         HpaHistory history) {
+    private ReplicasForMetrics computeReplicasForMetrics(Sync s, ScaleTarget scale, List<MetricSpec> metricSpecs, Tolerances tolerances) {
         TargetSelector.Check check = selectors.check(s.hpa(), s.key(), s.namespace(), scale.selector(), s.conditions());
         if (check.selector() == null) {
             return ReplicasForMetrics.unusableSelector(check);
         }
-        MetricFallback fallback = new MetricFallback(s.controls().fallback(), history, s.hpa(), events, s.now());
+        MetricFallback fallback = new MetricFallback(s.controls().fallback(), histories.metricFailures(s.key()), s.hpa(), events, s.now());
         return ReplicasForMetrics.compute(s, scale, check.selector(), metricSpecs, tolerances, evaluatorFor(s.controls()), fallback, events);
     }
 

@@ -6,7 +6,7 @@ import io.hpacontroller.core.calc.Tolerances;
 import io.hpacontroller.core.controls.HpaControls;
 import io.hpacontroller.core.forecast.PredictAnnotation;
 import io.hpacontroller.core.forecast.PredictSetting;
-import io.hpacontroller.core.normalize.HpaHistory;
+import io.hpacontroller.core.normalize.LearnedLoad;
 import io.hpacontroller.core.schedule.Schedules;
 import io.hpacontroller.core.trace.MetricTrace;
 import io.hpacontroller.core.trace.PredictionTrace;
@@ -49,9 +49,9 @@ final class ScalingAhead {
      * Without the predict control, forgets what was learned; with it, what makes the setting unusable for this spec
      * (as the controls' error message), if anything.
      */
-    Optional<String> check(String key, HpaHistory history, PredictSetting setting, HorizontalPodAutoscalerSpec spec) {
+    Optional<String> check(String key, LearnedLoad learned, PredictSetting setting, HorizontalPodAutoscalerSpec spec) {
         if (setting == null) {
-            prediction.stop(key, history);
+            prediction.stop(key, learned);
             return Optional.empty();
         }
         return setting.capacityProblem(spec.getMetrics() == null ? 1 : Math.max(1, spec.getMetrics().size()))
@@ -65,9 +65,9 @@ final class ScalingAhead {
      * @param currentReplicas spec.replicas of the target
      * @param statusReplicas  status.replicas of the target
      */
-    PredictionTrace predict(String key, HpaHistory history, PredictSetting setting, List<String> identities, List<MetricTrace> traces,
+    PredictionTrace predict(String key, LearnedLoad learned, PredictSetting setting, List<String> identities, List<MetricTrace> traces,
                             int currentReplicas, int statusReplicas, int maxReplicas, Tolerances tolerances, long now, int desiredReplicas) {
-        PredictionTrace p = prediction.predict(key, history, setting, identities, traces, currentReplicas, statusReplicas, maxReplicas,
+        PredictionTrace p = prediction.predict(key, learned, setting, identities, traces, currentReplicas, statusReplicas, maxReplicas,
                 tolerances, now);
         return p.replicas() > desiredReplicas ? new PredictionTrace(p.setting(), p.metrics(), p.replicas(), true, p.note()) : p;
     }

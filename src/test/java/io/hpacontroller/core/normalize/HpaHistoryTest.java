@@ -146,34 +146,36 @@ class HpaHistoryTest {
 
     @Test
     void aMetricFailureStartsAtItsFirstFailedSyncAndEndsWhenTheMetricGivesAValue() {
-        HpaHistory h = new HpaHistory();
-        assertThat(h.metricFailed("External/queue", 1_000)).isEqualTo(new HpaHistory.MetricFailure("External/queue", 1_000, false));
+        MetricFailures h = new MetricFailures();
+        assertThat(h.metricFailed("External/queue", 1_000)).isEqualTo(new MetricFailures.MetricFailure("External/queue", 1_000, false));
         assertThat(h.metricFailed("External/queue", 16_000).since()).as("the start stays").isEqualTo(1_000);
         assertThat(h.fallbackStarted("External/queue").fallback()).isTrue();
         assertThat(h.fallbackStarted("Resource/cpu")).as("not failing: nothing to start").isNull();
-        assertThat(h.metricRecovered("External/queue")).isEqualTo(new HpaHistory.MetricFailure("External/queue", 1_000, true));
-        assertThat(h.metricFailures()).isEmpty();
+        assertThat(h.metricRecovered("External/queue")).isEqualTo(new MetricFailures.MetricFailure("External/queue", 1_000, true));
+        assertThat(h.all()).isEmpty();
         assertThat(h.metricRecovered("External/queue")).isNull();
     }
 
     @Test
     void theFailuresOfMetricsThatLeftTheSpecAreForgotten() {
-        HpaHistory h = new HpaHistory();
+        MetricFailures h = new MetricFailures();
         h.metricFailed("External/a", 1_000);
         h.metricFailed("External/b", 2_000);
-        assertThat(h.keepMetricFailuresOf(Set.of("External/b"))).extracting(HpaHistory.MetricFailure::metric).containsExactly("External/a");
-        assertThat(h.metricFailures()).extracting(HpaHistory.MetricFailure::metric).containsExactly("External/b");
+        assertThat(h.keepMetricFailuresOf(Set.of("External/b"))).extracting(MetricFailures.MetricFailure::metric).containsExactly("External/a");
+        assertThat(h.all()).extracting(MetricFailures.MetricFailure::metric).containsExactly("External/b");
     }
 
     @Test
     void metricFailuresAreInTheSnapshotAndRestoredFromIt() {
-        HpaHistory h = new HpaHistory();
-        Normalizer.recordInitialRecommendation(h, 3, 0);
-        h.metricFailed("Resource/cpu", 5_000);
-        h.fallbackStarted("Resource/cpu");
-        HpaHistory.Snapshot snapshot = h.snapshot();
-        assertThat(snapshot.metricFailures()).containsExactly(new HpaHistory.MetricFailure("Resource/cpu", 5_000, true));
-        assertThat(HpaHistory.restore(snapshot).snapshot()).isEqualTo(snapshot);
-        assertThat(new HpaHistory.Snapshot(true, List.of(), List.of(), List.of()).metricFailures()).isEmpty();
+        HistoryStore store = new HistoryStore();
+        Normalizer.recordInitialRecommendation(store.of("ns/a"), 3, 0);
+        store.metricFailures("ns/a").metricFailed("Resource/cpu", 5_000);
+        store.metricFailures("ns/a").fallbackStarted("Resource/cpu");
+        HistorySnapshot snapshot = store.snapshot("ns/a");
+        assertThat(snapshot.metricFailures()).containsExactly(new MetricFailures.MetricFailure("Resource/cpu", 5_000, true));
+        HistoryStore restored = new HistoryStore();
+        restored.restore("ns/a", snapshot);
+        assertThat(restored.snapshot("ns/a")).isEqualTo(snapshot);
+        assertThat(new HistorySnapshot(true, List.of(), List.of(), List.of()).metricFailures()).isEmpty();
     }
 }

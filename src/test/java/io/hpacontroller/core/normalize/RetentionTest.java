@@ -23,6 +23,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RetentionTest {
 
+    /** What the history holds, as the kept value (no failing metric, no learned load). */
+    private static HistorySnapshot snap(HpaHistory h) {
+        return HistorySnapshot.of(h, List.of(), null);
+    }
+
     private static final long NOW = 1_800_000_000_000L;
     private static final long BASE_SEED = Long.getLong("hpa.property.seed", 0x4a9c_2026L);
     private static final int CASES = Integer.getInteger("hpa.property.cases", 4000);
@@ -112,17 +117,17 @@ class RetentionTest {
                 recommendation = next(r, recommendation, rules.max());
                 Normalization a = rules.decide(whole, now, current, recommendation);
                 Normalization b = rules.decide(compacted, now, currentCompacted, recommendation);
-                assertThat(b).as("step %d at +%d s, rules %s, whole history %s", step, (now - NOW) / 1000, rules, whole.snapshot()).isEqualTo(a);
-                HpaHistory.Snapshot planned = ScaleEvents.snapshotWith(compacted, rules.behavior(), currentCompacted, b.replicas(), now);
+                assertThat(b).as("step %d at +%d s, rules %s, whole history %s", step, (now - NOW) / 1000, rules, snap(whole)).isEqualTo(a);
+                HistorySnapshot planned = snap(ScaleEvents.planned(compacted, rules.behavior(), currentCompacted, b.replicas(), now));
                 ScaleEvents.record(whole, rules.behavior(), current, a.replicas(), now);
                 ScaleEvents.record(compacted, rules.behavior(), currentCompacted, b.replicas(), now);
-                assertThat(compacted.snapshot()).as("the history planned before the scale").isEqualTo(planned);
+                assertThat(snap(compacted)).as("the history planned before the scale").isEqualTo(planned);
                 scaled[0] += a.replicas() != current ? 1 : 0;
                 current = a.replicas();
                 currentCompacted = b.replicas();
-                HpaHistory.Snapshot kept = retention.compact(compacted.snapshot(), now);
-                compactedAway[0] += compacted.snapshot().recommendations().size() - kept.recommendations().size();
-                compacted = HpaHistory.restore(kept);
+                HistorySnapshot kept = retention.compact(snap(compacted), now);
+                compactedAway[0] += snap(compacted).recommendations().size() - kept.recommendations().size();
+                compacted = kept.history();
                 // the next sync: mostly one period later, sometimes after a missed sync or two, sometimes sooner
                 now += pick(r, 15_000L, 15_000L, 15_000L, 30_000L, 45_000L, 1_000L, 14_999L, 60_000L, 300_000L);
             }
@@ -149,7 +154,7 @@ class RetentionTest {
         both.sort(java.util.Comparator.comparingLong(HpaHistory.Recommendation::timestamp));
         HpaHistory h = new HpaHistory();
         h.setRecommendations(both);
-        assertThat(hour.compact(h.snapshot(), now + 500).recommendations()).hasSizeLessThanOrEqualTo(2 * Retention.MAX_PER_WINDOW + 1);
+        assertThat(hour.compact(snap(h), now + 500).recommendations()).hasSizeLessThanOrEqualTo(2 * Retention.MAX_PER_WINDOW + 1);
     }
 
     @Test
@@ -167,7 +172,7 @@ class RetentionTest {
             Normalization b = Normalizer.withBehavior(compacted, now, behavior, 1000, recommendation, 1, 1000);
             assertThat(b.stabilized()).as("at +%d s", i * 15).isGreaterThanOrEqualTo(a.stabilized());
             merged += b.stabilized() > a.stabilized() ? 1 : 0;
-            compacted = HpaHistory.restore(retention.compact(compacted.snapshot(), now));
+            compacted = retention.compact(snap(compacted), now).history();
             assertThat(compacted.recommendations()).hasSizeLessThanOrEqualTo(Retention.MAX_PER_WINDOW + 1);
         }
         assertThat(merged).as("the bound was reached and held a count longer").isPositive();
@@ -179,31 +184,31 @@ class RetentionTest {
         HpaHistory h = new HpaHistory();
         Normalizer.recordInitialRecommendation(h, 5, NOW);
         Normalizer.legacy(h, NOW, 300_000, 5, 5, 1, 10);
-        HpaHistory.Snapshot first = retention.compact(h.snapshot(), NOW);
+        HistorySnapshot first = retention.compact(snap(h), NOW);
         assertThat(first.recommendations()).containsExactly(new HpaHistory.Recommendation(5, NOW));
         assertThat(first.onlyTheRunInProgress()).as("what a new leader's first sync would make up again").isTrue();
 
         Normalizer.legacy(h, NOW + 15_000, 300_000, 5, 5, 1, 10);
-        HpaHistory.Snapshot steady = retention.compact(h.snapshot(), NOW + 15_000);
+        HistorySnapshot steady = retention.compact(snap(h), NOW + 15_000);
         assertThat(steady.runInProgress()).isEqualTo(new HpaHistory.Recommendation(5, NOW + 15_000));
         assertThat(retention.equivalent(steady, first, NOW + 15_000)).as("the same count again: only the run's time moved").isTrue();
 
         Normalizer.legacy(h, NOW + 30_000, 300_000, 5, 8, 1, 10);
-        HpaHistory.Snapshot higher = retention.compact(h.snapshot(), NOW + 30_000);
+        HistorySnapshot higher = retention.compact(snap(h), NOW + 30_000);
         assertThat(higher.recommendations()).as("8 outranks the 5s before it").containsExactly(new HpaHistory.Recommendation(8, NOW + 30_000));
         assertThat(retention.equivalent(higher, steady, NOW + 30_000)).isFalse();
 
         Normalizer.legacy(h, NOW + 45_000, 300_000, 8, 3, 1, 10);
-        HpaHistory.Snapshot lower = retention.compact(h.snapshot(), NOW + 45_000);
+        HistorySnapshot lower = retention.compact(snap(h), NOW + 45_000);
         assertThat(lower.recommendations()).as("the end of the run of 8 is known now").containsExactly(
                 new HpaHistory.Recommendation(8, NOW + 30_000), new HpaHistory.Recommendation(3, NOW + 45_000));
         assertThat(retention.equivalent(lower, higher, NOW + 45_000)).isFalse();
 
         for (long t = NOW + 60_000; t <= NOW + 400_000; t += 15_000) {
             Normalizer.legacy(h, t, 300_000, 8, 3, 1, 10);
-            assertThat(retention.equivalent(h.snapshot(), lower, t)).as("3 again at +%d s, the 8 leaving the window on its own", (t - NOW) / 1000).isTrue();
+            assertThat(retention.equivalent(snap(h), lower, t)).as("3 again at +%d s, the 8 leaving the window on its own", (t - NOW) / 1000).isTrue();
         }
-        assertThat(retention.compact(h.snapshot(), NOW + 400_000).recommendations()).hasSize(1);
+        assertThat(retention.compact(snap(h), NOW + 400_000).recommendations()).hasSize(1);
     }
 
     @Test
@@ -212,9 +217,9 @@ class RetentionTest {
         Retention retention = Retention.of(behavior, 300_000);
         HpaHistory h = new HpaHistory();
         Normalizer.recordInitialRecommendation(h, 2, NOW);
-        HpaHistory.Snapshot before = h.snapshot();
-        HpaHistory.Snapshot planned = ScaleEvents.snapshotWith(h, behavior, 2, 4, NOW);
-        assertThat(h.snapshot()).as("planning changes nothing").isEqualTo(before);
+        HistorySnapshot before = snap(h);
+        HistorySnapshot planned = snap(ScaleEvents.planned(h, behavior, 2, 4, NOW));
+        assertThat(snap(h)).as("planning changes nothing").isEqualTo(before);
         assertThat(planned.scaleUpEvents()).containsExactly(new HpaHistory.ScaleEvent(2, NOW));
         assertThat(retention.equivalent(planned, before, NOW)).isFalse();
         assertThat(planned.onlyTheRunInProgress()).isFalse();
@@ -229,7 +234,7 @@ class RetentionTest {
         h.addScaleEvent(true, 9, NOW - 3_600_001);
         h.addScaleEvent(true, 1, NOW - 2_000_000);
         h.addScaleEvent(false, 2, NOW - 3_600_000);
-        HpaHistory.Snapshot kept = new Retention(0, 0).compact(h.snapshot(), NOW);
+        HistorySnapshot kept = new Retention(0, 0).compact(snap(h), NOW);
         assertThat(kept.scaleUpEvents()).containsExactly(new HpaHistory.ScaleEvent(3, NOW - 10_000), new HpaHistory.ScaleEvent(1, NOW - 2_000_000));
         assertThat(kept.scaleDownEvents()).containsExactly(new HpaHistory.ScaleEvent(2, NOW - 3_600_000));
     }
@@ -247,20 +252,20 @@ class RetentionTest {
         Normalizer.recordInitialRecommendation(whole, 2, NOW);
         long t = NOW;
         int current = 2;
-        HpaHistory.Snapshot kept = null;
-        HpaHistory.Snapshot written = HpaHistory.Snapshot.NEVER_SEEN;
+        HistorySnapshot kept = null;
+        HistorySnapshot written = HistorySnapshot.NEVER_SEEN;
         long lastHigh = 0;
         for (; t < NOW + 20_000; t += 1000) {
             int recommendation = t < NOW + 10_000 ? 8 : 2;
             lastHigh = recommendation == 8 ? t : lastHigh;
             current = Normalizer.withBehavior(whole, t, behavior, current, recommendation, 2, 8).replicas();
-            kept = retention.compact(whole.snapshot(), t);
+            kept = retention.compact(snap(whole), t);
             if (!retention.equivalent(kept, written, t)) {
                 written = kept;
             }
         }
         long diedAt = NOW + 18_000;
-        HpaHistory restored = HpaHistory.restore(written.withRunUntil(diedAt));
+        HpaHistory restored = written.withRunUntil(diedAt).history();
         long wholeScaledDown = -1;
         long restoredScaledDown = -1;
         int wholeCurrent = current;
@@ -288,7 +293,7 @@ class RetentionTest {
             all.add(new HpaHistory.ScaleEvent(1 + i % 3, at));
         }
         long now = NOW + 1_300_000;
-        HpaHistory.Snapshot kept = Retention.of(behavior, 300_000).compact(whole.snapshot(), now);
+        HistorySnapshot kept = Retention.of(behavior, 300_000).compact(snap(whole), now);
         assertThat(kept.scaleUpEvents()).hasSize(Retention.MAX_EVENTS_PER_DIRECTION);
         assertThat(kept.scaleUpEvents().stream().mapToInt(HpaHistory.ScaleEvent::replicaChange).sum())
                 .isEqualTo(all.stream().mapToInt(HpaHistory.ScaleEvent::replicaChange).sum());
@@ -298,7 +303,7 @@ class RetentionTest {
             int kept_ = kept.scaleUpEvents().stream().filter(e -> e.timestamp() > s).mapToInt(HpaHistory.ScaleEvent::replicaChange).sum();
             assertThat(kept_).as("changes after +%d ms", since - NOW).isGreaterThanOrEqualTo(whole_);
         }
-        HpaHistory restored = HpaHistory.restore(kept);
+        HpaHistory restored = kept.history();
         Normalization a = Normalizer.withBehavior(whole, now, behavior, 10, 50, 1, 100);
         Normalization b = Normalizer.withBehavior(restored, now, behavior, 10, 50, 1, 100);
         assertThat(b.replicas()).isLessThanOrEqualTo(a.replicas());

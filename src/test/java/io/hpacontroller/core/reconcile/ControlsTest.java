@@ -16,13 +16,14 @@ import io.hpacontroller.core.model.ResourceAmounts;
 import io.hpacontroller.core.model.ScaleTarget;
 import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.normalize.HpaHistory;
+import io.hpacontroller.core.normalize.MetricFailures;
 import io.hpacontroller.core.port.ApiException;
 import io.hpacontroller.core.port.EventRecorder;
 import io.hpacontroller.core.trace.DecisionSummary;
 import io.hpacontroller.core.trace.MetricTrace;
+import io.hpacontroller.core.trace.ReconcileOutcome;
 import io.hpacontroller.core.trace.ReconcileOutcome.Action;
 import io.hpacontroller.core.trace.ReconcileOutcome.ErrorKind;
-import io.hpacontroller.core.trace.ReconcileOutcome;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -300,8 +301,8 @@ class ControlsTest {
         assertThat(first.rescaled()).as("not yet: it blocks, as upstream").isFalse();
         assertThat(condition(first.status(), "ScalingActive").getReason()).isEqualTo("FailedGetExternalMetric");
         assertThat(first.trace().metrics().get(0).failingSince()).isEqualTo(NOW_MILLIS);
-        assertThat(histories.of("default/web").metricFailures()).containsExactly(
-                new HpaHistory.MetricFailure("External/queue", NOW_MILLIS, false));
+        assertThat(histories.metricFailures("default/web").all()).containsExactly(
+                new MetricFailures.MetricFailure("External/queue", NOW_MILLIS, false));
         assertThat(sync(hpa, 105).rescaled()).isFalse();
         assertThat(cluster.eventReasons()).containsOnly("FailedGetExternalMetric", "FailedComputeMetricsReplicas");
 
@@ -337,7 +338,7 @@ class ControlsTest {
             assertThat(e.type()).isEqualTo(EventRecorder.Type.Normal);
             assertThat(e.message()).isEqualTo("External metric queue gives a value again after failing for 2m30s: the fallback replicas are no longer proposed");
         });
-        assertThat(histories.of("default/web").metricFailures()).isEmpty();
+        assertThat(histories.metricFailures("default/web").all()).isEmpty();
     }
 
     @Test
@@ -359,14 +360,14 @@ class ControlsTest {
         ReconcileOutcome later = sync(hpa, 600);
         assertThat(cluster.scaleWrites).isEmpty();
         assertThat(later.trace().metrics().get(0).fallback()).isFalse();
-        assertThat(histories.of("default/web").metricFailures()).isEmpty();
+        assertThat(histories.metricFailures("default/web").all()).isEmpty();
     }
 
     @Test
     void withoutTheControlNothingIsMeasuredAndRemovingItEndsAFallbackInForce() {
         HorizontalPodAutoscaler plain = queueHpa();
         sync(plain, 0);
-        assertThat(histories.of("default/web").metricFailures()).isEmpty();
+        assertThat(histories.metricFailures("default/web").all()).isEmpty();
         assertThat(sync(plain, 0).trace().metrics().get(0).failingSince()).isZero();
 
         HorizontalPodAutoscaler hpa = queueHpa("fallback-replicas", "6", "fallback-after", "1m");
@@ -377,7 +378,7 @@ class ControlsTest {
         ReconcileOutcome o = sync(hpa, 85);
         assertThat(o.rescaled()).isFalse();
         assertThat(cluster.eventReasons()).contains("FallbackEnded");
-        assertThat(histories.of("default/web").metricFailures()).isEmpty();
+        assertThat(histories.metricFailures("default/web").all()).isEmpty();
     }
 
     @Test
@@ -386,7 +387,7 @@ class ControlsTest {
         sync(hpa, 0);
         hpa.getMetadata().getAnnotations().put(P + "mode", "Suspended");
         sync(hpa, 30);
-        assertThat(histories.of("default/web").metricFailures()).as("nothing is observed while suspended").isEmpty();
+        assertThat(histories.metricFailures("default/web").all()).as("nothing is observed while suspended").isEmpty();
         hpa.getMetadata().getAnnotations().remove(P + "mode");
         assertThat(sync(hpa, 70).rescaled()).as("failing for 0s, not 70s").isFalse();
     }

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBeh
 import io.hpacontroller.core.fakes.FakeCluster;
 import io.hpacontroller.core.fakes.Specs;
 import io.hpacontroller.core.model.ScaleTarget;
+import io.hpacontroller.core.normalize.HistorySnapshot;
 import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.normalize.HpaHistory;
 import io.hpacontroller.core.normalize.Retention;
@@ -33,7 +34,7 @@ class HistoryWriterTest {
     private final HistoryStore histories = new HistoryStore();
 
     /** What the writer was given, and how many scales were written when it was. */
-    private record Saved(HpaHistory.Snapshot kept, Retention retention, int scaleWritesBefore) {
+    private record Saved(HistorySnapshot kept, Retention retention, int scaleWritesBefore) {
     }
 
     private final List<Saved> saved = new ArrayList<>();
@@ -77,7 +78,7 @@ class HistoryWriterTest {
             assertThat(s.kept().runInProgress()).isEqualTo(new HpaHistory.Recommendation(8, NOW));
             assertThat(s.retention()).isEqualTo(new Retention(0, 30_000));
         });
-        assertThat(histories.of(Reconciler.keyOf(hpa)).snapshot().scaleUpEvents()).as("then recorded in memory alike")
+        assertThat(histories.snapshot(Reconciler.keyOf(hpa)).scaleUpEvents()).as("then recorded in memory alike")
                 .isEqualTo(saved.get(0).kept().scaleUpEvents());
     }
 
@@ -101,7 +102,7 @@ class HistoryWriterTest {
         assertThat(cluster.events).contains(new FakeCluster.Event(EventRecorder.Type.Warning, "FailedUpdateHistory",
                 "failed to keep the history (recommendations, scale events) for the next leader: "
                         + "horizontalpodautoscalerhistories.autoscaling.hpa-controller.io is forbidden"));
-        assertThat(histories.of(Reconciler.keyOf(hpa)).snapshot().scaleUpEvents()).as("no event recorded for a scale not written").isEmpty();
+        assertThat(histories.snapshot(Reconciler.keyOf(hpa)).scaleUpEvents()).as("no event recorded for a scale not written").isEmpty();
 
         failure = null;
         ReconcileOutcome next = sync(hpa, NOW + 15_000);

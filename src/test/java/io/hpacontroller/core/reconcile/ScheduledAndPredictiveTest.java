@@ -10,7 +10,7 @@ import io.hpacontroller.core.forecast.PredictAnnotation;
 import io.hpacontroller.core.forecast.PredictSetting;
 import io.hpacontroller.core.model.ScaleTarget;
 import io.hpacontroller.core.normalize.HistoryStore;
-import io.hpacontroller.core.normalize.HpaHistory;
+import io.hpacontroller.core.normalize.LearnedLoad;
 import io.hpacontroller.core.schedule.SchedulesAnnotation;
 import io.hpacontroller.core.trace.DecisionSummary;
 import io.hpacontroller.core.trace.DecisionTrace;
@@ -132,7 +132,7 @@ class ScheduledAndPredictiveTest {
         for (int m = 10; m >= 1; m--) {
             h.record("Resource/cpu", NOW.minusSeconds(60L * m), load);
         }
-        histories.of(KEY).setLearnedLoad(h.encode());
+        histories.learnedLoad(KEY).set(h.encode());
     }
 
     @Test
@@ -217,21 +217,21 @@ class ScheduledAndPredictiveTest {
             sync(hpa, at);
         }
         sync(hpa, NOW.plusSeconds(60));          // the first sync of the next minute writes the stored form
-        HpaHistory h = histories.of(KEY);
-        assertThat(h.learnedLoad()).isNotNull();
+        LearnedLoad h = histories.learnedLoad(KEY);
+        assertThat(h.encoded()).isNotNull();
         PredictSetting setting = ((Parsed.Valid<PredictSetting>) PredictAnnotation.parse(LINEAR)).value();
-        LoadHistory stored = ((Parsed.Valid<LoadHistory>) LoadHistory.decode(h.learnedLoad(), setting.history())).value();
+        LoadHistory stored = ((Parsed.Valid<LoadHistory>) LoadHistory.decode(h.encoded(), setting.history())).value();
         assertThat(stored.series("Resource/cpu").value(0)).isCloseTo(150, org.assertj.core.data.Offset.offset(0.5));
 
         hpa.getMetadata().setAnnotations(Map.of());
         ReconcileOutcome o = sync(hpa, NOW.plusSeconds(75));
-        assertThat(h.learnedLoad()).isNull();
+        assertThat(h.encoded()).isNull();
         assertThat(o.trace().prediction().active()).isFalse();
     }
 
     @Test
     void aLearnedLoadThatCannotBeReadStartsAgainAndSaysSo() {
-        histories.of(KEY).setLearnedLoad("not base64 at all!");
+        histories.learnedLoad(KEY).set("not base64 at all!");
         ReconcileOutcome o = sync(annotated(1, 20, PredictAnnotation.NAME, LINEAR), NOW);
         assertThat(o.trace().prediction().note()).startsWith("stored load history is not base64").endsWith("; learning starts again");
         assertThat(cluster.scaleWrites).containsExactly(6);
