@@ -9,8 +9,10 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Everything one HPA's memory holds, as plain values ({@link HpaHistory}, {@link MetricFailures}, {@link LearnedLoad}): what the decisions endpoint serves, what {@code explain}
- * restores, what is kept in the cluster for the next leader ({@link Retention} compacts it).
+ * Everything the controller remembers of one HPA, as plain values ({@link HpaHistory}, {@link MetricFailures},
+ * {@link LearnedLoad} as one): what the decisions endpoint serves, what {@code explain} restores, what is kept in the
+ * cluster for the next leader ({@link Retention} compacts it). Its JSON components are a format on the wire (the
+ * decisions endpoint; the stored object maps them one by one, {@code history.StoredHistory}).
  *
  * <p>The recommendations are oldest first and the last one is the run in progress: the recommendation
  * of the latest sync, whose timestamp moves at every sync that recommends the same count again.

@@ -31,8 +31,8 @@ public final class HpaHistory {
     }
 
     /**
-     * The HPA was never synced, or its recommendations were forgotten while it was suspended: its next sync
-     * records the current count as its first recommendation.
+     * The HPA was never synced (or its history was restored from one that never was): its next sync records the
+     * current count as its first recommendation ({@link Normalizer#recordInitialRecommendation}).
      */
     public enum NeverSeen implements Recommendations {
         NEVER_SEEN
@@ -81,7 +81,7 @@ public final class HpaHistory {
         return recommendations;
     }
 
-    /** Replaces the recommendations remembered (the stabilization's, or {@link NeverSeen} while suspended). */
+    /** Replaces the recommendations remembered (the first sync's and the stabilization's, {@link Normalizer}). */
     public synchronized void remember(Recommendations recs) {
         recommendations = recs;
     }
