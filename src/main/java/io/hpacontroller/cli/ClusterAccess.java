@@ -12,6 +12,7 @@ import io.hpacontroller.core.GoDuration;
 import io.hpacontroller.history.StoredHistory;
 import io.hpacontroller.hpa.HpaApi;
 import io.hpacontroller.input.ParseProblem;
+import io.hpacontroller.metrics.MetricsBackends;
 
 import java.net.URI;
 import java.time.Duration;
@@ -150,6 +151,9 @@ final class ClusterAccess {
             out.add(new Permission("list", "metrics.k8s.io", "pods", "", "", ns, false));
             out.add(new Permission("get", "custom.metrics.k8s.io", "*", "", "", ns, false));
             out.add(new Permission("get", "external.metrics.k8s.io", "*", "", "", ns, false));
+        }
+        for (String apiService : MetricsBackends.QUERIED.values()) {
+            out.add(new Permission("get", "apiregistration.k8s.io", "apiservices", "", apiService, "", false));
         }
         if (leaseNamespace != null) {
             out.add(new Permission("create", "coordination.k8s.io", "leases", "", "", leaseNamespace, true));
