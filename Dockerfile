@@ -15,7 +15,7 @@ COPY target/image/app/hpa-controller.jar target/image/app/hpa-controller.jsa /ap
 
 # In the environment, not the entrypoint, so that the chart's jvmOptions replace them (pom.xml's image.jvmOptions).
 ENV JAVA_HOME=/opt/java \
-    JDK_JAVA_OPTIONS="-XX:+UseSerialGC -XX:MaxRAMPercentage=50 -Xmn8m -XX:MinHeapFreeRatio=20 -XX:MaxHeapFreeRatio=40 -Xss256k -XX:MaxMetaspaceSize=64m -XX:ReservedCodeCacheSize=32m -XX:TieredStopAtLevel=1 -XX:+ExitOnOutOfMemoryError -Djava.io.tmpdir=/tmp"
+    JDK_JAVA_OPTIONS="-XX:+UseSerialGC -XX:MaxRAMPercentage=50 -Xms32m -Xmn8m -XX:MinHeapFreeRatio=20 -XX:MaxHeapFreeRatio=40 -Xss256k -XX:MaxMetaspaceSize=64m -XX:ReservedCodeCacheSize=32m -XX:TieredStopAtLevel=1 -XX:+ExitOnOutOfMemoryError -Djava.io.tmpdir=/tmp"
 WORKDIR /app
 # a numeric non-root user, the pod's runAsUser
 USER 65532:65532

@@ -52,7 +52,7 @@ public final class Bench {
      * The JVM options of the image (the image's {@code JDK_JAVA_OPTIONS}, the chart's default
      * {@code jvmOptions}; ImageTest and ChartTest keep the three equal).
      */
-    public static final List<String> IMAGE_JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-XX:MaxRAMPercentage=50", "-Xmn8m", "-XX:MinHeapFreeRatio=20", "-XX:MaxHeapFreeRatio=40", "-Xss256k", "-XX:MaxMetaspaceSize=64m", "-XX:ReservedCodeCacheSize=32m", "-XX:TieredStopAtLevel=1", "-XX:+ExitOnOutOfMemoryError", "-Djava.io.tmpdir=/tmp");
+    public static final List<String> IMAGE_JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-XX:MaxRAMPercentage=50", "-Xms32m", "-Xmn8m", "-XX:MinHeapFreeRatio=20", "-XX:MaxHeapFreeRatio=40", "-Xss256k", "-XX:MaxMetaspaceSize=64m", "-XX:ReservedCodeCacheSize=32m", "-XX:TieredStopAtLevel=1", "-XX:+ExitOnOutOfMemoryError", "-Djava.io.tmpdir=/tmp");
 
     /** Whether this system shows processes' memory and CPU under /proc (Linux), which the controller process's figures need. */
     public static boolean canMeasureProcesses() {

@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 import io.hpacontroller.api.ObjectList;
+import io.hpacontroller.api.UnreadMetadata;
 import java.util.List;
 import java.util.Map;
 
@@ -33,6 +34,7 @@ public final class PodFields implements HasMetadata, Namespaced {
 
     private String apiVersion = "v1";
     private String kind = "Pod";
+    @UnreadMetadata
     private ObjectMeta metadata;
     private Spec spec;
     private Status status;

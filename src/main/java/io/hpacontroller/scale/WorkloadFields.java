@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 import io.hpacontroller.api.ObjectList;
+import io.hpacontroller.api.UnreadMetadata;
 import io.hpacontroller.pods.PodFields;
 import java.util.Map;
 
@@ -46,6 +47,7 @@ public final class WorkloadFields {
     public abstract static class Workload<S> implements HasMetadata {
         private String apiVersion;
         private String kind;
+        @UnreadMetadata
         private ObjectMeta metadata;
         private S spec;
         private Status status;

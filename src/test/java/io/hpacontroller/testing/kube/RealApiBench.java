@@ -38,7 +38,8 @@ import java.util.function.Predicate;
  * the other on the same objects, each for {@code --run-for}:
  * <ol>
  * <li>the jar ({@code java -jar target/hpa-controller.jar run}) with the image's JVM options and
- * {@code -XX:MaxRAM=256m}, leader election, a 15 s sync period, as the chart's ServiceAccount;</li>
+ * {@code -XX:MaxRAM=256m}, leader election, a 15 s sync period, as the chart's ServiceAccount ({@code --jar
+ * 'a.jar|b.jar'}: two builds, one after the other, as {@code jar} and {@code jar2});</li>
  * <li>with {@code --upstream true} (the default; {@code --upstream-first true} runs it before the jar), kube-controller-manager v1.26.1 with only its HPA
  * controller, {@code --kube-api-qps=200 --kube-api-burst=300}, leader election, a 15 s sync period,
  * as a ServiceAccount bound to cluster-admin (user {@value #UPSTREAM_USER}), as in the cluster.</li>
@@ -71,7 +72,8 @@ public final class RealApiBench {
     private final int podsPerHpa;
     private final int namespaces;
     private final Duration runFor;
-    private final Path jar;
+    /** The jar of each run of the jar ({@code --jar 'a.jar|b.jar'}: two builds side by side), or one for every run. */
+    private final List<Path> jars;
     private final boolean upstream;
     private final boolean upstreamFirst;
     /** The jar's runs: empty, one run leaving the HPAs as they are; else one run per cadence, every HPA annotated with it. */
@@ -85,7 +87,7 @@ public final class RealApiBench {
     private final List<List<String>> jarJvmOptions;
     private final Map<String, String> figures = new LinkedHashMap<>();
 
-    private RealApiBench(int hpas, int podsPerHpa, int namespaces, Duration runFor, Path jar, List<List<String>> jarJvmOptions, boolean upstream,
+    private RealApiBench(int hpas, int podsPerHpa, int namespaces, Duration runFor, List<Path> jars, List<List<String>> jarJvmOptions, boolean upstream,
                          boolean upstreamFirst, List<SyncCadence> cadences, Duration scrapePhase) {
         this.cadences = cadences;
         this.scrapePhase = scrapePhase;
@@ -94,7 +96,7 @@ public final class RealApiBench {
         this.podsPerHpa = podsPerHpa;
         this.namespaces = namespaces;
         this.runFor = runFor;
-        this.jar = jar;
+        this.jars = jars;
         this.upstream = upstream;
         this.upstreamFirst = upstreamFirst;
     }
@@ -116,7 +118,7 @@ public final class RealApiBench {
             }
             bench = new RealApiBench(Integer.parseInt(a.get("--hpas")), Integer.parseInt(a.get("--pods-per-hpa")),
                     Integer.parseInt(a.get("--namespaces")), Duration.ofSeconds(Long.parseLong(a.get("--run-for"))),
-                    Path.of(a.get("--jar")), java.util.Arrays.stream(a.get("--jar-jvm-options").split("\\|", -1))
+                    java.util.Arrays.stream(a.get("--jar").split("\\|")).map(j -> Path.of(j.trim())).toList(), java.util.Arrays.stream(a.get("--jar-jvm-options").split("\\|", -1))
                             .map(o -> o.isBlank() ? List.<String>of() : List.of(o.trim().split("\\s+"))).toList(),
                     Boolean.parseBoolean(a.get("--upstream")), Boolean.parseBoolean(a.get("--upstream-first")), cadences, scrapePhase);
         } catch (NumberFormatException e) {
@@ -126,8 +128,13 @@ public final class RealApiBench {
             usage(e.getMessage());
             return;
         }
-        if (!Files.isRegularFile(bench.jar)) {
-            usage(bench.jar + " does not exist: build it with mvn -q -B -o package -DskipTests");
+        for (Path jar : bench.jars) {
+            if (!Files.isRegularFile(jar)) {
+                usage(jar + " does not exist: build it with mvn -q -B -o package -DskipTests");
+            }
+        }
+        if (bench.jars.size() > 1 && bench.jarJvmOptions.size() > 1 && bench.jars.size() != bench.jarJvmOptions.size()) {
+            usage("--jar and --jar-jvm-options: as many runs of each, or one of them a single value");
         }
         if (!ProcessMeter.available()) {
             usage("no /proc: the figures need Linux");
@@ -172,7 +179,9 @@ public final class RealApiBench {
         String pod = "hpa-controller-bench-0";
         Path kubeconfig = chart.kubeconfigForPod(pod);
         List<List<String>> jarCommands = new ArrayList<>();
-        for (List<String> options : jarJvmOptions) {
+        for (int run = 0; run < Math.max(jars.size(), jarJvmOptions.size()); run++) {
+            List<String> options = jarJvmOptions.get(Math.min(run, jarJvmOptions.size() - 1));
+            Path jar = jars.get(Math.min(run, jars.size() - 1));
             List<String> jarCommand = new ArrayList<>();
             jarCommand.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             jarCommand.add("-XX:MaxRAM=256m");
