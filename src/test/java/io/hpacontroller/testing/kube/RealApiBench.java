@@ -71,7 +71,8 @@ public final class RealApiBench {
     private final int podsPerHpa;
     private final int namespaces;
     private final Duration runFor;
-    private final Path jar;
+    /** One jar per run of the jar ({@code --jar 'A|B'}: A as {@code jar}, B as {@code jar2}); the last one serves the runs after it. */
+    private final List<Path> jars;
     private final boolean upstream;
     private final boolean upstreamFirst;
     /** The jar's runs: empty, one run leaving the HPAs as they are; else one run per cadence, every HPA annotated with it. */
@@ -80,12 +81,13 @@ public final class RealApiBench {
     private final Duration scrapePhase;
     /**
      * Added to the image's JVM options for the jar (a profiler, say); one list per run of the jar ({@code --jar-jvm-options
-     * 'A|B'}: the jar twice, as {@code jar} with A and {@code jar2} with B, side by side with the same upstream run).
+     * 'A|B'}: the jar twice, as {@code jar} with A and {@code jar2} with B, side by side with the same upstream run); the last
+     * one serves the runs after it, so {@code --jar 'X|Y'} alone runs two jars with the same options.
      */
     private final List<List<String>> jarJvmOptions;
     private final Map<String, String> figures = new LinkedHashMap<>();
 
-    private RealApiBench(int hpas, int podsPerHpa, int namespaces, Duration runFor, Path jar, List<List<String>> jarJvmOptions, boolean upstream,
+    private RealApiBench(int hpas, int podsPerHpa, int namespaces, Duration runFor, List<Path> jars, List<List<String>> jarJvmOptions, boolean upstream,
                          boolean upstreamFirst, List<SyncCadence> cadences, Duration scrapePhase) {
         this.cadences = cadences;
         this.scrapePhase = scrapePhase;
@@ -94,7 +96,7 @@ public final class RealApiBench {
         this.podsPerHpa = podsPerHpa;
         this.namespaces = namespaces;
         this.runFor = runFor;
-        this.jar = jar;
+        this.jars = jars;
         this.upstream = upstream;
         this.upstreamFirst = upstreamFirst;
     }
@@ -116,7 +118,7 @@ public final class RealApiBench {
             }
             bench = new RealApiBench(Integer.parseInt(a.get("--hpas")), Integer.parseInt(a.get("--pods-per-hpa")),
                     Integer.parseInt(a.get("--namespaces")), Duration.ofSeconds(Long.parseLong(a.get("--run-for"))),
-                    Path.of(a.get("--jar")), java.util.Arrays.stream(a.get("--jar-jvm-options").split("\\|", -1))
+                    java.util.Arrays.stream(a.get("--jar").split("\\|")).map(j -> Path.of(j.trim())).toList(), java.util.Arrays.stream(a.get("--jar-jvm-options").split("\\|", -1))
                             .map(o -> o.isBlank() ? List.<String>of() : List.of(o.trim().split("\\s+"))).toList(),
                     Boolean.parseBoolean(a.get("--upstream")), Boolean.parseBoolean(a.get("--upstream-first")), cadences, scrapePhase);
         } catch (NumberFormatException e) {
@@ -126,8 +128,10 @@ public final class RealApiBench {
             usage(e.getMessage());
             return;
         }
-        if (!Files.isRegularFile(bench.jar)) {
-            usage(bench.jar + " does not exist: build it with mvn -q -B -o package -DskipTests");
+        for (Path jar : bench.jars) {
+            if (!Files.isRegularFile(jar)) {
+                usage(jar + " does not exist: build it with mvn -q -B -o package -DskipTests");
+            }
         }
         if (!ProcessMeter.available()) {
             usage("no /proc: the figures need Linux");
@@ -172,7 +176,9 @@ public final class RealApiBench {
         String pod = "hpa-controller-bench-0";
         Path kubeconfig = chart.kubeconfigForPod(pod);
         List<List<String>> jarCommands = new ArrayList<>();
-        for (List<String> options : jarJvmOptions) {
+        for (int run = 0; run < Math.max(jars.size(), jarJvmOptions.size()); run++) {
+            List<String> options = jarJvmOptions.get(Math.min(run, jarJvmOptions.size() - 1));
+            Path jar = jars.get(Math.min(run, jars.size() - 1));
             List<String> jarCommand = new ArrayList<>();
             jarCommand.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             jarCommand.add("-XX:MaxRAM=256m");
