@@ -6,6 +6,7 @@ import io.hpacontroller.api.ApiCallStats;
 import io.hpacontroller.api.ApiDiscovery;
 import io.hpacontroller.api.KubeApi;
 import io.hpacontroller.api.WriteGate;
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.Parsed;
 import io.hpacontroller.core.controls.HpaControls;
 import io.hpacontroller.core.controls.SyncCadence;
@@ -160,7 +161,7 @@ public final class HorizontalController implements AutoCloseable {
         this.shadow = options.shadow() ? new Shadow(options.decisions(), scales, pods, metrics, selectors, clock, options.workers()) : null;
         this.feed = new QueueFeed(queue, informers, options, selectors, controls, processStart, builtinSelectors, shadow, this::forget);
         if (shadow != null) {
-            shadow.forgetThrough(this::forget);
+            shadow.forgetThrough(key -> forget(HpaKey.parse(key)));
         }
         this.builtinLeft = new BuiltinHpasLeft(feed, options, () -> informers.count(HpaApi.BUILTIN));
     }
@@ -281,7 +282,7 @@ public final class HorizontalController implements AutoCloseable {
 
     /** One sync of one key, requeued at its next due time whatever happened; null for an autoscaling/v2 HPA only read for its selector. */
     private SyncReport sync(WorkQueue.Item item) {
-        String key = item.key();
+        HpaKey key = item.key();
         busy.incrementAndGet();
         try {
             return process(key, item.waitedNanos());
@@ -294,7 +295,7 @@ public final class HorizontalController implements AutoCloseable {
         }
     }
 
-    private SyncReport process(String key, long waitedNanos) {
+    private SyncReport process(HpaKey key, long waitedNanos) {
         HorizontalPodAutoscaler hpa = lookup(key);
         if (hpa == null) {
             return forget(key);
@@ -328,16 +329,16 @@ public final class HorizontalController implements AutoCloseable {
      * shadow's too, and the listeners hear of it when it is reconciled here (that report is returned, else null).
      * Each store's forget is idempotent: a deletion may come through more than one trigger.
      */
-    private SyncReport forget(String key) {
+    private SyncReport forget(HpaKey key) {
         queue.forget(key);
-        reconciler.forget(key);
-        statuses.forget(key);
+        reconciler.forget(key.toString());
+        statuses.forget(key.toString());
         controls.forget(key);
         if (kept != null) {
-            kept.forget(key);
+            kept.forget(key.toString());
         }
         if (shadow != null && HpaApi.ofKey(key) == HpaApi.BUILTIN) {
-            shadow.forget(key);
+            shadow.forget(key.toString());
         }
         return feed.reconciledHere(key) ? notifyListeners(SyncReport.gone(key)) : null;
     }
@@ -353,7 +354,7 @@ public final class HorizontalController implements AutoCloseable {
         return report;
     }
 
-    private HorizontalPodAutoscaler lookup(String key) {
+    private HorizontalPodAutoscaler lookup(HpaKey key) {
         return informers.lookup(key);
     }
 
@@ -450,7 +451,7 @@ public final class HorizontalController implements AutoCloseable {
     }
 
     /** For tests: the HPA of this key as the informer's cache holds it, null when it holds none. */
-    HorizontalPodAutoscaler cached(String key) {
+    HorizontalPodAutoscaler cached(HpaKey key) {
         return lookup(key);
     }
 

@@ -97,7 +97,7 @@ public final class ControllerMetrics implements HorizontalController.SyncListene
                         + "the ConflictingController condition")
                 .labelNames("namespace", "hpa_name", "api_group").callback(cb -> {
                     for (String key : controller.conflictingWriters()) {
-                        cb.call(1, labels(key));
+                        cb.call(1, labels(HpaKey.parse(key)));
                     }
                 }).register(registry);
         GaugeWithCallback.builder().name("hpa_controller_history_persisted")
@@ -165,7 +165,7 @@ public final class ControllerMetrics implements HorizontalController.SyncListene
     }
 
     /** namespace, hpa_name and api_group of a key: an HPA and its mirror twin are two series. */
-    private static String[] labels(String key) {
-        return new String[] {HpaKey.namespace(key), HpaKey.name(key), HpaApi.ofKey(key).group()};
+    private static String[] labels(HpaKey key) {
+        return new String[] {key.namespace(), key.name(), HpaApi.ofKey(key).group()};
     }
 }

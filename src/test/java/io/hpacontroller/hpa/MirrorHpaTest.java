@@ -39,7 +39,7 @@ class MirrorHpaTest extends LiveTestBase {
     }
 
     private long mirrorSyncs() {
-        return syncs.stream().filter(r -> r.key().equals(MIRROR_KEY) && r.outcome() != null).count();
+        return syncs.stream().filter(r -> r.key().toString().equals(MIRROR_KEY) && r.outcome() != null).count();
     }
 
     @Test
@@ -70,7 +70,7 @@ class MirrorHpaTest extends LiveTestBase {
         await().atMost(Waits.STATE).until(() -> mirrorSyncs() >= before + 4);
         assertThat(replicas("api")).as("the built-in HPA of the same name is the built-in controller's").isEqualTo(2);
         assertThat(readHpa("web").getStatus()).as("its status is not written here").isNull();
-        assertThat(syncs).allSatisfy(r -> assertThat(r.key()).isEqualTo(MIRROR_KEY));
+        assertThat(syncs).allSatisfy(r -> assertThat(r.key()).hasToString(MIRROR_KEY));
     }
 
     @Test
