@@ -161,7 +161,7 @@ public final class HorizontalController implements AutoCloseable {
         this.shadow = options.shadow() ? new Shadow(options.decisions(), scales, pods, metrics, selectors, clock, options.workers()) : null;
         this.feed = new QueueFeed(queue, informers, options, selectors, controls, processStart, builtinSelectors, shadow, this::forget);
         if (shadow != null) {
-            shadow.forgetThrough(key -> forget(HpaKey.parse(key)));
+            shadow.forgetThrough(this::forget);
         }
         this.builtinLeft = new BuiltinHpasLeft(feed, options, () -> informers.count(HpaApi.BUILTIN));
     }
@@ -331,14 +331,14 @@ public final class HorizontalController implements AutoCloseable {
      */
     private SyncReport forget(HpaKey key) {
         queue.forget(key);
-        reconciler.forget(key.toString());
-        statuses.forget(key.toString());
+        reconciler.forget(key);
+        statuses.forget(key);
         controls.forget(key);
         if (kept != null) {
-            kept.forget(key.toString());
+            kept.forget(key);
         }
         if (shadow != null && HpaApi.ofKey(key) == HpaApi.BUILTIN) {
-            shadow.forget(key.toString());
+            shadow.forget(key);
         }
         return feed.reconciledHere(key) ? notifyListeners(SyncReport.gone(key)) : null;
     }
@@ -487,7 +487,7 @@ public final class HorizontalController implements AutoCloseable {
     }
 
     /** The HPAs (keys) whose status another controller wrote lately: the ConflictingController condition. */
-    public Set<String> conflictingWriters() {
+    public Set<HpaKey> conflictingWriters() {
         return statuses.conflicting();
     }
 

@@ -96,8 +96,8 @@ public final class ControllerMetrics implements HorizontalController.SyncListene
                 .help("1 for each HPA whose status another controller wrote lately (in the last 10 minutes), besides this one: "
                         + "the ConflictingController condition")
                 .labelNames("namespace", "hpa_name", "api_group").callback(cb -> {
-                    for (String key : controller.conflictingWriters()) {
-                        cb.call(1, labels(HpaKey.parse(key)));
+                    for (HpaKey key : controller.conflictingWriters()) {
+                        cb.call(1, labels(key));
                     }
                 }).register(registry);
         GaugeWithCallback.builder().name("hpa_controller_history_persisted")

@@ -7,7 +7,7 @@ import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.hpacontroller.controller.LiveFixtures;
 import io.hpacontroller.controller.LiveTestBase;
-import io.hpacontroller.core.reconcile.Reconciler;
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.testing.Waits;
 import org.junit.jupiter.api.Test;
 
@@ -153,7 +153,7 @@ class MirrorHpaTest extends LiveTestBase {
             assertThat(readHpa("web").getStatus()).isNotNull().extracting(s -> s.getDesiredReplicas()).isEqualTo(1);
         });
         assertThat(controller.histories().keys()).containsExactlyInAnyOrder(NS + "/web", MIRROR_KEY);
-        assertThat(Reconciler.keyOf(readMirror("web").toCore())).isEqualTo(MIRROR_KEY);
+        assertThat(HpaKey.of(readMirror("web").toCore())).hasToString(MIRROR_KEY);
         assertThat(controller.hpaCount()).isEqualTo(2);
     }
 }
