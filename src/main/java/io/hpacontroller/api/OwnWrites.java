@@ -13,7 +13,7 @@ import java.util.function.Function;
  * ({@code scale.ScaleSubresource}) and the status port ({@code hpa.HpaStatusUpdater}) each keep one, keyed their
  * own way (by target; by HPA key). Thread-safe.
  */
-public final class OwnWrites {
+public final class OwnWrites<K> {
 
     /** A read of the object from the API. */
     @FunctionalInterface
@@ -25,18 +25,18 @@ public final class OwnWrites {
     private static final String UNKNOWN = "";
 
     /** Objects whose cached copy may be behind, with the resourceVersion the API last returned for them. */
-    private final Map<String, String> behind = new ConcurrentHashMap<>();
+    private final Map<K, String> behind = new ConcurrentHashMap<>();
 
     /**
      * The object of this key was written, or a write of it was sent: the cache is behind until it holds
      * {@code version}, the version the API answered with (null or empty when unknown: until a read tells).
      */
-    public void wrote(String key, String version) {
+    public void wrote(K key, String version) {
         behind.put(key, version == null ? UNKNOWN : version);
     }
 
     /** Whether a copy of the object at {@code version} holds this controller's last write of it (or a later one is not known of). */
-    public boolean holds(String key, String version) {
+    public boolean holds(K key, String version) {
         String latest = behind.get(key);
         return latest == null || caughtUp(latest, version);
     }
@@ -54,7 +54,7 @@ public final class OwnWrites {
      * @param cached  the cache's copy, null when the cache holds none (then the API's is read)
      * @param version the resourceVersion of a copy (null when it has none)
      */
-    public <T> T current(String key, T cached, Function<T, String> version, Read<T> read) throws ApiException {
+    public <T> T current(K key, T cached, Function<T, String> version, Read<T> read) throws ApiException {
         String latest = behind.get(key);
         if (cached != null) {
             if (latest == null) {
@@ -80,7 +80,7 @@ public final class OwnWrites {
     }
 
     /** The object is gone (or no longer read from the cache): nothing to catch up with. */
-    public void forget(String key) {
+    public void forget(K key) {
         behind.remove(key);
     }
 

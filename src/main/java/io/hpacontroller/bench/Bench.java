@@ -11,6 +11,7 @@ import io.hpacontroller.controller.ModelKinds;
 import io.hpacontroller.controller.SyncReport;
 import io.hpacontroller.controller.Ticker;
 import io.hpacontroller.controller.WorkQueue;
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 
 import org.HdrHistogram.Histogram;
@@ -259,7 +260,7 @@ public final class Bench {
 
     /** What the bench records of each reconcile: how often each HPA was synced, and, while measuring, the figures. */
     private static final class Window implements HorizontalController.SyncListener {
-        final Map<String, Integer> syncsPerHpa = new ConcurrentHashMap<>();
+        final Map<HpaKey, Integer> syncsPerHpa = new ConcurrentHashMap<>();
         volatile boolean measuring;
         final Histogram total = latencies();
         final Histogram cpu = latencies();

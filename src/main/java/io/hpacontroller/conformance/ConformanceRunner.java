@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBeh
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpec;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricValueStatus;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.calc.ReplicaCalculator;
 import io.hpacontroller.core.labels.Selector;
 import io.hpacontroller.core.memory.InMemoryCluster;
@@ -264,7 +265,7 @@ public final class ConformanceRunner {
         InMemoryCluster world = CaseWorld.load(c, now);
         HorizontalPodAutoscaler hpa = convert(withAbsoluteTimes(c.path("hpa").deepCopy(), now), HorizontalPodAutoscaler.class);
         HistoryStore histories = new HistoryStore();
-        seedHistory(histories.of(Reconciler.keyOf(hpa)), histories.metricFailures(Reconciler.keyOf(hpa)), c.path("history"), now);
+        seedHistory(histories.of(HpaKey.of(hpa).toString()), histories.metricFailures(HpaKey.of(hpa).toString()), c.path("history"), now);
         Reconciler reconciler = new Reconciler(cfg, Ports.of(world, SelectorOwnership.NONE), histories, Clock.fixed(NOW, ZoneOffset.UTC));
         return new CaseSync(world, hpa, reconciler.reconcile(hpa));
     }

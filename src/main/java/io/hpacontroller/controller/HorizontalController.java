@@ -6,6 +6,7 @@ import io.hpacontroller.api.ApiCallStats;
 import io.hpacontroller.api.ApiDiscovery;
 import io.hpacontroller.api.KubeApi;
 import io.hpacontroller.api.WriteGate;
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.Parsed;
 import io.hpacontroller.core.controls.HpaControls;
 import io.hpacontroller.core.controls.SyncCadence;
@@ -281,7 +282,7 @@ public final class HorizontalController implements AutoCloseable {
 
     /** One sync of one key, requeued at its next due time whatever happened; null for an autoscaling/v2 HPA only read for its selector. */
     private SyncReport sync(WorkQueue.Item item) {
-        String key = item.key();
+        HpaKey key = item.key();
         busy.incrementAndGet();
         try {
             return process(key, item.waitedNanos());
@@ -294,7 +295,7 @@ public final class HorizontalController implements AutoCloseable {
         }
     }
 
-    private SyncReport process(String key, long waitedNanos) {
+    private SyncReport process(HpaKey key, long waitedNanos) {
         HorizontalPodAutoscaler hpa = lookup(key);
         if (hpa == null) {
             return forget(key);
@@ -328,7 +329,7 @@ public final class HorizontalController implements AutoCloseable {
      * shadow's too, and the listeners hear of it when it is reconciled here (that report is returned, else null).
      * Each store's forget is idempotent: a deletion may come through more than one trigger.
      */
-    private SyncReport forget(String key) {
+    private SyncReport forget(HpaKey key) {
         queue.forget(key);
         reconciler.forget(key);
         statuses.forget(key);
@@ -353,7 +354,7 @@ public final class HorizontalController implements AutoCloseable {
         return report;
     }
 
-    private HorizontalPodAutoscaler lookup(String key) {
+    private HorizontalPodAutoscaler lookup(HpaKey key) {
         return informers.lookup(key);
     }
 
@@ -450,7 +451,7 @@ public final class HorizontalController implements AutoCloseable {
     }
 
     /** For tests: the HPA of this key as the informer's cache holds it, null when it holds none. */
-    HorizontalPodAutoscaler cached(String key) {
+    HorizontalPodAutoscaler cached(HpaKey key) {
         return lookup(key);
     }
 
@@ -486,7 +487,7 @@ public final class HorizontalController implements AutoCloseable {
     }
 
     /** The HPAs (keys) whose status another controller wrote lately: the ConflictingController condition. */
-    public Set<String> conflictingWriters() {
+    public Set<HpaKey> conflictingWriters() {
         return statuses.conflicting();
     }
 

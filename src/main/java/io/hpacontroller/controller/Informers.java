@@ -162,19 +162,19 @@ final class Informers {
     }
 
     /** The queue keys of the cached HPAs of one API. */
-    List<String> keys(HpaApi api) {
-        List<String> keys = new ArrayList<>();
+    List<HpaKey> keys(HpaApi api) {
+        List<HpaKey> keys = new ArrayList<>();
         for (SharedIndexInformer<?> informer : api == HpaApi.MIRROR ? mirrorInformers : hpaInformers) {
             for (String storeKey : informer.getStore().listKeys()) { // "namespace/name", an autoscaling/v2 HPA's key
-                keys.add(api.key(HpaKey.namespace(storeKey), HpaKey.name(storeKey)));
+                keys.add(HpaKey.of(api.group(), HpaKey.namespace(storeKey), HpaKey.name(storeKey)));
             }
         }
         return keys;
     }
 
     /** The HPA of this queue key as the informer's cache holds it, null when it holds none. */
-    HorizontalPodAutoscaler lookup(String key) {
-        String storeKey = HpaKey.namespacedName(key);
+    HorizontalPodAutoscaler lookup(HpaKey key) {
+        String storeKey = key.namespace() + "/" + key.name();
         if (HpaApi.ofKey(key) == HpaApi.MIRROR) {
             for (SharedIndexInformer<MirrorHpa> informer : mirrorInformers) {
                 MirrorHpa hpa = informer.getStore().getByKey(storeKey);

@@ -1,5 +1,7 @@
 package io.hpacontroller.controller;
 
+import io.hpacontroller.core.HpaKey;
+
 /**
  * All the {@link WorkQueue} knows of one key, in one object (as java-operator-sdk's {@code ResourceState}): which of
  * the {@link State}s it is in, when it is due, its last sync, whether it changed while a worker had it, and the period
@@ -27,7 +29,7 @@ final class KeyState {
     record LastSync(long due, long started) {
     }
 
-    final String key;
+    final HpaKey key;
     State state;
     /** {@link State#SCHEDULED}: when it is due; {@link State#READY} and {@link State#READY_NOW}: since when. */
     long at;
@@ -38,7 +40,7 @@ final class KeyState {
     /** The period the pace counts it at (nanoseconds), 0 while not counted. */
     long pacedPeriod;
 
-    KeyState(String key, State state) {
+    KeyState(HpaKey key, State state) {
         this.key = key;
         this.state = state;
     }

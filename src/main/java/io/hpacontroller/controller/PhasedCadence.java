@@ -1,5 +1,6 @@
 package io.hpacontroller.controller;
 
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.cadence.FreshSlots;
 import io.hpacontroller.core.cadence.MetricsPipelines;
 import io.hpacontroller.core.trace.DecisionTrace;
@@ -17,7 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * (kubernetes/kubernetes#118788).
  *
  * <p>An HPA's slots are the instants {@code phase + k x period} after the Unix epoch, its phase a fixed
- * hash of its key ("namespace/name"): the same after a restart and on every replica, so a new leader
+ * hash of its key's wire form ("namespace/name"): the same after a restart and on every replica, so a new leader
  * syncs each HPA when the old one would have, on the wall clock. The queue measures time on a
  * monotonic ticker; the two are tied once, when the cadence is made.
  *
@@ -48,13 +49,13 @@ public final class PhasedCadence implements WorkQueue.Cadence {
 
     private final long period;
     /** The period (nanoseconds) of each key whose own differs from {@link #period}. */
-    private final Map<String, Long> ownPeriods = new ConcurrentHashMap<>();
+    private final Map<HpaKey, Long> ownPeriods = new ConcurrentHashMap<>();
     /** Nanoseconds since the epoch minus ticker nanoseconds. */
     private final long epochOffset;
     /** What the syncs taught of the metrics pipelines. */
     private final MetricsPipelines pipelines = new MetricsPipelines();
     /** The pipeline each key of the fresh cadence follows. */
-    private final Map<String, String> fresh = new ConcurrentHashMap<>();
+    private final Map<HpaKey, String> fresh = new ConcurrentHashMap<>();
     /** {@code --fresh-sync-spread}, ms. */
     private final long freshSpreadMillis;
 
@@ -75,7 +76,7 @@ public final class PhasedCadence implements WorkQueue.Cadence {
     }
 
     @Override
-    public void keepPeriod(String key, Duration own) {
+    public void keepPeriod(HpaKey key, Duration own) {
         if (own == null || own.toNanos() == period) {
             ownPeriods.remove(key);
         } else {
@@ -84,13 +85,13 @@ public final class PhasedCadence implements WorkQueue.Cadence {
     }
 
     @Override
-    public void forget(String key) {
+    public void forget(HpaKey key) {
         ownPeriods.remove(key);
         fresh.remove(key);
     }
 
     /** A sync of {@code key} ended with {@code trace} (null: none); {@code freshCadence}: the HPA's cadence is Fresh. */
-    public void synced(String key, DecisionTrace trace, boolean freshCadence) {
+    public void synced(HpaKey key, DecisionTrace trace, boolean freshCadence) {
         pipelines.observe(trace);
         String pipeline = freshCadence ? pipelines.pipelineOf(trace) : null;
         if (pipeline == null) {
@@ -111,28 +112,28 @@ public final class PhasedCadence implements WorkQueue.Cadence {
     }
 
     @Override
-    public long period(String key) {
+    public long period(HpaKey key) {
         return ownPeriods.getOrDefault(key, period);
     }
 
     /** When within each period the key's slots fall: nanoseconds after each multiple of the period since the epoch. */
-    public long phase(String key) {
-        return Math.floorMod(FreshSlots.hash(key), period(key));
+    public long phase(HpaKey key) {
+        return Math.floorMod(FreshSlots.hash(key.toString()), period(key));
     }
 
     /** The key's latest slot at or before ticker time {@code t}. */
-    long slotAtOrBefore(String key, long t) {
+    long slotAtOrBefore(HpaKey key, long t) {
         return t - Math.floorMod(t + epochOffset - phase(key), period(key));
     }
 
     @Override
-    public long nextDue(String key, long dueAt, long startedAt) {
+    public long nextDue(HpaKey key, long dueAt, long startedAt) {
         long p = period(key);
         String pipeline = fresh.get(key);
         if (pipeline != null && p >= 1_000_000L) {
             long pMillis = p / 1_000_000L;
             long dueMillis = Math.floorDiv(dueAt + epochOffset, 1_000_000L);
-            OptionalLong phase = FreshSlots.phase(pipelines.estimate(pipeline, dueMillis), key, pMillis, freshSpreadMillis);
+            OptionalLong phase = FreshSlots.phase(pipelines.estimate(pipeline, dueMillis), key.toString(), pMillis, freshSpreadMillis);
             if (phase.isPresent()) {
                 long startedMillis = Math.floorDiv(startedAt + epochOffset, 1_000_000L);
                 long next = Math.max(FreshSlots.nextAfter(dueMillis, pMillis, phase.getAsLong()),
@@ -146,7 +147,7 @@ public final class PhasedCadence implements WorkQueue.Cadence {
     }
 
     @Override
-    public long firstDue(String key, long begunAt, long processStart) {
+    public long firstDue(HpaKey key, long begunAt, long processStart) {
         long p = period(key);
         long startingUp = begunAt - processStart;
         long next = slotAtOrBefore(key, begunAt - 1) + p;

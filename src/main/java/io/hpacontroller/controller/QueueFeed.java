@@ -2,10 +2,10 @@ package io.hpacontroller.controller;
 
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.hpacontroller.api.KubeTime;
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.Parsed;
 import io.hpacontroller.core.controls.HpaControls;
 import io.hpacontroller.core.reconcile.HpaSelectorIndex;
-import io.hpacontroller.core.reconcile.Reconciler;
 import io.hpacontroller.hpa.BuiltinHpaSelectors;
 import io.hpacontroller.hpa.HpaApi;
 import io.hpacontroller.hpa.HpaControlsCache;
@@ -43,12 +43,12 @@ final class QueueFeed implements Informers.HpaEvents {
     /** Shadow mode, null without it. */
     private final Shadow shadow;
     /** The controller's one path for an HPA that is gone. */
-    private final Consumer<String> forget;
+    private final Consumer<HpaKey> forget;
     private ScheduledExecutorService sweeper;
 
     QueueFeed(WorkQueue queue, Informers informers, ControllerOptions options, HpaSelectorIndex selectors, HpaControlsCache controls,
               Instant processStart, BuiltinHpaSelectors builtinSelectors, Shadow shadow,
-              Consumer<String> forget) {
+              Consumer<HpaKey> forget) {
         this.queue = queue;
         this.informers = informers;
         this.options = options;
@@ -86,12 +86,12 @@ final class QueueFeed implements Informers.HpaEvents {
 
     @Override
     public void onDelete(HorizontalPodAutoscaler hpa, HpaApi api) {
-        forget.accept(Reconciler.keyOf(hpa));
+        forget.accept(HpaKey.of(hpa));
     }
 
     private void added(HorizontalPodAutoscaler hpa, boolean queue) {
-        String key = Reconciler.keyOf(hpa);
-        selectors.register(key, hpa.getMetadata().getNamespace());
+        HpaKey key = HpaKey.of(hpa);
+        selectors.register(key.toString(), hpa.getMetadata().getNamespace());
         if (!queue) {
             return;
         }
@@ -104,11 +104,11 @@ final class QueueFeed implements Informers.HpaEvents {
 
     /** Whether this instance reconciles the HPA (it is not an autoscaling/v2 HPA only read for its selector). */
     boolean reconciledHere(HorizontalPodAutoscaler hpa) {
-        return reconciledHere(Reconciler.keyOf(hpa));
+        return reconciledHere(HpaKey.of(hpa));
     }
 
     /** Whether this instance reconciles the HPA of this key. */
-    boolean reconciledHere(String key) {
+    boolean reconciledHere(HpaKey key) {
         return builtinSelectors == null || HpaApi.ofKey(key) != HpaApi.BUILTIN;
     }
 
@@ -119,8 +119,8 @@ final class QueueFeed implements Informers.HpaEvents {
     }
 
     private void updated(HorizontalPodAutoscaler old, HorizontalPodAutoscaler hpa, boolean queue) {
-        String key = Reconciler.keyOf(hpa);
-        selectors.register(key, hpa.getMetadata().getNamespace());
+        HpaKey key = HpaKey.of(hpa);
+        selectors.register(key.toString(), hpa.getMetadata().getNamespace());
         if (queue && (!Objects.equals(old.getMetadata().getGeneration(), hpa.getMetadata().getGeneration()) || HpaControlsCache.changed(old, hpa))) {
             this.queue.addChanged(key, periodOf(key, hpa));
         }
@@ -131,7 +131,7 @@ final class QueueFeed implements Informers.HpaEvents {
      * the HPA (so that a changed period counts from the change on): its own when its controls give one and it is
      * reconciled here, else null (the flag's).
      */
-    private Duration periodOf(String key, HorizontalPodAutoscaler hpa) {
+    private Duration periodOf(HpaKey key, HorizontalPodAutoscaler hpa) {
         if (!reconciledHere(hpa)) {
             return null;
         }
@@ -168,8 +168,8 @@ final class QueueFeed implements Informers.HpaEvents {
         sweep(informers.keys(HpaApi.MIRROR));
     }
 
-    private void sweep(List<String> keys) {
-        for (String key : keys) {
+    private void sweep(List<HpaKey> keys) {
+        for (HpaKey key : keys) {
             if (!queue.isTracked(key)) {
                 queue.add(key);
             }

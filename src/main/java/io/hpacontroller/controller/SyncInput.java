@@ -1,6 +1,7 @@
 package io.hpacontroller.controller;
 
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.Parsed;
 import io.hpacontroller.core.controls.HpaControls;
 
@@ -19,8 +20,8 @@ record SyncInput(HorizontalPodAutoscaler hpa, Parsed<HpaControls> controls) {
      * @param withOwnLastWrite the HPA as of the status port's last write
      * @param controlsOf       the controls of an HPA (the driver's cache of them)
      */
-    static SyncInput of(String key, HorizontalPodAutoscaler cached, UnaryOperator<HorizontalPodAutoscaler> withOwnLastWrite,
-                        BiFunction<String, HorizontalPodAutoscaler, Parsed<HpaControls>> controlsOf) {
+    static SyncInput of(HpaKey key, HorizontalPodAutoscaler cached, UnaryOperator<HorizontalPodAutoscaler> withOwnLastWrite,
+                        BiFunction<HpaKey, HorizontalPodAutoscaler, Parsed<HpaControls>> controlsOf) {
         HorizontalPodAutoscaler hpa = withOwnLastWrite.apply(cached);
         return new SyncInput(hpa, controlsOf.apply(key, hpa));
     }

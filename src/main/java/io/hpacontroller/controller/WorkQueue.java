@@ -1,6 +1,7 @@
 package io.hpacontroller.controller;
 
 import io.hpacontroller.controller.KeyState.LastSync;
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.controller.KeyState.State;
 
 import java.time.Duration;
@@ -13,7 +14,7 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The HPA work queue: a queue of keys ("namespace/name"), not objects, that hands each HPA to a worker
+ * The HPA work queue: a queue of keys ({@link HpaKey}), not objects, that hands each HPA to a worker
  * at most once per sync period, whatever the sync's outcome or what triggered it (upstream requeues every
  * HPA after every sync, and every HPA its informer delivers, through a rate limiter of one resync period;
  * there is no per-key error backoff). When a key is due is its {@link Cadence}'s to say
@@ -54,7 +55,7 @@ public final class WorkQueue {
          * When the key is due again after a sync that was due at {@code dueAt} and started at {@code startedAt}
          * (later when the workers were busy): never less than a period after {@code dueAt}.
          */
-        long nextDue(String key, long dueAt, long startedAt);
+        long nextDue(HpaKey key, long dueAt, long startedAt);
 
         /**
          * When the first sync of a key is due that was added before the queue started, or that existed
@@ -63,16 +64,16 @@ public final class WorkQueue {
          * @param begunAt      when the queue started (the first worker asked for work)
          * @param processStart when the process started
          */
-        long firstDue(String key, long begunAt, long processStart);
+        long firstDue(HpaKey key, long begunAt, long processStart);
 
         /** The key's period (nanoseconds): on average, it is due once per period. */
-        long period(String key);
+        long period(HpaKey key);
 
         /** From now on the key's period is {@code period} (null: the cadence's own), until {@link #forget}. */
-        void keepPeriod(String key, Duration period);
+        void keepPeriod(HpaKey key, Duration period);
 
         /** The key was forgotten (the HPA was deleted): its period goes too. */
-        void forget(String key);
+        void forget(HpaKey key);
 
         /**
          * How many times as often as once per {@code period} keys are due at ticker time {@code now}, given
@@ -92,7 +93,7 @@ public final class WorkQueue {
     private final Cadence cadence;
     private final long processStart;
     /** The one state of each key the queue holds anything for (insertion order: the keys added before the start go in that order). */
-    private final Map<String, KeyState> keys = new LinkedHashMap<>();
+    private final Map<HpaKey, KeyState> keys = new LinkedHashMap<>();
     /** Keys {@link State#READY}, handed out as {@link #PACE} allows. */
     private final ArrayDeque<KeyState> ready = new ArrayDeque<>();
     /** Keys {@link State#READY_NOW} (new: {@link #addChanged}), handed out first. */
@@ -115,7 +116,7 @@ public final class WorkQueue {
     }
 
     /** A key a worker took, with how long it waited in the queue after it became due. */
-    public record Item(String key, long waitedNanos) {
+    public record Item(HpaKey key, long waitedNanos) {
     }
 
     /**
@@ -129,8 +130,8 @@ public final class WorkQueue {
         this.pace = new SyncPace(cadence, processStart);
     }
 
-    /** {@link #add(String)}, the key's period from now on being {@code period} (null: the cadence's own) until it is forgotten. */
-    public void add(String key, Duration period) {
+    /** {@link #add(HpaKey)}, the key's period from now on being {@code period} (null: the cadence's own) until it is forgotten. */
+    public void add(HpaKey key, Duration period) {
         cadence.keepPeriod(key, period); // a key already scheduled keeps its due time; its next one is by this period
         add(key);
     }
@@ -140,7 +141,7 @@ public final class WorkQueue {
      * a key never synced is then due at its first due time, any other at its next due time (never
      * earlier). Its period is the one it was last added with.
      */
-    public void add(String key) {
+    public void add(HpaKey key) {
         lock.lock();
         try {
             if (shuttingDown) {
@@ -163,8 +164,8 @@ public final class WorkQueue {
         }
     }
 
-    /** {@link #addChanged(String)}, the key's period from now on being {@code period}, as {@link #add(String, Duration)}. */
-    public void addChanged(String key, Duration period) {
+    /** {@link #addChanged(HpaKey)}, the key's period from now on being {@code period}, as {@link #add(HpaKey, Duration)}. */
+    public void addChanged(HpaKey key, Duration period) {
         cadence.keepPeriod(key, period);
         addChanged(key);
     }
@@ -174,7 +175,7 @@ public final class WorkQueue {
      * next allowed time ({@link #allowedAfter}) if its next due time is later, or when the worker that has it is done.
      * Its period is the one it was last added with.
      */
-    public void addChanged(String key) {
+    public void addChanged(HpaKey key) {
         lock.lock();
         try {
             if (shuttingDown) {
@@ -204,7 +205,7 @@ public final class WorkQueue {
     }
 
     /** The earliest time the key may be synced again: one period after its last sync started, and not in the past. */
-    private long allowedAfter(String key, LastSync last) {
+    private long allowedAfter(HpaKey key, LastSync last) {
         return Math.max(ticker.nanos(), last.started() + Math.max(1, cadence.period(key)));
     }
 
@@ -212,7 +213,7 @@ public final class WorkQueue {
      * Forgets a key entirely (the HPA was deleted): its state, its period, its share of the pace. A worker that still
      * has it does not requeue it (unless it is added again meanwhile: then it is due at once when the worker is done).
      */
-    public void forget(String key) {
+    public void forget(HpaKey key) {
         lock.lock();
         try {
             cadence.forget(key);
@@ -359,7 +360,7 @@ public final class WorkQueue {
      * A worker finished a key, whatever the outcome: it is due again at its next due time (at the next allowed
      * time if it changed meanwhile), unless it was forgotten (at once if it was created again meanwhile).
      */
-    public void done(String key) {
+    public void done(HpaKey key) {
         lock.lock();
         try {
             KeyState k = keys.get(key);
@@ -427,7 +428,7 @@ public final class WorkQueue {
     }
 
     /** Whether the key is ready, scheduled, being processed, or waiting for the queue to start. */
-    public boolean isTracked(String key) {
+    public boolean isTracked(HpaKey key) {
         lock.lock();
         try {
             KeyState k = keys.get(key);
@@ -438,7 +439,7 @@ public final class WorkQueue {
     }
 
     /** The state of the key, empty when the queue holds nothing for it. */
-    Optional<State> state(String key) {
+    Optional<State> state(HpaKey key) {
         lock.lock();
         try {
             return Optional.ofNullable(keys.get(key)).map(k -> k.state);
@@ -458,7 +459,7 @@ public final class WorkQueue {
     }
 
     /** When the key is due next (ticker time), empty when it is not scheduled. */
-    public Optional<Long> dueAt(String key) {
+    public Optional<Long> dueAt(HpaKey key) {
         lock.lock();
         try {
             KeyState k = keys.get(key);

@@ -11,7 +11,7 @@ import java.util.Arrays;
  * driver hands those to the core with their apiVersion), so HPAs of two APIs with the same namespace and name never
  * share histories or selector entries. The one place the format is written and read.
  */
-public record HpaKey(String group, String namespace, String name) {
+public record HpaKey(String group, String namespace, String name) implements Comparable<HpaKey> {
 
     /** The API group whose keys carry no group. */
     public static final String BUILTIN_GROUP = "autoscaling";
@@ -67,6 +67,12 @@ public record HpaKey(String group, String namespace, String name) {
         String namespacedName = namespacedName(key);
         int slash = namespacedName.indexOf('/');
         return slash < 0 ? "" : namespacedName.substring(slash + 1);
+    }
+
+    /** Keys sort by their wire form. */
+    @Override
+    public int compareTo(HpaKey other) {
+        return toString().compareTo(other.toString());
     }
 
     /** Whether {@code text} is a key as {@link #toString} writes it: "namespace/name", or "group/namespace/name" of a group not autoscaling. */

@@ -16,12 +16,20 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One value of a user's setting (an annotation's JSON or YAML, or a field of a custom resource) with its
- * path, so that every complaint names its place: {@code autoscaling.hpa-controller.io/schedules[1].minReplicas:
+ * One value of a user's setting (an annotation's JSON or YAML, a field of a custom resource, a simulator scenario
+ * file's key) with its path, so that every complaint names its place: {@code autoscaling.hpa-controller.io/schedules[1].minReplicas:
  * must be at least 1, got -2}. Mappings are strict: an unknown key is an error (a typo must not silently
  * fall back to a default). Every problem is an {@link IllegalArgumentException} carrying that message.
+ *
+ * <p>Our own reader over Jackson's tree: bounded parsing of hostile annotation text ({@link #read}) and complaints
+ * that name the path, which Jackson's own tree reading does not give.
  */
 public final class SettingNode {
+
+    /** How complaints name a mapping's entries: settings as the API server does (fields), scenario files as keys. */
+    public enum Wording {
+        FIELDS, KEYS
+    }
 
     private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
     private static final Pattern WHERE = Pattern.compile("^ in reader, (line \\d+, column \\d+):");
@@ -33,15 +41,22 @@ public final class SettingNode {
 
     private final JsonNode node;
     private final String path;
+    private final Wording wording;
 
-    private SettingNode(JsonNode node, String path) {
+    private SettingNode(JsonNode node, String path, Wording wording) {
         this.node = node;
         this.path = path;
+        this.wording = wording;
     }
 
     /** A value already read (e.g. a custom resource's field), at {@code path}. */
     public static SettingNode of(JsonNode node, String path) {
-        return new SettingNode(node, path);
+        return new SettingNode(node, path, Wording.FIELDS);
+    }
+
+    /** The top of a file already read (a scenario file): its keys' paths start at the top, complaints name keys. */
+    public static SettingNode ofFile(JsonNode root) {
+        return new SettingNode(root, "", Wording.KEYS);
     }
 
     /**
@@ -78,7 +93,7 @@ public final class SettingNode {
         if (node == null) {
             throw new IllegalArgumentException(name + ": empty");
         }
-        return new SettingNode(node, name);
+        return new SettingNode(node, name, Wording.FIELDS);
     }
 
     /**
@@ -109,13 +124,18 @@ public final class SettingNode {
         return path;
     }
 
+    /** The value as Jackson's tree holds it. */
+    public JsonNode raw() {
+        return node;
+    }
+
     public boolean isMissing() {
         return node == null || node.isMissingNode() || node.isNull();
     }
 
     /** An error about this value: {@code "<path>: <problem>"}. */
     public IllegalArgumentException error(String problem) {
-        return new IllegalArgumentException(path + ": " + problem);
+        return new IllegalArgumentException((path.isEmpty() ? "" : path + ": ") + problem);
     }
 
     /**
@@ -133,19 +153,20 @@ public final class SettingNode {
     /** This value as a mapping whose keys must all be in {@code known}. */
     public SettingNode mapping(Set<String> known) {
         if (isMissing() || !node.isObject()) {
-            throw error("expected a mapping with the keys " + sorted(known) + ", got " + describe());
+            throw error("expected a mapping" + (wording == Wording.FIELDS ? " with the keys " + sorted(known) : "") + ", got " + describe());
         }
+        String entry = wording == Wording.FIELDS ? "field" : "key";
         for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
             String key = it.next();
             if (!known.contains(key)) {
-                throw child(key).error("unknown field (known fields: " + sorted(known) + ")");
+                throw child(key).error("unknown " + entry + " (known " + entry + "s: " + sorted(known) + ")");
             }
         }
         return this;
     }
 
     public SettingNode child(String key) {
-        return new SettingNode(node == null ? null : node.path(key), path + "." + key);
+        return new SettingNode(node == null ? null : node.path(key), path.isEmpty() ? key : path + "." + key, wording);
     }
 
     /** This value as a list, each element with its index in the path. */
@@ -155,7 +176,7 @@ public final class SettingNode {
         }
         List<SettingNode> out = new ArrayList<>();
         for (int i = 0; i < node.size(); i++) {
-            out.add(new SettingNode(node.get(i), path + "[" + i + "]"));
+            out.add(new SettingNode(node.get(i), path + "[" + i + "]", wording));
         }
         return out;
     }
@@ -192,14 +213,105 @@ public final class SettingNode {
         }
     }
 
+    /** An optional text value (any scalar), {@code fallback} when missing. */
+    public String textOr(String fallback) {
+        if (isMissing()) {
+            return fallback;
+        }
+        if (!node.isValueNode()) {
+            throw error("expected a text value, got " + describe());
+        }
+        return node.asText();
+    }
+
+    /** An optional duration in milliseconds ("15s", "5m", or a number of seconds), {@code fallback} when missing. */
+    public long millisOr(long fallback) {
+        if (isMissing()) {
+            return fallback;
+        }
+        long millis = node.isValueNode() ? GoDuration.parseMillisOrSeconds(node.asText()) : -1;
+        if (millis < 0) {
+            throw error("expected a duration such as 15s, 5m, 1h or a number of seconds, got " + describe());
+        }
+        return millis;
+    }
+
+    /** An optional finite number (or text holding one), {@code fallback} when missing. */
+    public double numberOr(double fallback) {
+        if (isMissing()) {
+            return fallback;
+        }
+        if (node.isNumber()) {
+            return node.asDouble();
+        }
+        if (node.isTextual()) {
+            try {
+                double v = Double.parseDouble(node.asText().trim());
+                if (!Double.isNaN(v) && !Double.isInfinite(v)) {
+                    return v;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+        }
+        throw error("expected a number, got " + describe());
+    }
+
+    /** {@link #numberOr(double)} in [min, max]. */
+    public double numberOr(double fallback, double min, double max) {
+        double v = numberOr(fallback);
+        if (v < min || v > max) {
+            throw error("must be between " + min + " and " + max + ", got " + v);
+        }
+        return v;
+    }
+
+    /** An optional whole number of at least {@code min}, {@code fallback} when missing. */
+    public int integerOr(int fallback, int min) {
+        if (isMissing()) {
+            return fallback;
+        }
+        if (!node.isIntegralNumber() || !node.canConvertToInt()) {
+            throw error("expected a whole number, got " + describe());
+        }
+        int v = node.asInt();
+        if (v < min) {
+            throw error("must be at least " + min + ", got " + v);
+        }
+        return v;
+    }
+
+    /** An optional whole number, {@code fallback} when missing. */
+    public long longOr(long fallback) {
+        if (isMissing()) {
+            return fallback;
+        }
+        if (!node.isIntegralNumber() || !node.canConvertToLong()) {
+            throw error("expected a whole number, got " + describe());
+        }
+        return node.asLong();
+    }
+
+    /** An optional true or false, {@code fallback} when missing. */
+    public boolean boolOr(boolean fallback) {
+        if (isMissing()) {
+            return fallback;
+        }
+        if (!node.isBoolean()) {
+            throw error("expected true or false, got " + describe());
+        }
+        return node.asBoolean();
+    }
+
     private void requirePresent(String whatItIs) {
         if (isMissing()) {
             throw error("required (" + whatItIs + ")");
         }
     }
 
-    private String describe() {
-        if (isMissing()) {
+    /** What the value is, for a complaint: "nothing", "a mapping", "a list", or the value (quoted: text; a file's, any). */
+    public String describe() {
+        if (node == null || node.isMissingNode() || node.isNull() && wording == Wording.FIELDS) {
             return "nothing";
         }
         if (node.isObject()) {
@@ -208,9 +320,12 @@ public final class SettingNode {
         if (node.isArray()) {
             return "a list";
         }
+        if (node.isNull()) {
+            return "null";
+        }
         String t = node.asText();
         t = t.length() > 40 ? t.substring(0, 40) + "..." : t;
-        return node.isTextual() ? "\"" + t + "\"" : t;
+        return node.isTextual() || wording == Wording.KEYS ? "\"" + t + "\"" : t;
     }
 
     private static String sorted(Set<String> keys) {

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hpacontroller.api.ApiDiscovery;
 import io.hpacontroller.api.KubeApi;
 import io.hpacontroller.api.WriteGate;
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.port.HistoryWriter;
 import io.hpacontroller.core.port.Ports;
@@ -66,7 +67,7 @@ public final class Explainer {
      * @param hpa    the HPA, as the core takes it (a mirror one with the mirror's apiVersion)
      */
     public static Explanation explain(KubernetesClient client, KubeApi api, HorizontalPodAutoscaler hpa, ControllerLink.Target target, Clock clock) {
-        String key = Reconciler.keyOf(hpa);
+        String key = HpaKey.of(hpa).toString(); // the wire form: the /decisions path and the history's key
         ControllerLink.Answer answer = ControllerLink.fetch(client, api, target, key);
         HpaDecisions decisions = answer.decisions();
         HpaDecisions.Flags flags = decisions != null ? decisions.flags() : HpaDecisions.Flags.of(ControllerConfig.defaults(), Duration.ofSeconds(15), null);

@@ -7,12 +7,12 @@ import io.hpacontroller.api.PathSegment;
 import io.hpacontroller.api.ServedResource;
 import io.hpacontroller.api.WriteGate;
 import io.hpacontroller.core.normalize.HistorySnapshot;
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.normalize.Retention;
 import io.hpacontroller.core.port.ApiException;
 import io.hpacontroller.core.port.EventRecorder;
 import io.hpacontroller.core.port.HistoryWriter;
-import io.hpacontroller.core.reconcile.Reconciler;
 import io.hpacontroller.hpa.HpaApi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,11 +72,11 @@ public final class HistoryObjects implements HistoryWriter {
     private final HistoryStore histories;
     private final EventRecorder events;
     /** By HPA key: what the cluster holds for it, as far as this instance knows. */
-    private final Map<String, Kept> kept = new ConcurrentHashMap<>();
+    private final Map<HpaKey, Kept> kept = new ConcurrentHashMap<>();
     /** Whether the API server serves the objects (their CRD may be deleted and installed again). */
     private final ServedResource resource;
     /** By HPA key: the outage ({@link ServedResource#outages}) it was told of last, so that each is told once. */
-    private final Map<String, Long> told = new ConcurrentHashMap<>();
+    private final Map<HpaKey, Long> told = new ConcurrentHashMap<>();
 
     /**
      * What the cluster holds for an HPA.
@@ -119,7 +119,7 @@ public final class HistoryObjects implements HistoryWriter {
      */
     @Override
     public void restore(HorizontalPodAutoscaler hpa, long now) {
-        String key = Reconciler.keyOf(hpa);
+        HpaKey key = HpaKey.of(hpa);
         if (kept.containsKey(key)) {
             return;
         }
@@ -146,7 +146,7 @@ public final class HistoryObjects implements HistoryWriter {
     public void prefetch(Collection<HorizontalPodAutoscaler> hpas, List<String> namespaces, long now) {
         Map<String, List<HorizontalPodAutoscaler>> byNamespace = new TreeMap<>();
         for (HorizontalPodAutoscaler hpa : hpas) {
-            if (!kept.containsKey(Reconciler.keyOf(hpa))) {
+            if (!kept.containsKey(HpaKey.of(hpa))) {
                 byNamespace.computeIfAbsent(hpa.getMetadata().getNamespace(), ns -> new ArrayList<>()).add(hpa);
             }
         }
@@ -168,7 +168,7 @@ public final class HistoryObjects implements HistoryWriter {
         }
         byNamespace.forEach((namespace, inNamespace) -> {
             for (HorizontalPodAutoscaler hpa : inNamespace) {
-                String key = Reconciler.keyOf(hpa);
+                HpaKey key = HpaKey.of(hpa);
                 JsonNode object = objects.get(namespace + "/" + objectName(hpa));
                 if (object == null) {
                     nothingKept(key);
@@ -193,13 +193,13 @@ public final class HistoryObjects implements HistoryWriter {
         } while (next != null && !next.isEmpty());
     }
 
-    private void nothingKept(String key) {
-        histories.forget(key);
+    private void nothingKept(HpaKey key) {
+        histories.forget(key.toString());
         kept.put(key, Kept.NOTHING);
     }
 
     /** Restores the history from the HPA's object, which {@code parse} reads (it throws when it cannot). */
-    private void restoreFrom(HorizontalPodAutoscaler hpa, String key, Supplier<StoredHistory> parse, long now) {
+    private void restoreFrom(HorizontalPodAutoscaler hpa, HpaKey key, Supplier<StoredHistory> parse, long now) {
         StoredHistory stored;
         HistorySnapshot history;
         try {
@@ -214,7 +214,7 @@ public final class HistoryObjects implements HistoryWriter {
         String version = stored.metadata().getResourceVersion();
         if (!stored.belongsTo(hpa)) {
             // left by an earlier HPA of that name: the garbage collector removes it; the first write replaces it
-            histories.forget(key);
+            histories.forget(key.toString());
             kept.put(key, new Kept(version, null, 0));
             return;
         }
@@ -224,24 +224,24 @@ public final class HistoryObjects implements HistoryWriter {
             unrestored(hpa, key, version, "cannot be parsed: " + e.getMessage());
             return;
         }
-        histories.restore(key, history.withRunUntil(now));
+        histories.restore(key.toString(), history.withRunUntil(now));
         kept.put(key, new Kept(version, history, 0));
         LOG.info("restored the history of {}: {} recommendations, {} scale-ups, {} scale-downs, {} failing metrics", key,
                 history.recommendations().size(), history.scaleUpEvents().size(), history.scaleDownEvents().size(), history.metricFailures().size());
     }
 
-    private void unrestored(HorizontalPodAutoscaler hpa, String key, String version, String why) {
+    private void unrestored(HorizontalPodAutoscaler hpa, HpaKey key, String version, String why) {
         String message = "the kept history (" + StoredHistory.KIND + " " + hpa.getMetadata().getNamespace() + "/" + objectName(hpa) + ") " + why
                 + "; deciding with an empty history, as after a restart without it";
         LOG.warn("{}: {}", key, message);
         events.record(hpa, EventRecorder.Type.Warning, FAILED_RESTORE_HISTORY, message);
-        histories.forget(key);
+        histories.forget(key.toString());
         kept.put(key, new Kept(version, null, 0));
     }
 
     @Override
     public void save(HorizontalPodAutoscaler hpa, HistorySnapshot history, Retention retention, long now) throws ApiException {
-        String key = Reconciler.keyOf(hpa);
+        HpaKey key = HpaKey.of(hpa);
         Kept last = kept.getOrDefault(key, Kept.NOTHING);
         HistorySnapshot next = bounded(key, history);
         if (last.history() != null) {
@@ -264,7 +264,7 @@ public final class HistoryObjects implements HistoryWriter {
         } catch (ApiException.Conflict e) {
             // written by another instance since this one read it: restore from the cluster at the next sync
             kept.remove(key);
-            histories.forget(key);
+            histories.forget(key.toString());
             throw e;
         }
         if (body == null) {
@@ -297,7 +297,7 @@ public final class HistoryObjects implements HistoryWriter {
             try {
                 return writes.put(path(hpa), StoredHistory.of(hpa, history, version));
             } catch (ApiException.NotFound e) {
-                LOG.info("{}: its kept history ({} {}) was deleted; creating it again", Reconciler.keyOf(hpa), StoredHistory.KIND, objectName(hpa));
+                LOG.info("{}: its kept history ({} {}) was deleted; creating it again", HpaKey.of(hpa), StoredHistory.KIND, objectName(hpa));
             }
         }
         try {
@@ -314,7 +314,7 @@ public final class HistoryObjects implements HistoryWriter {
      * The CRD is missing: the history stays in memory, as upstream's, and the sync goes on; the HPA is told once per
      * outage, and its next save once the CRD is back writes its whole history (what the cluster held went with the CRD).
      */
-    private void inMemoryOnly(HorizontalPodAutoscaler hpa, String key, Kept last) {
+    private void inMemoryOnly(HorizontalPodAutoscaler hpa, HpaKey key, Kept last) {
         kept.put(key, new Kept(last.resourceVersion(), null, 0));
         Long outage = resource.outages();
         if (!outage.equals(told.put(key, outage))) {
@@ -330,7 +330,7 @@ public final class HistoryObjects implements HistoryWriter {
     }
 
     /** The history within the stored object's bound: a learned load beyond {@link StoredHistory#MAX_LEARNED_LOAD} is not kept. */
-    private static HistorySnapshot bounded(String key, HistorySnapshot history) {
+    private static HistorySnapshot bounded(HpaKey key, HistorySnapshot history) {
         String learned = history.learnedLoad();
         if (learned != null && learned.length() > StoredHistory.MAX_LEARNED_LOAD) {
             LOG.warn("{}: the learned load ({} characters) is longer than the {} kept; not kept", key, learned.length(), StoredHistory.MAX_LEARNED_LOAD);
@@ -340,7 +340,7 @@ public final class HistoryObjects implements HistoryWriter {
     }
 
     /** The HPA was deleted: its object goes with it (garbage collection). */
-    public void forget(String key) {
+    public void forget(HpaKey key) {
         kept.remove(key);
         told.remove(key);
     }
@@ -351,7 +351,7 @@ public final class HistoryObjects implements HistoryWriter {
     }
 
     /** Whether this instance knows what the cluster holds for the HPA (restored, or found to hold nothing). */
-    boolean knows(String key) {
+    boolean knows(HpaKey key) {
         return kept.containsKey(key);
     }
 }

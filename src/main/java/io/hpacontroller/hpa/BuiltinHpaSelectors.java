@@ -2,11 +2,11 @@ package io.hpacontroller.hpa;
 
 import io.fabric8.kubernetes.api.model.autoscaling.v2.CrossVersionObjectReference;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.labels.Selector;
 import io.hpacontroller.core.model.ScaleTarget;
 import io.hpacontroller.core.port.ApiException;
 import io.hpacontroller.core.port.ScaleClient;
-import io.hpacontroller.core.reconcile.Reconciler;
 import io.hpacontroller.core.port.SelectorOwnership;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,10 +45,10 @@ public final class BuiltinHpaSelectors {
         try {
             ScaleTarget scale = scales.get(namespace, ref);
             if (scale.selector() != null && !scale.selector().isEmpty()) {
-                index.controllers(Reconciler.keyOf(hpa), namespace, Selector.parse(scale.selector()), List.of());
+                index.controllers(HpaKey.of(hpa).toString(), namespace, Selector.parse(scale.selector()), List.of());
             }
         } catch (ApiException | IllegalArgumentException e) {
-            LOG.debug("selector of the target of {} not read: {}", Reconciler.keyOf(hpa), e.getMessage());
+            LOG.debug("selector of the target of {} not read: {}", HpaKey.of(hpa), e.getMessage());
         }
     }
 }

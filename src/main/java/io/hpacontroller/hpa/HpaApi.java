@@ -64,6 +64,11 @@ public enum HpaApi {
         return HpaKey.group(key).equals(MIRROR.group) ? MIRROR : BUILTIN;
     }
 
+    /** The API of a key: by its group. */
+    public static HpaApi ofKey(HpaKey key) {
+        return key.group().equals(MIRROR.group) ? MIRROR : BUILTIN;
+    }
+
     /** The key of an HPA of this API ({@link HpaKey#of}). */
     public String key(String namespace, String name) {
         return HpaKey.of(group, namespace, name).toString();

@@ -1,6 +1,7 @@
 package io.hpacontroller.hpa;
 
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.Parsed;
 import io.hpacontroller.core.controls.ControlAnnotations;
 import io.hpacontroller.core.controls.HpaControls;
@@ -20,10 +21,10 @@ public final class HpaControlsCache {
     private record Entry(SortedMap<String, String> annotations, Long generation, Parsed<HpaControls> controls) {
     }
 
-    private final Map<String, Entry> byKey = new ConcurrentHashMap<>();
+    private final Map<HpaKey, Entry> byKey = new ConcurrentHashMap<>();
 
     /** The controls of the HPA as it is now. */
-    public Parsed<HpaControls> of(String key, HorizontalPodAutoscaler hpa) {
+    public Parsed<HpaControls> of(HpaKey key, HorizontalPodAutoscaler hpa) {
         SortedMap<String, String> ours = ControlAnnotations.ours(hpa.getMetadata().getAnnotations());
         if (ours.isEmpty()) {
             byKey.remove(key);
@@ -43,7 +44,7 @@ public final class HpaControlsCache {
         return !ControlAnnotations.ours(old.getMetadata().getAnnotations()).equals(ControlAnnotations.ours(hpa.getMetadata().getAnnotations()));
     }
 
-    public void forget(String key) {
+    public void forget(HpaKey key) {
         byKey.remove(key);
     }
 

@@ -5,10 +5,10 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerSta
 import io.hpacontroller.api.KubeApi;
 import io.hpacontroller.api.OwnWrites;
 import io.hpacontroller.api.WriteGate;
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.port.ApiException;
 import io.hpacontroller.core.port.OtherStatusWriter;
 import io.hpacontroller.core.port.StatusWriter;
-import io.hpacontroller.core.reconcile.Reconciler;
 import io.hpacontroller.core.trace.DecisionTrace;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,7 +41,7 @@ public final class HpaStatusUpdater implements StatusWriter {
     private final KubeApi api;
     private final WriteGate gate;
     /** HPAs (by sync key) whose cached object may be older than our last status write. */
-    private final OwnWrites ownWrites = new OwnWrites();
+    private final OwnWrites<HpaKey> ownWrites = new OwnWrites<>();
     private final OtherStatusWriters others;
     private final Map<HpaApi, LongAdder> failures = new EnumMap<>(HpaApi.class);
 
@@ -66,7 +66,7 @@ public final class HpaStatusUpdater implements StatusWriter {
     @Override
     public void write(HorizontalPodAutoscaler hpa, HorizontalPodAutoscalerStatus status, DecisionTrace decided) throws ApiException {
         HpaApi kind = HpaApi.of(hpa);
-        String key = Reconciler.keyOf(hpa);
+        HpaKey key = HpaKey.of(hpa);
         String path = kind.path(hpa.getMetadata().getNamespace(), hpa.getMetadata().getName());
         gate.check();
         String answer;
@@ -81,10 +81,10 @@ public final class HpaStatusUpdater implements StatusWriter {
         } catch (ApiException e) {
             others.failed(key);
             if (e instanceof ApiException.NotFound) { // deleted during its sync: nothing was refused, and nothing is left to write to
-                LOG.atInfo().addKeyValue("hpa", key).log("status of {} not written: the HPA was deleted", key);
+                LOG.atInfo().addKeyValue("hpa", key.toString()).log("status of {} not written: the HPA was deleted", key);
             } else if (gate.isOpen()) { // not a write this instance stopped itself (shutdown, lost lease)
                 failures.get(kind).increment();
-                LOG.atWarn().addKeyValue("hpa", key).log("status of {} not written: {}", key, e.getMessage());
+                LOG.atWarn().addKeyValue("hpa", key.toString()).log("status of {} not written: {}", key, e.getMessage());
             }
             throw e;
         }
@@ -107,7 +107,7 @@ public final class HpaStatusUpdater implements StatusWriter {
         try {
             return others.seen(hpa, holdsLastWrite(hpa));
         } catch (RuntimeException e) {
-            LOG.debug("other writers of {} not checked", Reconciler.keyOf(hpa), e);
+            LOG.debug("other writers of {} not checked", HpaKey.of(hpa), e);
             return OtherStatusWriter.UNKNOWN;
         }
     }
@@ -121,11 +121,11 @@ public final class HpaStatusUpdater implements StatusWriter {
 
     /** Whether the HPA (as {@link #current} gave it) holds this updater's last status write, or a later version. */
     private boolean holdsLastWrite(HorizontalPodAutoscaler hpa) {
-        return ownWrites.holds(Reconciler.keyOf(hpa), hpa.getMetadata().getResourceVersion());
+        return ownWrites.holds(HpaKey.of(hpa), hpa.getMetadata().getResourceVersion());
     }
 
     /** The HPAs whose status another writer wrote lately (keys). */
-    public Set<String> conflicting() {
+    public Set<HpaKey> conflicting() {
         return others.conflicting();
     }
 
@@ -138,7 +138,7 @@ public final class HpaStatusUpdater implements StatusWriter {
     public HorizontalPodAutoscaler current(HorizontalPodAutoscaler cached) {
         HpaApi kind = HpaApi.of(cached);
         try {
-            return ownWrites.current(Reconciler.keyOf(cached), cached, hpa -> hpa.getMetadata().getResourceVersion(),
+            return ownWrites.current(HpaKey.of(cached), cached, hpa -> hpa.getMetadata().getResourceVersion(),
                     () -> read(kind, kind.path(cached.getMetadata().getNamespace(), cached.getMetadata().getName())));
         } catch (ApiException | RuntimeException e) {
             return cached;
@@ -146,7 +146,7 @@ public final class HpaStatusUpdater implements StatusWriter {
     }
 
     /** The HPA of this key is gone: nothing to catch up with. */
-    public void forget(String key) {
+    public void forget(HpaKey key) {
         ownWrites.forget(key);
         others.forget(key);
     }

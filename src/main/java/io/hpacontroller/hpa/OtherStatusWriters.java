@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus;
 import io.hpacontroller.api.KubeApi;
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.port.ApiException;
 import io.hpacontroller.core.port.OtherStatusWriter;
-import io.hpacontroller.core.reconcile.Reconciler;
 import io.hpacontroller.core.reconcile.StatusEquality;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,8 +58,8 @@ final class OtherStatusWriters {
 
     private final KubeApi api;
     private final Clock clock;
-    private final Map<String, Baseline> baselines = new ConcurrentHashMap<>();
-    private final Map<String, Conflict> conflicts = new ConcurrentHashMap<>();
+    private final Map<HpaKey, Baseline> baselines = new ConcurrentHashMap<>();
+    private final Map<HpaKey, Conflict> conflicts = new ConcurrentHashMap<>();
 
     OtherStatusWriters(KubeApi api, Clock clock) {
         this.api = api;
@@ -67,7 +67,7 @@ final class OtherStatusWriters {
     }
 
     /** This instance wrote the HPA's status; {@code stored} is the HPA the API server answered with, null when unreadable. */
-    void wrote(String key, HorizontalPodAutoscaler stored) {
+    void wrote(HpaKey key, HorizontalPodAutoscaler stored) {
         if (stored == null || stored.getMetadata() == null) {
             baselines.remove(key);
             return;
@@ -77,22 +77,22 @@ final class OtherStatusWriters {
 
     /** A sync found the HPA's status as it would write it. */
     void unchanged(HorizontalPodAutoscaler hpa) {
-        keep(Reconciler.keyOf(hpa), hpa);
+        keep(HpaKey.of(hpa), hpa);
     }
 
-    private void keep(String key, HorizontalPodAutoscaler hpa) {
+    private void keep(HpaKey key, HorizontalPodAutoscaler hpa) {
         Baseline previous = baselines.get(key);
         long since = previous == null ? clock.millis() : previous.watchingSince();
         baselines.put(key, new Baseline(hpa.getMetadata().getResourceVersion(), hpa.getStatus(), since));
     }
 
     /** A status write failed: the server may have applied it or not, so what the status should be is unknown. */
-    void failed(String key) {
+    void failed(HpaKey key) {
         baselines.remove(key);
     }
 
     /** The HPA is gone. */
-    void forget(String key) {
+    void forget(HpaKey key) {
         baselines.remove(key);
         conflicts.remove(key);
     }
@@ -103,7 +103,7 @@ final class OtherStatusWriters {
      * @param upToDate whether the HPA holds this instance's last status write (else nothing is compared)
      */
     OtherStatusWriter seen(HorizontalPodAutoscaler hpa, boolean upToDate) {
-        String key = Reconciler.keyOf(hpa);
+        HpaKey key = HpaKey.of(hpa);
         long now = clock.millis();
         Conflict conflict = ongoing(key, now);
         Baseline baseline = baselines.get(key);
@@ -115,7 +115,7 @@ final class OtherStatusWriters {
                 hpa.getStatus() == null ? new HorizontalPodAutoscalerStatus() : hpa.getStatus())) {
             if (conflict == null) {
                 conflict = new Conflict(message(hpa, now), now);
-                LOG.atWarn().addKeyValue("hpa", key).log("{}: {}", key, conflict.message());
+                LOG.atWarn().addKeyValue("hpa", key.toString()).log("{}: {}", key, conflict.message());
             } else {
                 conflict = new Conflict(conflict.message(), now);
             }
@@ -128,7 +128,7 @@ final class OtherStatusWriters {
     }
 
     /** The HPA's conflict if another write was seen within {@link #QUIET}; an older one is over. */
-    private Conflict ongoing(String key, long now) {
+    private Conflict ongoing(HpaKey key, long now) {
         Conflict c = conflicts.get(key);
         if (c != null && now - c.lastSeen() >= QUIET.toMillis()) {
             conflicts.remove(key, c);
@@ -138,9 +138,9 @@ final class OtherStatusWriters {
     }
 
     /** The keys of the HPAs in a conflict now. */
-    Set<String> conflicting() {
+    Set<HpaKey> conflicting() {
         long now = clock.millis();
-        Set<String> keys = new TreeSet<>();
+        Set<HpaKey> keys = new TreeSet<>();
         conflicts.forEach((key, c) -> {
             if (now - c.lastSeen() < QUIET.toMillis()) {
                 keys.add(key);

@@ -96,7 +96,7 @@ public final class ControllerMetrics implements HorizontalController.SyncListene
                 .help("1 for each HPA whose status another controller wrote lately (in the last 10 minutes), besides this one: "
                         + "the ConflictingController condition")
                 .labelNames("namespace", "hpa_name", "api_group").callback(cb -> {
-                    for (String key : controller.conflictingWriters()) {
+                    for (HpaKey key : controller.conflictingWriters()) {
                         cb.call(1, labels(key));
                     }
                 }).register(registry);
@@ -165,7 +165,7 @@ public final class ControllerMetrics implements HorizontalController.SyncListene
     }
 
     /** namespace, hpa_name and api_group of a key: an HPA and its mirror twin are two series. */
-    private static String[] labels(String key) {
-        return new String[] {HpaKey.namespace(key), HpaKey.name(key), HpaApi.ofKey(key).group()};
+    private static String[] labels(HpaKey key) {
+        return new String[] {key.namespace(), key.name(), HpaApi.ofKey(key).group()};
     }
 }

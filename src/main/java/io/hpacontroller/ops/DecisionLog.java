@@ -2,6 +2,7 @@ package io.hpacontroller.ops;
 
 import io.hpacontroller.controller.HorizontalController;
 import io.hpacontroller.controller.SyncReport;
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.trace.ReconcileOutcome;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,7 +25,7 @@ public final class DecisionLog implements HorizontalController.SyncListener {
     private static final Logger LOG = LoggerFactory.getLogger("io.hpacontroller.decisions");
 
     /** The hash of each failing HPA's last error message. */
-    private final Map<String, Integer> failing = new ConcurrentHashMap<>();
+    private final Map<HpaKey, Integer> failing = new ConcurrentHashMap<>();
 
     @Override
     public void onSync(SyncReport report) {

@@ -46,7 +46,7 @@ public final class RecentDecisions implements HorizontalController.SyncListener 
     @Override
     public void onSync(SyncReport report) {
         if (report.outcome() == null) {
-            forget(report.key());
+            forget(report.key().toString());
         } else {
             add(report.outcome().trace());
         }

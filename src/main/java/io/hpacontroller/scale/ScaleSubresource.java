@@ -34,7 +34,7 @@ public final class ScaleSubresource implements ScaleClient {
     private final WriteGate gate;
     private final WorkloadScales cache;
     /** Targets whose cached scale is behind our last write. */
-    private final OwnWrites ownWrites = new OwnWrites();
+    private final OwnWrites<String> ownWrites = new OwnWrites<>();
 
     public ScaleSubresource(KubeApi api, ApiDiscovery discovery, WriteGate gate) {
         this(api, api, discovery, gate, null);

@@ -171,13 +171,13 @@ public final class Shadow implements AutoCloseable {
     private final ReadOnlyScales scales;
     private final PodsAsDecided pods;
     private final Reconciler reconciler;
-    private final Map<String, Deque<Observation>> pending = new ConcurrentHashMap<>();
-    private final Set<String> running = ConcurrentHashMap.newKeySet();
-    private final Map<String, List<BuiltinScale>> ledger = new ConcurrentHashMap<>();
-    private final Map<String, Long> firstSeen = new ConcurrentHashMap<>();
+    private final Map<HpaKey, Deque<Observation>> pending = new ConcurrentHashMap<>();
+    private final Set<HpaKey> running = ConcurrentHashMap.newKeySet();
+    private final Map<HpaKey, List<BuiltinScale>> ledger = new ConcurrentHashMap<>();
+    private final Map<HpaKey, Long> firstSeen = new ConcurrentHashMap<>();
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
     private volatile ExecutorService executor;
-    private volatile Consumer<String> forgetPath = this::forget;
+    private volatile Consumer<HpaKey> forgetPath = this::forget;
     private final long startedAt;
 
     /**
@@ -208,12 +208,12 @@ public final class Shadow implements AutoCloseable {
         long created = KubeTime.parse(hpa.getMetadata().getCreationTimestamp(), Long.MIN_VALUE);
         // created after the shadow started (creation times are in whole seconds): it saw every change, its
         // history is complete, as if it had been watching forever
-        firstSeen.putIfAbsent(Reconciler.keyOf(hpa), created >= startedAt / 1000 * 1000 ? 0L : now);
+        firstSeen.putIfAbsent(HpaKey.of(hpa), created >= startedAt / 1000 * 1000 ? 0L : now);
     }
 
     /** The informer delivered an update: a changed status is a sync of the built-in controller to compare with. */
     public void updated(HorizontalPodAutoscaler old, HorizontalPodAutoscaler hpa) {
-        String key = Reconciler.keyOf(hpa);
+        HpaKey key = HpaKey.of(hpa);
         firstSeen.putIfAbsent(key, clock.millis());
         HorizontalPodAutoscalerStatus before = old.getStatus();
         HorizontalPodAutoscalerStatus after = hpa.getStatus();
@@ -231,28 +231,28 @@ public final class Shadow implements AutoCloseable {
     }
 
     /** The HPA is gone: nothing about it is kept, and the listeners are told (the controller's forget path calls this). */
-    public void forget(String key) {
+    public void forget(HpaKey key) {
         pending.remove(key);
         ledger.remove(key);
         firstSeen.remove(key);
-        histories.forget(key);
-        listeners.forEach(l -> l.onGone(HpaKey.namespace(key), HpaKey.name(key)));
+        histories.forget(key.toString());
+        listeners.forEach(l -> l.onGone(key.namespace(), key.name()));
     }
 
     /** A comparison that finds its HPA deleted meanwhile forgets it through {@code forget} (the controller's one path). */
-    public void forgetThrough(Consumer<String> forget) {
+    public void forgetThrough(Consumer<HpaKey> forget) {
         this.forgetPath = forget;
     }
 
     /** HPAs of which the shadow holds anything (for tests: a deleted HPA leaves nothing behind). */
     public int hpasHeld() {
-        Set<String> keys = new HashSet<>(pending.keySet());
+        Set<HpaKey> keys = new HashSet<>(pending.keySet());
         keys.addAll(ledger.keySet());
         keys.addAll(firstSeen.keySet());
         return keys.size() + histories.size();
     }
 
-    private void schedule(String key) {
+    private void schedule(HpaKey key) {
         ExecutorService e = executor;
         if (e != null && running.add(key)) {
             try {
@@ -264,7 +264,7 @@ public final class Shadow implements AutoCloseable {
     }
 
     /** Syncs the key's observations in order, one at a time. */
-    private void drain(String key) {
+    private void drain(HpaKey key) {
         try {
             for (Observation o = next(key); o != null; o = next(key)) {
                 try {
@@ -281,7 +281,7 @@ public final class Shadow implements AutoCloseable {
         }
     }
 
-    private Observation next(String key) {
+    private Observation next(HpaKey key) {
         Observation[] out = new Observation[1];
         pending.computeIfPresent(key, (k, q) -> {
             out[0] = q.poll();
@@ -290,7 +290,7 @@ public final class Shadow implements AutoCloseable {
         return out[0];
     }
 
-    private void sync(String key, Observation o) {
+    private void sync(HpaKey key, Observation o) {
         HorizontalPodAutoscalerStatus status = o.hpa().getStatus();
         int current = status.getCurrentReplicas() == null ? 0 : status.getCurrentReplicas();
         useBuiltinScaleHistory(key);
@@ -326,12 +326,12 @@ public final class Shadow implements AutoCloseable {
     }
 
     /** The shadow's history keeps its recommendations and takes the built-in controller's scale changes. */
-    private void useBuiltinScaleHistory(String key) {
-        HpaHistory own = histories.of(key);
+    private void useBuiltinScaleHistory(HpaKey key) {
+        HpaHistory own = histories.of(key.toString());
         boolean seen = own.seen();
         List<HpaHistory.Recommendation> recommendations = own.recommendations();
-        histories.forget(key);
-        HpaHistory history = histories.of(key);
+        histories.forget(key.toString());
+        HpaHistory history = histories.of(key.toString());
         if (seen) {
             history.setRecommendations(recommendations);
         }
@@ -340,7 +340,7 @@ public final class Shadow implements AutoCloseable {
         }
     }
 
-    private void recordBuiltinScale(String key, int from, int to, long at) {
+    private void recordBuiltinScale(HpaKey key, int from, int to, long at) {
         if (from == to) {
             return;
         }

@@ -19,7 +19,7 @@ class OwnWritesTest {
 
     private static final Function<Copy, String> VERSION = Copy::resourceVersion;
 
-    private final OwnWrites own = new OwnWrites();
+    private final OwnWrites<String> own = new OwnWrites<>();
     /** What the API answers a read with, and how often it was asked. */
     private Copy onTheApi = new Copy("7", "api");
     private ApiException readFailure;

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import static io.hpacontroller.testing.Keys.key;
 import static io.hpacontroller.controller.LiveFixtures.cpuUtilization;
 import static io.hpacontroller.controller.LiveFixtures.deployment;
 import static io.hpacontroller.controller.LiveFixtures.hpa;
@@ -120,7 +121,7 @@ class ApiFaultsTest extends LiveTestBase {
             assertThat(events("FailedGetScale")).isNotEmpty();
         });
         await().atMost(Waits.STATE).until(() -> replicas("web") == 10);
-        assertThat(controller.queue().isTracked("demo/gone")).as("the queue keeps the HPA whose target is gone").isTrue();
+        assertThat(controller.queue().isTracked(key("demo/gone"))).as("the queue keeps the HPA whose target is gone").isTrue();
     }
 
     @Test

@@ -63,7 +63,7 @@ class CadenceIT {
         try (InProcessController controller = InProcessController.start(ChartReleases.shipped(kube).client(), options, null)) {
             List<Instant> syncStarts = new CopyOnWriteArrayList<>();
             controller.runtime().controller().addListener(r -> {
-                if (r.outcome() != null && r.key().equals(ns.name() + "/web")) {
+                if (r.outcome() != null && r.key().toString().equals(ns.name() + "/web")) {
                     syncStarts.add(Instant.now().minusNanos(r.totalNanos()));
                 }
             });

@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import static io.hpacontroller.testing.Keys.key;
 import static io.hpacontroller.controller.LiveFixtures.deployment;
 import static io.hpacontroller.controller.LiveFixtures.externalAverage;
 import static io.hpacontroller.controller.LiveFixtures.hpa;
@@ -59,7 +60,7 @@ class CadenceTest extends LiveTestBase {
         h.getSpec().setMinReplicas(5);
         h.getMetadata().setGeneration(2L);
         client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).resource(h).update();
-        await().atMost(Waits.STATE).until(() -> controller.queue().dueAt(NS + "/web").orElseThrow() == PRODUCTION_PERIOD.toNanos());
+        await().atMost(Waits.STATE).until(() -> controller.queue().dueAt(key(NS + "/web")).orElseThrow() == PRODUCTION_PERIOD.toNanos());
         List<Sync> afterEdit = run((int) slot + 30);
         assertThat(afterEdit).extracting(Sync::second).as("a period after the last sync (before its slot), then at its slots a period on: nothing else syncs early")
                 .containsExactly(15L, slot + 30);
@@ -85,7 +86,7 @@ class CadenceTest extends LiveTestBase {
             out.add(first);
         }
         PhasedCadence cadence = new PhasedCadence(period, time, time);
-        long slot = cadence.slotAtOrBefore(NS + "/" + hpa, from.toNanos() - 1) + period.toNanos(); // manual time starts at 0
+        long slot = cadence.slotAtOrBefore(key(NS + "/" + hpa), from.toNanos() - 1) + period.toNanos(); // manual time starts at 0
         for (long s = (slot + 999_999_999L) / 1_000_000_000L; s <= until; s += period.toSeconds()) {
             out.add(s);
         }
@@ -136,7 +137,7 @@ class CadenceTest extends LiveTestBase {
         HorizontalPodAutoscaler h = readHpa("web");
         h.getMetadata().setAnnotations(Map.of(ControlAnnotations.SYNC_PERIOD, "4s"));
         client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).resource(h).update();
-        await().atMost(Waits.STATE).until(() -> controller.queue().dueAt(NS + "/web").orElseThrow() == four.toNanos());
+        await().atMost(Waits.STATE).until(() -> controller.queue().dueAt(key(NS + "/web")).orElseThrow() == four.toNanos());
         assertThat(run(12)).extracting(Sync::second).as("4 s after the last sync, then every 4 s at its slots from 4 s on")
                 .containsExactlyElementsOf(expected(4, "web", four, Duration.ofSeconds(8), 12));
 
@@ -144,14 +145,14 @@ class CadenceTest extends LiveTestBase {
         h = readHpa("web");
         h.getMetadata().setAnnotations(Map.of(ControlAnnotations.SYNC_PERIOD, "4s", ControlAnnotations.MODE, "Suspended"));
         client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).resource(h).update();
-        await().atMost(Waits.STATE).until(() -> controller.cached(NS + "/web").getMetadata().getAnnotations().containsKey(ControlAnnotations.MODE));
+        await().atMost(Waits.STATE).until(() -> controller.cached(key(NS + "/web")).getMetadata().getAnnotations().containsKey(ControlAnnotations.MODE));
         List<Long> slots = expected(-1, "web", four, Duration.ofSeconds(12).plusNanos(1), 40); // those not synced yet
         List<Sync> suspended = run((int) (slots.get(0) - 13 + 1));
         assertThat(suspended).singleElement().satisfies(s -> {
             assertThat(s.second()).isEqualTo(slots.get(0));
             assertThat(s.outcome().trace().controls().suspended()).isTrue();
         });
-        await().atMost(Waits.STATE).until(() -> "False/Suspended".equals(condition(controller.cached(NS + "/web"), "ScalingActive")));
+        await().atMost(Waits.STATE).until(() -> "False/Suspended".equals(condition(controller.cached(key(NS + "/web")), "ScalingActive")));
         assertThat(run(8)).extracting(Sync::second).as("its own status write did not requeue it: every 4 s")
                 .hasSize(2).containsExactlyElementsOf(slots.subList(1, 3));
     }

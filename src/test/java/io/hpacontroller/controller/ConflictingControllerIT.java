@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
+import static io.hpacontroller.testing.Keys.key;
 import static io.hpacontroller.controller.LiveFixtures.cpuUtilization;
 import static io.hpacontroller.controller.LiveFixtures.hpa;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -121,7 +122,7 @@ class ConflictingControllerIT {
                 assertThat(e.getCount()).isEqualTo(1);
                 assertThat(e.getMessage()).isEqualTo(first.getMessage());
             });
-            assertThat(ours.controller().conflictingWriters()).containsExactly(key);
+            assertThat(ours.controller().conflictingWriters()).containsExactly(key(key));
             assertThat(metrics(ours)).contains("hpa_controller_conflicting_writers{api_group=\"autoscaling\",hpa_name=\"web\",namespace=\""
                     + ns.name() + "\"} 1.0");
         } finally {

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import static io.hpacontroller.testing.Keys.key;
 import static io.hpacontroller.controller.LiveFixtures.cpuUtilization;
 import static io.hpacontroller.controller.LiveFixtures.deployment;
 import static io.hpacontroller.controller.LiveFixtures.hpa;
@@ -62,7 +63,7 @@ class ControllerLifecycleTest extends LiveTestBase {
         await().atMost(Waits.STATE).until(() -> c.histories().keys().contains("demo/web"));
 
         client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).withName("web").delete();
-        await().atMost(Waits.STATE).until(() -> !c.histories().keys().contains("demo/web") && !c.queue().isTracked("demo/web"));
+        await().atMost(Waits.STATE).until(() -> !c.histories().keys().contains("demo/web") && !c.queue().isTracked(key("demo/web")));
         long syncsOfWeb = syncsOf("web");
         awaitMoreSyncs("other", 4); // the controller keeps running
         assertThat(syncsOf("web")).as("no sync of the deleted HPA").isEqualTo(syncsOfWeb);

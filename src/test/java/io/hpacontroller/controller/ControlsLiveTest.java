@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import static io.hpacontroller.testing.Keys.key;
 import static io.hpacontroller.controller.LiveFixtures.deployment;
 import static io.hpacontroller.controller.LiveFixtures.externalAverage;
 import static io.hpacontroller.controller.LiveFixtures.hpa;
@@ -66,7 +67,7 @@ class ControlsLiveTest extends LiveTestBase {
         h.getMetadata().setAnnotations(new HashMap<>(annotations));
         client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).resource(h).update();
         // the informer saw the change (it is picked up at the next allowed time, a period after the last sync)
-        await().atMost(Waits.STATE).until(() -> annotations.equals(controller.cached(NS + "/" + hpa).getMetadata().getAnnotations()));
+        await().atMost(Waits.STATE).until(() -> annotations.equals(controller.cached(key(NS + "/" + hpa)).getMetadata().getAnnotations()));
     }
 
     /** Runs the controller until the HPA's next sync (a period at most). */

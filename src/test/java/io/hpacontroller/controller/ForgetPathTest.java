@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 
+import static io.hpacontroller.testing.Keys.key;
 import static io.hpacontroller.controller.LiveFixtures.cpuUtilization;
 import static io.hpacontroller.controller.LiveFixtures.deployment;
 import static io.hpacontroller.controller.LiveFixtures.hpa;
@@ -21,7 +22,7 @@ import static org.awaitility.Awaitility.await;
 class ForgetPathTest extends LiveTestBase {
 
     private long goneReports(String key) {
-        return syncs.stream().filter(r -> r.key().equals(key) && r.outcome() == null).count();
+        return syncs.stream().filter(r -> r.key().toString().equals(key) && r.outcome() == null).count();
     }
 
     private void assertNothingHeld() {
@@ -32,11 +33,11 @@ class ForgetPathTest extends LiveTestBase {
     @Test
     void aQueuedKeyTheCacheDoesNotHoldIsForgottenWhenAWorkerTakesIt() throws Exception {
         controllerAtProductionRatio().addListener(syncs::add);
-        controller.queue().addChanged(NS + "/ghost", Duration.ofSeconds(3)); // as a watch event that raced the deletion
+        controller.queue().addChanged(key(NS + "/ghost"), Duration.ofSeconds(3)); // as a watch event that raced the deletion
 
         assertThat(controller.syncDue()).extracting(SyncReport::key, SyncReport::outcome)
-                .as("nothing reconciled; the listeners hear that it is gone").containsExactly(tuple(NS + "/ghost", null));
-        assertThat(controller.queue().state(NS + "/ghost")).isEmpty();
+                .as("nothing reconciled; the listeners hear that it is gone").containsExactly(tuple(key(NS + "/ghost"), null));
+        assertThat(controller.queue().state(key(NS + "/ghost"))).isEmpty();
         assertNothingHeld();
     }
 
@@ -50,7 +51,7 @@ class ForgetPathTest extends LiveTestBase {
             if (report.outcome() != null) {
                 // deleted while the sync runs (the report is told before the worker looks at the cache again)
                 client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).withName("web").delete();
-                await().atMost(Waits.STATE).until(() -> controller.cached(NS + "/web") == null);
+                await().atMost(Waits.STATE).until(() -> controller.cached(key(NS + "/web")) == null);
             }
         });
 
@@ -59,6 +60,6 @@ class ForgetPathTest extends LiveTestBase {
         // one gone report from the check after the reconcile, one from the informer's delete: both went through forget
         await().atMost(Waits.STATE).until(() -> goneReports(NS + "/web") == 2);
         assertNothingHeld();
-        assertThat(controller.queue().isTracked(NS + "/web")).isFalse();
+        assertThat(controller.queue().isTracked(key(NS + "/web"))).isFalse();
     }
 }

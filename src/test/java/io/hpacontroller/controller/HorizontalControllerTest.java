@@ -100,7 +100,7 @@ class HorizontalControllerTest extends LiveTestBase {
 
             names.forEach(n -> client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).withName(n).delete());
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(controller.heldPerHpa()).isEqualTo(nothing));
-            Set<String> gone = syncs.stream().filter(s -> s.outcome() == null).map(SyncReport::key).collect(Collectors.toSet());
+            Set<String> gone = syncs.stream().filter(s -> s.outcome() == null).map(s -> s.key().toString()).collect(Collectors.toSet());
             assertThat(gone).as("the listeners heard of every deletion").containsAll(names.stream().map(n -> NS + "/" + n).toList());
         }
     }

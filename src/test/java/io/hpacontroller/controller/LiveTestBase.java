@@ -23,6 +23,7 @@ import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 
+import static io.hpacontroller.testing.Keys.key;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -87,7 +88,7 @@ public abstract class LiveTestBase {
     }
 
     protected long syncsOf(String hpa) {
-        return syncs.stream().filter(r -> r.key().equals(NS + "/" + hpa) && r.outcome() != null).count();
+        return syncs.stream().filter(r -> r.key().toString().equals(NS + "/" + hpa) && r.outcome() != null).count();
     }
 
     /**
@@ -135,7 +136,7 @@ public abstract class LiveTestBase {
     /** The same for an HPA synced at its own period (its sync-period control). */
     protected long firstSlotSecond(String hpaName, Duration period) {
         PhasedCadence cadence = new PhasedCadence(period, time, time);
-        long slot = cadence.slotAtOrBefore(NS + "/" + hpaName, 0) + period.toNanos();
+        long slot = cadence.slotAtOrBefore(key(NS + "/" + hpaName), 0) + period.toNanos();
         return (slot + 999_999_999L) / 1_000_000_000L;
     }
 

@@ -1,5 +1,6 @@
 package io.hpacontroller.controller;
 
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.testing.ManualTime;
 import org.junit.jupiter.api.Test;
 
@@ -15,6 +16,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.IntStream;
 
+import static io.hpacontroller.testing.Keys.key;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -26,7 +28,7 @@ class PhasedCadenceTest {
 
     private static final Duration PERIOD = Duration.ofSeconds(15);
     private static final Duration STEP = Duration.ofMillis(10);
-    private static final List<String> KEYS = IntStream.range(0, 1000).mapToObj(i -> "bench-" + i / 100 + "/h-" + i).toList();
+    private static final List<HpaKey> KEYS = IntStream.range(0, 1000).mapToObj(i -> key("bench-" + i / 100 + "/h-" + i)).toList();
 
     /** A controller process: its clock and ticker, its queue. */
     private static final class Process {
@@ -35,7 +37,7 @@ class PhasedCadenceTest {
         final WorkQueue queue;
         final Instant origin;
         /** Each sync: the key and the wall-clock time (epoch ms). */
-        final List<Map.Entry<String, Long>> syncs = new ArrayList<>();
+        final List<Map.Entry<HpaKey, Long>> syncs = new ArrayList<>();
 
         /** A process started at {@code start}, its ticker at an arbitrary origin. */
         Process(Instant start) {
@@ -73,8 +75,8 @@ class PhasedCadenceTest {
         }
 
         /** Each key's syncs (epoch ms) in [from, to). */
-        Map<String, List<Long>> byKey(long from, long to) {
-            Map<String, List<Long>> out = new TreeMap<>();
+        Map<HpaKey, List<Long>> byKey(long from, long to) {
+            Map<HpaKey, List<Long>> out = new TreeMap<>();
             for (var s : syncs) {
                 if (s.getValue() >= from && s.getValue() < to) {
                     out.computeIfAbsent(s.getKey(), k -> new ArrayList<>()).add(s.getValue());
@@ -105,7 +107,7 @@ class PhasedCadenceTest {
         assertThat((double) p90 / p50).as("p90 %d / p50 %d of %s", p90, p50, Arrays.toString(counts)).isLessThanOrEqualTo(1.5);
         assertThat(Arrays.stream(counts).max().orElseThrow()).as("no burst").isLessThan(2 * KEYS.size() / 15);
 
-        Map<String, List<Long>> byKey = p.byKey(from, to);
+        Map<HpaKey, List<Long>> byKey = p.byKey(from, to);
         assertThat(byKey).hasSize(KEYS.size());
         assertThat(byKey.values()).allSatisfy(times -> {
             assertThat(times).hasSize(4);
@@ -122,14 +124,14 @@ class PhasedCadenceTest {
         p.time.advance(Duration.ofSeconds(3)); // JVM start, caches synced: the workers start 3 s after the process
         p.run(Duration.ofSeconds(12).plus(PERIOD.multipliedBy(2)));
 
-        Map<String, List<Long>> first = p.byKey(p.epochMillisAfter(Duration.ZERO), p.epochMillisAfter(PERIOD));
+        Map<HpaKey, List<Long>> first = p.byKey(p.epochMillisAfter(Duration.ZERO), p.epochMillisAfter(PERIOD));
         assertThat(first).as("every HPA once in the first period").hasSize(KEYS.size());
         assertThat(first.values()).allSatisfy(t -> assertThat(t).hasSize(1));
         long[] firstPeriod = p.perSecond(p.epochMillisAfter(Duration.ofSeconds(3)), p.epochMillisAfter(PERIOD));
         // the 3 s of slots missed while starting land on the other 12: 1.25 x the steady rate, not a burst
         assertThat(Arrays.stream(firstPeriod).max().orElseThrow()).as(Arrays.toString(firstPeriod)).isLessThan(2 * KEYS.size() / 15);
 
-        Map<String, List<Long>> second = p.byKey(p.epochMillisAfter(PERIOD), p.epochMillisAfter(PERIOD.multipliedBy(2)));
+        Map<HpaKey, List<Long>> second = p.byKey(p.epochMillisAfter(PERIOD), p.epochMillisAfter(PERIOD.multipliedBy(2)));
         assertThat(second.values()).as("then once per period").allSatisfy(t -> assertThat(t).hasSize(1));
         // a first sync the catch-up moved off its slot is followed by the first slot a period after it, not the next
         // (within a step: syncs happen at the steps)
@@ -153,7 +155,7 @@ class PhasedCadenceTest {
         standby.run(PERIOD);
 
         long from = standby.epochMillisAfter(Duration.ofMinutes(10));
-        Map<String, List<Long>> first = standby.byKey(from, from + PERIOD.toMillis());
+        Map<HpaKey, List<Long>> first = standby.byKey(from, from + PERIOD.toMillis());
         assertThat(first).hasSize(KEYS.size());
         long[] counts = standby.perSecond(from, from + PERIOD.toMillis());
         assertThat(Arrays.stream(counts).max().orElseThrow()).as(Arrays.toString(counts)).isLessThan(2 * KEYS.size() / 15);
@@ -168,8 +170,8 @@ class PhasedCadenceTest {
             KEYS.subList(0, 50).forEach(p.queue::add);
             p.run(PERIOD.multipliedBy(3));
         }
-        Map<String, Long> phaseBefore = new HashMap<>();
-        Map<String, Long> phaseAfter = new HashMap<>();
+        Map<HpaKey, Long> phaseBefore = new HashMap<>();
+        Map<HpaKey, Long> phaseAfter = new HashMap<>();
         before.syncs.forEach(s -> phaseBefore.put(s.getKey(), Math.floorMod(s.getValue(), PERIOD.toMillis()) / STEP.toMillis()));
         after.syncs.forEach(s -> phaseAfter.put(s.getKey(), Math.floorMod(s.getValue(), PERIOD.toMillis()) / STEP.toMillis()));
         assertThat(phaseAfter).isEqualTo(phaseBefore);
@@ -181,9 +183,9 @@ class PhasedCadenceTest {
         ManualTime time = new ManualTime(Instant.parse("2026-03-01T12:00:00Z"));
         PhasedCadence cadence = new PhasedCadence(PERIOD, time, time);
         WorkQueue queue = new WorkQueue(time, cadence, time.nanos());
-        queue.add("demo/fast", Duration.ofSeconds(3)); // the period comes with the key
-        queue.add("demo/flag", null);
-        Map<String, List<Long>> syncs = new TreeMap<>();
+        queue.add(key("demo/fast"), Duration.ofSeconds(3)); // the period comes with the key
+        queue.add(key("demo/flag"), null);
+        Map<HpaKey, List<Long>> syncs = new TreeMap<>();
         for (long i = 0; i < Duration.ofMinutes(2).toMillis() / STEP.toMillis(); i++) {
             for (Optional<WorkQueue.Item> item = queue.poll(); item.isPresent(); item = queue.poll()) {
                 syncs.computeIfAbsent(item.get().key(), k -> new ArrayList<>()).add(time.millis());
@@ -192,10 +194,10 @@ class PhasedCadenceTest {
             time.advance(STEP);
         }
 
-        assertThat(cadence.phase("demo/fast")).isLessThan(Duration.ofSeconds(3).toNanos());
-        assertThat(gaps(syncs.get("demo/fast"))).as("every 3 s after the first").hasSizeGreaterThanOrEqualTo(35).containsOnly(3_000L);
-        assertThat(gaps(syncs.get("demo/flag"))).hasSizeGreaterThanOrEqualTo(6).containsOnly(15_000L);
-        assertThat(syncs.get("demo/fast")).allSatisfy(t -> assertThat(Math.floorMod(t * 1_000_000L - cadence.phase("demo/fast"), 3_000_000_000L))
+        assertThat(cadence.phase(key("demo/fast"))).isLessThan(Duration.ofSeconds(3).toNanos());
+        assertThat(gaps(syncs.get(key("demo/fast")))).as("every 3 s after the first").hasSizeGreaterThanOrEqualTo(35).containsOnly(3_000L);
+        assertThat(gaps(syncs.get(key("demo/flag")))).hasSizeGreaterThanOrEqualTo(6).containsOnly(15_000L);
+        assertThat(syncs.get(key("demo/fast"))).allSatisfy(t -> assertThat(Math.floorMod(t * 1_000_000L - cadence.phase(key("demo/fast")), 3_000_000_000L))
                 .isLessThan(STEP.toNanos()));
     }
 
@@ -206,23 +208,23 @@ class PhasedCadenceTest {
         WorkQueue queue = new WorkQueue(time, cadence, time.nanos());
         long fast = Duration.ofSeconds(3).toNanos();
 
-        queue.addChanged("demo/fast", Duration.ofSeconds(3)); // a new HPA with its own period: due at once
-        assertThat(queue.poll()).map(WorkQueue.Item::key).contains("demo/fast");
-        queue.done("demo/fast");
-        assertThat(queue.dueAt("demo/fast")).as("its next sync by its own period, not the flag's")
+        queue.addChanged(key("demo/fast"), Duration.ofSeconds(3)); // a new HPA with its own period: due at once
+        assertThat(queue.poll()).map(WorkQueue.Item::key).contains(key("demo/fast"));
+        queue.done(key("demo/fast"));
+        assertThat(queue.dueAt(key("demo/fast"))).as("its next sync by its own period, not the flag's")
                 .hasValueSatisfying(at -> assertThat(at - time.nanos()).isBetween(fast, 2 * fast));
-        queue.add("demo/fast"); // the sweep: the period the key came with stays
-        assertThat(cadence.period("demo/fast")).isEqualTo(fast);
+        queue.add(key("demo/fast")); // the sweep: the period the key came with stays
+        assertThat(cadence.period(key("demo/fast"))).isEqualTo(fast);
         assertThat(cadence.ownPeriods()).isOne();
 
-        queue.addChanged("demo/fast", PERIOD); // its control now says the flag's period: none of its own
-        assertThat(cadence.period("demo/fast")).isEqualTo(PERIOD.toNanos());
+        queue.addChanged(key("demo/fast"), PERIOD); // its control now says the flag's period: none of its own
+        assertThat(cadence.period(key("demo/fast"))).isEqualTo(PERIOD.toNanos());
         assertThat(cadence.ownPeriods()).isZero();
 
-        queue.add("demo/fast", Duration.ofSeconds(5));
-        queue.forget("demo/fast"); // deleted: the period goes with the key
+        queue.add(key("demo/fast"), Duration.ofSeconds(5));
+        queue.forget(key("demo/fast")); // deleted: the period goes with the key
         assertThat(cadence.ownPeriods()).isZero();
-        assertThat(cadence.period("demo/fast")).isEqualTo(PERIOD.toNanos());
+        assertThat(cadence.period(key("demo/fast"))).isEqualTo(PERIOD.toNanos());
         assertThat(queue.size()).isZero();
     }
 
@@ -235,16 +237,16 @@ class PhasedCadenceTest {
     }
 
     /** A sync's trace reading a cpu sample stamped {@code sampleTime} at {@code at} (epoch ms). */
-    private static io.hpacontroller.core.trace.DecisionTrace cpuRead(String key, long at, long sampleTime) {
+    private static io.hpacontroller.core.trace.DecisionTrace cpuRead(HpaKey key, long at, long sampleTime) {
         var metric = new io.hpacontroller.core.trace.MetricTrace("Resource", "cpu", "cpu resource utilization (percentage of request)",
                 "Utilization", 50, 40, sampleTime, null, 3, null, null, null, false);
-        return io.hpacontroller.core.trace.DecisionTrace.builder(key, at).metrics(List.of(metric), 0, null, 3).build();
+        return io.hpacontroller.core.trace.DecisionTrace.builder(key.toString(), at).metrics(List.of(metric), 0, null, 3).build();
     }
 
     @Test
     void aFreshHpaMovesToJustAfterItsPipelinesNewSampleAndNeverSyncsCloserThanThePeriod() {
         Process p = new Process(Instant.parse("2026-11-28T00:00:00Z"));
-        String key = "shop/web";
+        HpaKey key = key("shop/web");
         // metrics-server scrapes at 4 s + k x 15 s, each sample 10 s old: readable at ts + 10 s
         java.util.function.LongUnaryOperator newest = t -> Math.floorDiv(t - 4_000, 15_000) * 15_000 + 4_000 - 10_000;
         p.queue.addChanged(key);

@@ -18,6 +18,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 
+import static io.hpacontroller.testing.Keys.key;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class SyncInputTest {
@@ -38,7 +39,7 @@ class SyncInputTest {
         written.setStatus(first.status());
         List<HorizontalPodAutoscaler> controlsReadFrom = new ArrayList<>();
 
-        SyncInput in = SyncInput.of("default/web", stale, read -> read == stale ? written : read, // the API's, which holds the last write
+        SyncInput in = SyncInput.of(key("default/web"), stale, read -> read == stale ? written : read, // the API's, which holds the last write
                 (key, current) -> {
                     controlsReadFrom.add(current);
                     return Parsed.valid(HpaControls.NONE);

@@ -1,5 +1,6 @@
 package io.hpacontroller.controller;
 
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.testing.ManualTime;
 import org.junit.jupiter.api.Test;
 
@@ -9,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
+import static io.hpacontroller.testing.Keys.key;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -28,34 +30,34 @@ class WorkQueueTest {
     }
 
     /** How long until the key's next slot. */
-    private Duration untilNextSlotOf(String key) {
+    private Duration untilNextSlotOf(HpaKey key) {
         return Duration.ofNanos(cadence.slotAtOrBefore(key, time.nanos()) + PERIOD.toNanos() - time.nanos());
     }
 
     /** How long until the key's first slot at least a period from now (the next one, or the one after). */
-    private Duration untilSlotAPeriodOnOf(String key) {
+    private Duration untilSlotAPeriodOnOf(HpaKey key) {
         Duration next = untilNextSlotOf(key);
         return next.compareTo(PERIOD) < 0 ? next.plus(PERIOD) : next;
     }
 
-    private Optional<String> next() {
+    private Optional<HpaKey> next() {
         return queue.poll().map(WorkQueue.Item::key);
     }
 
     /** Takes the key, "syncs" it and hands it back. */
-    private void sync(String key) {
+    private void sync(HpaKey key) {
         assertThat(next()).contains(key);
         queue.done(key);
     }
 
     @Test
     void aKeyIsQueuedOnceHoweverOftenItIsAdded() {
-        queue.addChanged("ns/a");
-        queue.addChanged("ns/a");
-        queue.addChanged("ns/b");
+        queue.addChanged(key("ns/a"));
+        queue.addChanged(key("ns/a"));
+        queue.addChanged(key("ns/b"));
         assertThat(queue.depth()).isEqualTo(2);
-        assertThat(next()).contains("ns/a");
-        assertThat(next()).contains("ns/b");
+        assertThat(next()).contains(key("ns/a"));
+        assertThat(next()).contains(key("ns/b"));
         assertThat(next()).isEmpty();
         assertThat(queue.totalAdds()).isEqualTo(2);
     }
@@ -64,10 +66,10 @@ class WorkQueueTest {
     void aBacklogIsHandedOutAtTwiceTheKeysRateAndANewKeyGoesFirst() {
         int keys = 150;
         for (int i = 0; i < keys; i++) {
-            queue.addChanged("ns/h-" + i);
+            queue.addChanged(key("ns/h-" + i));
         }
         int firstSyncs = 0;
-        for (Optional<String> k = next(); k.isPresent(); k = next()) {
+        for (Optional<HpaKey> k = next(); k.isPresent(); k = next()) {
             queue.done(k.get());
             firstSyncs++;
         }
@@ -75,19 +77,19 @@ class WorkQueueTest {
 
         advance(PERIOD.multipliedBy(2).plusSeconds(5)); // the workers stalled: every key's slot a period on passed
         assertThat(queue.depth()).isEqualTo(keys);
-        List<String> handedOut = new ArrayList<>();
-        for (Optional<String> k = next(); k.isPresent(); k = next()) {
+        List<HpaKey> handedOut = new ArrayList<>();
+        for (Optional<HpaKey> k = next(); k.isPresent(); k = next()) {
             handedOut.add(k.get());
         }
         assertThat(handedOut).as("a burst of at most").hasSize(WorkQueue.BURST);
 
-        queue.addChanged("ns/new");
-        assertThat(next()).as("a new HPA is not paced and goes first").contains("ns/new");
+        queue.addChanged(key("ns/new"));
+        assertThat(next()).as("a new HPA is not paced and goes first").contains(key("ns/new"));
 
         int perTwoSeconds = 0;
         for (int step = 0; step < 200; step++) {
             advance(Duration.ofMillis(10));
-            for (Optional<String> k = next(); k.isPresent(); k = next()) {
+            for (Optional<HpaKey> k = next(); k.isPresent(); k = next()) {
                 perTwoSeconds++;
             }
         }
@@ -105,26 +107,26 @@ class WorkQueueTest {
 
     @Test
     void aNewKeyIsDueAgainAtItsFirstSlotAPeriodOnWhateverHappenedAndNotBefore() {
-        queue.addChanged("ns/a");
-        assertThat(next()).contains("ns/a");
+        queue.addChanged(key("ns/a"));
+        assertThat(next()).contains(key("ns/a"));
         // its next slot is closer than a period on most runs (a phase of its own): the one after that
-        Duration untilSlot = untilSlotAPeriodOnOf("ns/a");
+        Duration untilSlot = untilSlotAPeriodOnOf(key("ns/a"));
         assertThat(untilSlot).isBetween(PERIOD, PERIOD.multipliedBy(2));
         advance(Duration.ofMillis(300)); // a slow sync, failed or not: the queue does not know and does not care
-        queue.done("ns/a");
+        queue.done(key("ns/a"));
         advance(untilSlot.minusMillis(301));
         assertThat(next()).as("1 ms before its slot").isEmpty();
         advance(Duration.ofMillis(1));
-        assertThat(next()).as("at its slot").contains("ns/a");
+        assertThat(next()).as("at its slot").contains(key("ns/a"));
         assertThat(queue.totalRequeues()).isEqualTo(1);
     }
 
     @Test
     void overThreeMinutesAKeyIsSyncedOncePerPeriodAtItsPhase() {
-        queue.addChanged("ns/a");
+        queue.addChanged(key("ns/a"));
         List<Long> syncedAt = new ArrayList<>();
         for (int tenth = 0; tenth < 1800; tenth++) {
-            for (Optional<String> k = next(); k.isPresent(); k = next()) {
+            for (Optional<HpaKey> k = next(); k.isPresent(); k = next()) {
                 syncedAt.add(time.nanos());
                 queue.done(k.get());
                 queue.add(k.get()); // the informer's resync, a sweep: never earlier
@@ -133,7 +135,7 @@ class WorkQueueTest {
         }
         // the new HPA at once, then 11 slots in 180 s: its first slot is closer than a period to its creation, skipped
         assertThat(syncedAt).hasSize(12);
-        long phase = cadence.phase("ns/a");
+        long phase = cadence.phase(key("ns/a"));
         for (int i = 1; i < syncedAt.size(); i++) {
             long epochNanos = Instant.parse("2026-03-01T12:00:00Z").toEpochMilli() * 1_000_000 + syncedAt.get(i);
             assertThat(Math.floorMod(epochNanos - phase, PERIOD.toNanos())).as("sync %d on its slot, within a step", i)
@@ -148,125 +150,125 @@ class WorkQueueTest {
 
     @Test
     void aSyncThatStartedLateDoesNotPushTheNextOneBackAndOneMoreThanAPeriodLateSkipsASlot() {
-        queue.addChanged("ns/a");
-        sync("ns/a");
-        advance(untilSlotAPeriodOnOf("ns/a").plusSeconds(5)); // the workers were busy: 5 s late
-        sync("ns/a");
-        Duration untilSlot = untilNextSlotOf("ns/a");
+        queue.addChanged(key("ns/a"));
+        sync(key("ns/a"));
+        advance(untilSlotAPeriodOnOf(key("ns/a")).plusSeconds(5)); // the workers were busy: 5 s late
+        sync(key("ns/a"));
+        Duration untilSlot = untilNextSlotOf(key("ns/a"));
         assertThat(untilSlot).as("still due at its own slot").isEqualTo(Duration.ofSeconds(10));
         advance(untilSlot.plus(PERIOD).plusSeconds(1)); // more than a period late
-        sync("ns/a");
+        sync(key("ns/a"));
         assertThat(next()).as("no catch-up for the slot it missed").isEmpty();
-        assertThat(untilNextSlotOf("ns/a")).isEqualTo(Duration.ofSeconds(14));
+        assertThat(untilNextSlotOf(key("ns/a"))).isEqualTo(Duration.ofSeconds(14));
     }
 
     @Test
     void addingASyncedKeyAgainNeverMakesItDueEarlier() {
-        queue.addChanged("ns/a");
-        sync("ns/a");
-        long due = time.nanos() + untilSlotAPeriodOnOf("ns/a").toNanos();
+        queue.addChanged(key("ns/a"));
+        sync(key("ns/a"));
+        long due = time.nanos() + untilSlotAPeriodOnOf(key("ns/a")).toNanos();
         advance(Duration.ofSeconds(1));
-        queue.add("ns/a");
+        queue.add(key("ns/a"));
         assertThat(next()).isEmpty();
-        assertThat(queue.dueAt("ns/a")).contains(due);
+        assertThat(queue.dueAt(key("ns/a"))).contains(due);
     }
 
     @Test
     void aChangeIsSyncedAPeriodAfterTheLastSyncEvenWhileAWorkerHasTheKey() {
-        queue.addChanged("ns/a");
+        queue.addChanged(key("ns/a"));
         long created = time.nanos();
-        sync("ns/a");
-        assertThat(queue.dueAt("ns/a")).as("its first slot a period on").contains(created + untilSlotAPeriodOnOf("ns/a").toNanos());
+        sync(key("ns/a"));
+        assertThat(queue.dueAt(key("ns/a"))).as("its first slot a period on").contains(created + untilSlotAPeriodOnOf(key("ns/a")).toNanos());
         advance(Duration.ofMillis(1));
-        queue.addChanged("ns/a");
-        queue.addChanged("ns/a"); // changes coalesce
+        queue.addChanged(key("ns/a"));
+        queue.addChanged(key("ns/a")); // changes coalesce
         assertThat(next()).as("not at once").isEmpty();
-        assertThat(queue.dueAt("ns/a")).as("a period after the last sync, its slot or earlier").contains(created + PERIOD.toNanos());
+        assertThat(queue.dueAt(key("ns/a"))).as("a period after the last sync, its slot or earlier").contains(created + PERIOD.toNanos());
         advance(PERIOD.minusMillis(2));
         assertThat(next()).as("1 ms before").isEmpty();
         advance(Duration.ofMillis(1));
-        assertThat(next()).as("a period after the last sync").contains("ns/a");
+        assertThat(next()).as("a period after the last sync").contains(key("ns/a"));
 
-        queue.addChanged("ns/a"); // changed again while the worker has it
+        queue.addChanged(key("ns/a")); // changed again while the worker has it
         assertThat(next()).as("a second worker must not get it").isEmpty();
         advance(Duration.ofSeconds(1));
-        queue.done("ns/a");
+        queue.done(key("ns/a"));
         assertThat(next()).as("not at once when the first worker is done").isEmpty();
-        assertThat(queue.dueAt("ns/a")).as("a period after the sync that had it").contains(created + PERIOD.multipliedBy(2).toNanos());
+        assertThat(queue.dueAt(key("ns/a"))).as("a period after the sync that had it").contains(created + PERIOD.multipliedBy(2).toNanos());
         advance(PERIOD.minusSeconds(1));
-        sync("ns/a");
-        assertThat(queue.dueAt("ns/a")).as("then at its slots again, a period on or more")
-                .contains(time.nanos() + untilSlotAPeriodOnOf("ns/a").toNanos());
+        sync(key("ns/a"));
+        assertThat(queue.dueAt(key("ns/a"))).as("then at its slots again, a period on or more")
+                .contains(time.nanos() + untilSlotAPeriodOnOf(key("ns/a")).toNanos());
         assertThat(queue.totalAdds()).as("one add per sync, however many changes").isEqualTo(3);
     }
 
     @Test
     void aChangeAfterASyncAtItsSlotIsPickedUpAtItsNextSlot() {
-        queue.addChanged("ns/a");
-        sync("ns/a");
-        advance(untilSlotAPeriodOnOf("ns/a"));
-        sync("ns/a"); // at its slot: the next slot is a period on
+        queue.addChanged(key("ns/a"));
+        sync(key("ns/a"));
+        advance(untilSlotAPeriodOnOf(key("ns/a")));
+        sync(key("ns/a")); // at its slot: the next slot is a period on
         long slot = time.nanos() + PERIOD.toNanos();
         advance(Duration.ofSeconds(3));
-        queue.addChanged("ns/a");
-        assertThat(queue.dueAt("ns/a")).contains(slot);
+        queue.addChanged(key("ns/a"));
+        assertThat(queue.dueAt(key("ns/a"))).contains(slot);
         advance(Duration.ofSeconds(12));
-        assertThat(next()).contains("ns/a");
+        assertThat(next()).contains(key("ns/a"));
     }
 
     @Test
     void aKeyAddedBeforeTheQueueStartsWaitsForItsFirstSlot() {
-        queue.add("ns/a");
-        assertThat(queue.isTracked("ns/a")).isTrue();
-        assertThat(queue.dueAt("ns/a")).as("not scheduled before the first worker asks").isEmpty();
+        queue.add(key("ns/a"));
+        assertThat(queue.isTracked(key("ns/a"))).isTrue();
+        assertThat(queue.dueAt(key("ns/a"))).as("not scheduled before the first worker asks").isEmpty();
         assertThat(next()).isEmpty();
-        assertThat(queue.dueAt("ns/a")).contains(cadence.firstDue("ns/a", 0, 0));
-        advance(untilNextSlotOf("ns/a"));
-        assertThat(next()).contains("ns/a");
+        assertThat(queue.dueAt(key("ns/a"))).contains(cadence.firstDue(key("ns/a"), 0, 0));
+        advance(untilNextSlotOf(key("ns/a")));
+        assertThat(next()).contains(key("ns/a"));
     }
 
     @Test
     void aRemovedKeyIsNotRequeuedByTheWorkerThatHadIt() {
-        queue.addChanged("ns/a");
-        queue.addChanged("ns/b");
-        assertThat(next()).contains("ns/a");
-        queue.forget("ns/a"); // deleted while it was synced
-        queue.forget("ns/b");
-        queue.done("ns/a");
-        assertThat(queue.isTracked("ns/a")).isFalse();
-        assertThat(queue.isTracked("ns/b")).isFalse();
+        queue.addChanged(key("ns/a"));
+        queue.addChanged(key("ns/b"));
+        assertThat(next()).contains(key("ns/a"));
+        queue.forget(key("ns/a")); // deleted while it was synced
+        queue.forget(key("ns/b"));
+        queue.done(key("ns/a"));
+        assertThat(queue.isTracked(key("ns/a"))).isFalse();
+        assertThat(queue.isTracked(key("ns/b"))).isFalse();
         advance(PERIOD.multipliedBy(2));
         assertThat(next()).isEmpty();
     }
 
     @Test
     void anHpaCreatedAgainWhileTheDeletedOneIsSyncedIsDueWhenThatSyncEnds() {
-        queue.addChanged("ns/a");
-        assertThat(next()).contains("ns/a");
-        queue.forget("ns/a");
-        queue.add("ns/a");
+        queue.addChanged(key("ns/a"));
+        assertThat(next()).contains(key("ns/a"));
+        queue.forget(key("ns/a"));
+        queue.add(key("ns/a"));
         assertThat(next()).isEmpty();
-        queue.done("ns/a");
-        assertThat(next()).contains("ns/a");
+        queue.done(key("ns/a"));
+        assertThat(next()).contains(key("ns/a"));
     }
 
     @Test
     void eachKeyIsInOneStateAndAForgottenKeyLeavesNone() {
-        queue.add("ns/old");
-        assertThat(queue.state("ns/old")).contains(KeyState.State.BEFORE_START);
-        queue.addChanged("ns/new");
-        assertThat(queue.state("ns/new")).contains(KeyState.State.READY_NOW);
-        assertThat(next()).contains("ns/new");
-        assertThat(queue.state("ns/new")).contains(KeyState.State.PROCESSING);
-        assertThat(queue.state("ns/old")).contains(KeyState.State.SCHEDULED);
-        queue.forget("ns/new");
-        assertThat(queue.state("ns/new")).as("the worker still has it").contains(KeyState.State.PROCESSING_FORGOTTEN);
-        queue.done("ns/new");
-        assertThat(queue.state("ns/new")).as("not requeued").isEmpty();
-        advance(untilNextSlotOf("ns/old"));
+        queue.add(key("ns/old"));
+        assertThat(queue.state(key("ns/old"))).contains(KeyState.State.BEFORE_START);
+        queue.addChanged(key("ns/new"));
+        assertThat(queue.state(key("ns/new"))).contains(KeyState.State.READY_NOW);
+        assertThat(next()).contains(key("ns/new"));
+        assertThat(queue.state(key("ns/new"))).contains(KeyState.State.PROCESSING);
+        assertThat(queue.state(key("ns/old"))).contains(KeyState.State.SCHEDULED);
+        queue.forget(key("ns/new"));
+        assertThat(queue.state(key("ns/new"))).as("the worker still has it").contains(KeyState.State.PROCESSING_FORGOTTEN);
+        queue.done(key("ns/new"));
+        assertThat(queue.state(key("ns/new"))).as("not requeued").isEmpty();
+        advance(untilNextSlotOf(key("ns/old")));
         assertThat(queue.depth()).isOne();
-        assertThat(queue.state("ns/old")).contains(KeyState.State.READY);
-        queue.forget("ns/old");
+        assertThat(queue.state(key("ns/old"))).contains(KeyState.State.READY);
+        queue.forget(key("ns/old"));
         assertThat(queue.size()).isZero();
         assertThat(queue.depth()).isZero();
     }
@@ -277,15 +279,15 @@ class WorkQueueTest {
         t.start();
         assertThat(queue.take(Duration.ofSeconds(10))).isEmpty();
         t.join();
-        queue.add("ns/a");
+        queue.add(key("ns/a"));
         assertThat(queue.depth()).isZero();
     }
 
     @Test
     void reportsHowLongAKeyWaitedAfterItWasDue() {
-        queue.addChanged("ns/a");
-        sync("ns/a");
-        advance(untilSlotAPeriodOnOf("ns/a").plusMillis(300));
+        queue.addChanged(key("ns/a"));
+        sync(key("ns/a"));
+        advance(untilSlotAPeriodOnOf(key("ns/a")).plusMillis(300));
         assertThat(queue.poll()).get().extracting(WorkQueue.Item::waitedNanos).isEqualTo(Duration.ofMillis(300).toNanos());
     }
 }

@@ -43,6 +43,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
+import static io.hpacontroller.testing.Keys.key;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -216,7 +217,7 @@ class HistoryObjectsTest {
         leader.kept().save(hpa("u1"), history(List.of(rec(2, NOW + 15_000)), List.of()), RETENTION, NOW + 15_000);
 
         assertThat(requests).containsExactly("GET web");
-        assertThat(leader.kept().knows("shop/web")).isTrue();
+        assertThat(leader.kept().knows(key("shop/web"))).isTrue();
     }
 
     @Test
@@ -269,10 +270,10 @@ class HistoryObjectsTest {
             next.kept().prefetch(List.of(hpa("web", "u-web"), hpa("cart", "u-cart"), hpa("api", "u-api")), namespaces, takeover);
             assertThat(requests).as("one page an object").containsExactly("LIST", "LIST");
             for (String name : List.of("web", "cart")) {
-                assertThat(next.kept().knows("shop/" + name)).isTrue();
+                assertThat(next.kept().knows(key("shop/" + name))).isTrue();
                 assertThat(next.histories().snapshot("shop/" + name)).isEqualTo(scaled.withRunUntil(takeover));
             }
-            assertThat(next.kept().knows("shop/api")).as("no object: nothing kept").isTrue();
+            assertThat(next.kept().knows(key("shop/api"))).as("no object: nothing kept").isTrue();
             assertThat(next.histories().snapshot("shop/api")).isEqualTo(HistorySnapshot.NEVER_SEEN);
 
             for (String name : List.of("web", "cart", "api")) {
@@ -305,7 +306,7 @@ class HistoryObjectsTest {
         reconciler.reconcile(web);
         assertThat(requests.stream().filter(r -> r.startsWith("GET"))).as("once for the key").containsExactly("GET web");
 
-        next.kept().forget("shop/web"); // deleted (or written by another instance): the next sync restores again
+        next.kept().forget(key("shop/web")); // deleted (or written by another instance): the next sync restores again
         reconciler.reconcile(web);
         assertThat(requests.stream().filter(r -> r.startsWith("GET"))).containsExactly("GET web", "GET web");
     }
@@ -318,7 +319,7 @@ class HistoryObjectsTest {
 
         Instance next = instance();
         next.kept().prefetch(List.of(hpa("web", "u-web")), List.of(), NOW + 60_000);
-        assertThat(next.kept().knows("shop/web")).isFalse();
+        assertThat(next.kept().knows(key("shop/web"))).isFalse();
         next.kept().restore(hpa("web", "u-web"), NOW + 61_000);
         assertThat(requests).containsExactly("LIST", "GET web");
         assertThat(next.histories().snapshot("shop/web")).isEqualTo(scaled.withRunUntil(NOW + 61_000));
@@ -376,7 +377,7 @@ class HistoryObjectsTest {
 
         assertThatThrownBy(() -> b.kept().save(hpa("u1"), history(List.of(rec(5, NOW)), List.of(new HpaHistory.ScaleEvent(1, NOW))), RETENTION, NOW))
                 .isInstanceOf(ApiException.Conflict.class);
-        assertThat(b.kept().knows("shop/web")).isFalse();
+        assertThat(b.kept().knows(key("shop/web"))).isFalse();
         assertThat(b.histories().snapshot("shop/web")).isEqualTo(HistorySnapshot.NEVER_SEEN);
 
         b.kept().restore(hpa("u1"), NOW + 1000);

@@ -20,6 +20,7 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.time.Instant;
 
+import static io.hpacontroller.testing.Keys.key;
 import static io.hpacontroller.controller.LiveFixtures.cpuUtilization;
 import static io.hpacontroller.controller.LiveFixtures.hpa;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -77,7 +78,7 @@ class HpaStatusUpdaterTest extends LiveTestBase {
         create(hpa(NS, "web", "apps/v1", "Deployment", "web", 1, 10, cpuUtilization(50)));
         HorizontalPodAutoscaler cached = readHpa("web");
         statuses.write(cached, new HorizontalPodAutoscalerStatusBuilder().withCurrentReplicas(2).withDesiredReplicas(4).build());
-        statuses.forget(NS + "/web");
+        statuses.forget(key(NS + "/web"));
         assertThat(statuses.current(cached)).isSameAs(cached);
     }
 
@@ -105,7 +106,7 @@ class HpaStatusUpdaterTest extends LiveTestBase {
         OtherStatusWriter seen = statuses.otherWriter(statuses.current(readHpa("web")));
         assertThat(seen.message()).startsWith("another writer wrote this HPA's status at 2026-03-01T12:00:15Z, between two syncs of hpa-controller: "
                 + "two controllers reconcile this HPA and undo each other's status and scale; turn off the built-in HPA controller");
-        assertThat(statuses.conflicting()).containsExactly(NS + "/web");
+        assertThat(statuses.conflicting()).containsExactly(key(NS + "/web"));
 
         statuses.write(readHpa("web"), new HorizontalPodAutoscalerStatusBuilder().withCurrentReplicas(2).withDesiredReplicas(4).build());
         clock.advance(Duration.ofMinutes(9));
@@ -122,7 +123,7 @@ class HpaStatusUpdaterTest extends LiveTestBase {
         writtenByAnother(3);
         HorizontalPodAutoscaler other = statuses.current(readHpa("web"));
         assertThat(statuses.otherWriter(other).message()).isNotNull();
-        statuses.forget(NS + "/web"); // a restart: nothing known
+        statuses.forget(key(NS + "/web")); // a restart: nothing known
         assertThat(statuses.otherWriter(other)).isEqualTo(OtherStatusWriter.UNKNOWN);
         statuses.unchanged(other); // what this controller would write now
         clock.advance(Duration.ofMinutes(10));

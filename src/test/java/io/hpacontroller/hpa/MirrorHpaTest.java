@@ -7,7 +7,7 @@ import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.hpacontroller.controller.LiveFixtures;
 import io.hpacontroller.controller.LiveTestBase;
-import io.hpacontroller.core.reconcile.Reconciler;
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.testing.Waits;
 import org.junit.jupiter.api.Test;
 
@@ -39,7 +39,7 @@ class MirrorHpaTest extends LiveTestBase {
     }
 
     private long mirrorSyncs() {
-        return syncs.stream().filter(r -> r.key().equals(MIRROR_KEY) && r.outcome() != null).count();
+        return syncs.stream().filter(r -> r.key().toString().equals(MIRROR_KEY) && r.outcome() != null).count();
     }
 
     @Test
@@ -70,7 +70,7 @@ class MirrorHpaTest extends LiveTestBase {
         await().atMost(Waits.STATE).until(() -> mirrorSyncs() >= before + 4);
         assertThat(replicas("api")).as("the built-in HPA of the same name is the built-in controller's").isEqualTo(2);
         assertThat(readHpa("web").getStatus()).as("its status is not written here").isNull();
-        assertThat(syncs).allSatisfy(r -> assertThat(r.key()).isEqualTo(MIRROR_KEY));
+        assertThat(syncs).allSatisfy(r -> assertThat(r.key()).hasToString(MIRROR_KEY));
     }
 
     @Test
@@ -153,7 +153,7 @@ class MirrorHpaTest extends LiveTestBase {
             assertThat(readHpa("web").getStatus()).isNotNull().extracting(s -> s.getDesiredReplicas()).isEqualTo(1);
         });
         assertThat(controller.histories().keys()).containsExactlyInAnyOrder(NS + "/web", MIRROR_KEY);
-        assertThat(Reconciler.keyOf(readMirror("web").toCore())).isEqualTo(MIRROR_KEY);
+        assertThat(HpaKey.of(readMirror("web").toCore())).hasToString(MIRROR_KEY);
         assertThat(controller.hpaCount()).isEqualTo(2);
     }
 }

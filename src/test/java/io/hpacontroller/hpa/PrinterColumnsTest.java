@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerSpe
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricStatusBuilder;
 import io.hpacontroller.core.HpaKey;
-import io.hpacontroller.core.reconcile.Reconciler;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -60,8 +59,8 @@ class PrinterColumnsTest {
         mirror.setMetadata(builtin.getMetadata());
         mirror.setSpec(builtin.getSpec());
 
-        assertThat(Reconciler.keyOf(builtin)).isEqualTo("shop/web").isEqualTo(HpaApi.BUILTIN.key("shop", "web"));
-        assertThat(Reconciler.keyOf(mirror.toCore())).isEqualTo("autoscaling.hpa-controller.io/shop/web").isEqualTo(HpaApi.MIRROR.key("shop", "web"));
+        assertThat(HpaKey.of(builtin).toString()).isEqualTo("shop/web").isEqualTo(HpaApi.BUILTIN.key("shop", "web"));
+        assertThat(HpaKey.of(mirror.toCore()).toString()).isEqualTo("autoscaling.hpa-controller.io/shop/web").isEqualTo(HpaApi.MIRROR.key("shop", "web"));
         assertThat(HpaApi.ofKey("autoscaling.hpa-controller.io/shop/web")).isEqualTo(HpaApi.MIRROR);
         assertThat(HpaApi.ofKey("shop/web")).isEqualTo(HpaApi.BUILTIN);
         assertThat(HpaKey.namespacedName("autoscaling.hpa-controller.io/shop/web")).isEqualTo("shop/web");

@@ -30,6 +30,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 
+import static io.hpacontroller.testing.Keys.key;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -61,7 +62,7 @@ class DecisionLogTest {
     private String logged(SelectorOwnership ownership) {
         ReconcileOutcome o = new Reconciler(ControllerConfig.defaults(), Ports.of(cluster, ownership), new HistoryStore(),
                 Clock.fixed(NOW, ZoneOffset.UTC)).reconcile(Specs.hpa(1, 10, Specs.cpuUtilization(50)));
-        new DecisionLog().onSync(new SyncReport(o.key(), o, 0, 0, 0, 0, 0));
+        new DecisionLog().onSync(new SyncReport(key(o.key()), o, 0, 0, 0, 0, 0));
         assertThat(lines.list).hasSize(1);
         return lines.list.get(0).getFormattedMessage();
     }
@@ -99,7 +100,7 @@ class DecisionLogTest {
     private static SyncReport sync(String hpa, ErrorKind error, String message) {
         DecisionTrace trace = new DecisionTrace(hpa, 0, 3, 1, 10, List.of(), -1, null, -1, null, null, List.of(), null, 3, Action.NONE, false, "",
                 error, error == ErrorKind.NONE ? null : "AmbiguousSelector", message);
-        return new SyncReport(hpa, new ReconcileOutcome(trace, null, false, List.of()), 0, 0, 0, 0, 0);
+        return new SyncReport(key(hpa), new ReconcileOutcome(trace, null, false, List.of()), 0, 0, 0, 0, 0);
     }
 
     @Test
@@ -120,7 +121,7 @@ class DecisionLogTest {
             decisions.onSync(sync("ns/a", ErrorKind.INTERNAL, "pods by selector app=web are controlled by multiple HPAs: [ns/a, ns/b]"));
             decisions.onSync(sync("ns/a", ErrorKind.NONE, null));
             decisions.onSync(sync("ns/a", ErrorKind.INTERNAL, ambiguous));
-            decisions.onSync(new SyncReport("ns/b", null, 0, 0, 0, 0, 0)); // deleted
+            decisions.onSync(new SyncReport(key("ns/b"), null, 0, 0, 0, 0, 0)); // deleted
             decisions.onSync(sync("ns/b", ErrorKind.INTERNAL, ambiguous)); // created again
 
             assertThat(lines.list).filteredOn(e -> e.getLevel() == Level.WARN).extracting(ILoggingEvent::getFormattedMessage)

@@ -143,16 +143,12 @@ public final class Reconciler {
         return config;
     }
 
-    /** The key of an HPA in its string form ({@link HpaKey#of}). */
-    public static String keyOf(HorizontalPodAutoscaler hpa) {
-        return HpaKey.of(hpa).toString();
-    }
-
-    /** The HPA was deleted: drop everything remembered about it. */
-    public void forget(String key) {
-        histories.forget(key);
-        selectors.forget(key);
-        ahead.forget(key);
+    /** The HPA was deleted: drop everything remembered about it (held by the key's wire form). */
+    public void forget(HpaKey key) {
+        String held = key.toString();
+        histories.forget(held);
+        selectors.forget(held);
+        ahead.forget(held);
     }
 
     /** HPAs whose learned load (predictive scaling) is held decoded, besides their histories. */
@@ -177,7 +173,7 @@ public final class Reconciler {
      * that HPA, once. The HPA's history is restored first, where it is kept ({@link KeptHistory#restore}). Never throws.
      */
     public ReconcileOutcome reconcile(HorizontalPodAutoscaler hpa, Parsed<HpaControls> controls) {
-        String key = keyOf(hpa);
+        String key = HpaKey.of(hpa).toString();
         long now = clock.millis();
         HorizontalPodAutoscalerStatus original = hpa == null || hpa.getStatus() == null ? new HorizontalPodAutoscalerStatus() : hpa.getStatus();
         try {

@@ -1,6 +1,7 @@
 package io.hpacontroller.sim.scenario;
 
 import io.hpacontroller.core.GoDuration;
+import io.hpacontroller.core.SettingNode;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -21,7 +22,7 @@ final class LoadTraceReader {
     }
 
     /** The trace at {@code n}: inline {@code points} or a {@code csv} file (relative to {@code dir}), sorted by time. */
-    static LoadTrace read(ScenarioNode n, Path dir) throws ScenarioException {
+    static LoadTrace read(SettingNode n, Path dir) throws ScenarioException {
         n.mapping(Set.of("points", "csv", "interpolation", "unit", "noise"));
         boolean hasPoints = !n.child("points").isMissing();
         boolean hasCsv = !n.child("csv").isMissing();
@@ -34,32 +35,33 @@ final class LoadTraceReader {
         }
         List<LoadTrace.Point> sorted = new ArrayList<>(points);
         sorted.sort((a, b) -> Long.compare(a.timeMillis(), b.timeMillis()));
-        String interp = n.child("interpolation").text("step");
+        String interp = n.child("interpolation").textOr("step");
         LoadTrace.Interpolation interpolation = switch (interp) {
             case "step" -> LoadTrace.Interpolation.STEP;
             case "linear" -> LoadTrace.Interpolation.LINEAR;
             default -> throw n.child("interpolation").error("expected step or linear, got \"" + interp + "\"");
         };
         LoadTrace.Noise noise = null;
-        ScenarioNode z = n.child("noise");
+        SettingNode z = n.child("noise");
         if (!z.isMissing()) {
             z.mapping(Set.of("relative", "seed"));
-            noise = new LoadTrace.Noise(z.child("relative").number(0, 0, 10), z.child("seed").integerLong(1));
+            noise = new LoadTrace.Noise(z.child("relative").numberOr(0, 0, 10), z.child("seed").longOr(1));
         }
-        return new LoadTrace(List.copyOf(sorted), interpolation, n.child("unit").text("demand"), noise);
+        return new LoadTrace(List.copyOf(sorted), interpolation, n.child("unit").textOr("demand"), noise);
     }
 
-    private static List<LoadTrace.Point> inlinePoints(ScenarioNode n) throws ScenarioException {
+    private static List<LoadTrace.Point> inlinePoints(SettingNode n) throws ScenarioException {
         List<LoadTrace.Point> out = new ArrayList<>();
-        for (ScenarioNode p : n.list()) {
-            ScenarioNode time;
-            ScenarioNode demand;
+        for (SettingNode p : n.list()) {
+            SettingNode time;
+            SettingNode demand;
             if (p.raw().isArray()) {
                 if (p.raw().size() != 2) {
                     throw p.error("expected [time, demand], e.g. [30s, 1000]");
                 }
-                time = new ScenarioNode(p.raw().get(0), p.path() + "[0]");
-                demand = new ScenarioNode(p.raw().get(1), p.path() + "[1]");
+                List<SettingNode> pair = p.list();
+                time = pair.get(0);
+                demand = pair.get(1);
             } else if (p.raw().isObject()) {
                 p.mapping(Set.of("time", "demand"));
                 time = p.child("time");
@@ -68,24 +70,24 @@ final class LoadTraceReader {
                     throw p.error("needs both time and demand");
                 }
             } else {
-                throw p.error("expected [time, demand] or {time: ..., demand: ...}, got " + ScenarioNode.describe(p.raw()));
+                throw p.error("expected [time, demand] or {time: ..., demand: ...}, got " + p.describe());
             }
             out.add(point(time, demand));
         }
         return out;
     }
 
-    private static LoadTrace.Point point(ScenarioNode time, ScenarioNode demand) throws ScenarioException {
-        long t = time.duration(0);
-        double d = demand.number(0);
+    private static LoadTrace.Point point(SettingNode time, SettingNode demand) throws ScenarioException {
+        long t = time.millisOr(0);
+        double d = demand.numberOr(0);
         if (d < 0) {
             throw demand.error("demand must not be negative, got " + d);
         }
         return new LoadTrace.Point(t, d);
     }
 
-    private static List<LoadTrace.Point> csvPoints(ScenarioNode n, Path dir) throws ScenarioException {
-        String name = n.text(null);
+    private static List<LoadTrace.Point> csvPoints(SettingNode n, Path dir) throws ScenarioException {
+        String name = n.textOr(null);
         Path file = dir == null ? Path.of(name) : dir.resolve(name);
         List<String> lines;
         try {

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.hpacontroller.core.GoDuration;
 import io.hpacontroller.core.Parsed;
 import io.hpacontroller.core.Quantities;
+import io.hpacontroller.core.SettingNode;
 import io.hpacontroller.core.controls.HpaControls;
 import io.hpacontroller.core.model.ContainerInfo;
 import io.hpacontroller.core.model.ResourceAmounts;
@@ -92,16 +93,24 @@ public final class ScenarioReader {
         if (root == null || !root.isObject()) {
             throw new ScenarioException("expected a mapping with the keys duration, load, workload and hpas at the top");
         }
-        ScenarioNode top = new ScenarioNode(root, "").mapping(Set.of("name", "description", "duration", "step",
+        try {
+            return parse(SettingNode.ofFile(root), fallbackName, dir);
+        } catch (IllegalArgumentException e) { // a key's complaint (SettingNode), its path in the message
+            throw new ScenarioException(e.getMessage());
+        }
+    }
+
+    private Scenario parse(SettingNode file, String fallbackName, Path dir) throws ScenarioException {
+        SettingNode top = file.mapping(Set.of("name", "description", "duration", "step",
                 "controller", "workload", "metrics", "load", "hpas", "faults"));
 
-        String name = top.child("name").text(fallbackName);
-        String description = top.child("description").text("");
+        String name = top.child("name").textOr(fallbackName);
+        String description = top.child("description").textOr("");
         if (top.child("duration").isMissing()) {
             throw top.child("duration").error("required (how long to simulate, e.g. 10m)");
         }
-        long duration = top.child("duration").duration(0);
-        long step = top.child("step").duration(DEFAULT_STEP);
+        long duration = top.child("duration").millisOr(0);
+        long step = top.child("step").millisOr(DEFAULT_STEP);
         if (duration <= 0 || duration > MAX_DURATION) {
             throw top.child("duration").error("must be more than 0 and at most 31d");
         }
@@ -116,7 +125,7 @@ public final class ScenarioReader {
             throw top.child("workload").error("required (replicas and containers with their requests)");
         }
         Scenario.Workload workload = workload(top.child("workload"));
-        ScenarioNode metrics = top.child("metrics");
+        SettingNode metrics = top.child("metrics");
         MetricsPipeline resource = DEFAULT_RESOURCE_PIPELINE;
         MetricsPipeline custom = DEFAULT_CUSTOM_PIPELINE;
         if (!metrics.isMissing()) {
@@ -144,44 +153,44 @@ public final class ScenarioReader {
     static final Set<String> WORKLOAD_TIMING_KEYS = Set.of("startedAfter", "readyAfter", "startupCpu");
 
     /** The controller's flags, those not given taken from {@code base}. */
-    private static Scenario.Controller controller(ScenarioNode n, Scenario.Controller base) throws ScenarioException {
+    private static Scenario.Controller controller(SettingNode n, Scenario.Controller base) throws ScenarioException {
         ControllerConfig d = base.config();
         if (n.isMissing()) {
             return base;
         }
         n.mapping(CONTROLLER_KEYS);
-        long period = n.child("horizontal-pod-autoscaler-sync-period").duration(base.syncPeriodMillis());
+        long period = n.child("horizontal-pod-autoscaler-sync-period").millisOr(base.syncPeriodMillis());
         if (period <= 0) {
             throw n.child("horizontal-pod-autoscaler-sync-period").error("must be more than 0");
         }
-        long phase = n.child("syncPhase").duration(base.syncPhaseMillis());
-        double tolerance = n.child("horizontal-pod-autoscaler-tolerance").number(d.tolerance(), 0, 1e9);
+        long phase = n.child("syncPhase").millisOr(base.syncPhaseMillis());
+        double tolerance = n.child("horizontal-pod-autoscaler-tolerance").numberOr(d.tolerance(), 0, 1e9);
         ControllerConfig config = new ControllerConfig(tolerance,
-                Duration.ofMillis(n.child("horizontal-pod-autoscaler-cpu-initialization-period").duration(d.cpuInitializationPeriod().toMillis())),
-                Duration.ofMillis(n.child("horizontal-pod-autoscaler-initial-readiness-delay").duration(d.initialReadinessDelay().toMillis())),
-                Duration.ofMillis(n.child("horizontal-pod-autoscaler-downscale-stabilization").duration(d.downscaleStabilization().toMillis())),
-                n.child("HPAScaleToZero").bool(d.scaleToZeroEnabled()));
-        String cadenceText = n.child("sync-cadence").text(base.cadence().text().toLowerCase(java.util.Locale.ROOT));
+                Duration.ofMillis(n.child("horizontal-pod-autoscaler-cpu-initialization-period").millisOr(d.cpuInitializationPeriod().toMillis())),
+                Duration.ofMillis(n.child("horizontal-pod-autoscaler-initial-readiness-delay").millisOr(d.initialReadinessDelay().toMillis())),
+                Duration.ofMillis(n.child("horizontal-pod-autoscaler-downscale-stabilization").millisOr(d.downscaleStabilization().toMillis())),
+                n.child("HPAScaleToZero").boolOr(d.scaleToZeroEnabled()));
+        String cadenceText = n.child("sync-cadence").textOr(base.cadence().text().toLowerCase(java.util.Locale.ROOT));
         SyncCadence cadence = "fresh".equals(cadenceText) ? SyncCadence.FRESH : "spread".equals(cadenceText) ? SyncCadence.SPREAD : null;
         if (cadence == null) {
             throw n.child("sync-cadence").error("must be fresh or spread, got \"" + cadenceText + "\"");
         }
-        long spread = n.child("fresh-sync-spread").duration(base.freshSpreadMillis());
+        long spread = n.child("fresh-sync-spread").millisOr(base.freshSpreadMillis());
         if (spread < 0 || spread >= period) {
             throw n.child("fresh-sync-spread").error("must be at least 0 and less than the sync period");
         }
         return new Scenario.Controller(period, phase, config, cadence, spread);
     }
 
-    private static Scenario.Workload workload(ScenarioNode n) throws ScenarioException {
+    private static Scenario.Workload workload(SettingNode n) throws ScenarioException {
         n.mapping(Set.of("replicas", "labels", "containers", "startedAfter", "readyAfter", "startupCpu", "capacity",
                 "cpuPerDemand", "idleCpu", "memory"));
-        int replicas = n.child("replicas").integer(1, 0);
+        int replicas = n.child("replicas").integerOr(1, 0);
         if (replicas > MAX_PODS) {
             throw n.child("replicas").error("the simulator models at most " + MAX_PODS + " pods per workload, got " + replicas);
         }
         Map<String, String> labels = new TreeMap<>();
-        ScenarioNode l = n.child("labels");
+        SettingNode l = n.child("labels");
         if (l.isMissing()) {
             labels.put("app", "workload");
         } else {
@@ -190,19 +199,19 @@ public final class ScenarioReader {
             }
             for (var it = l.raw().fields(); it.hasNext(); ) {
                 var e = it.next();
-                labels.put(e.getKey(), l.child(e.getKey()).text(""));
+                labels.put(e.getKey(), l.child(e.getKey()).textOr(""));
             }
         }
-        ScenarioNode cs = n.child("containers");
+        SettingNode cs = n.child("containers");
         if (cs.isMissing()) {
             throw cs.error("required: a list of containers with their requests, e.g. [{name: app, requests: {cpu: 100m}}]");
         }
         List<ContainerInfo> containers = new ArrayList<>();
         Map<String, Map<String, String>> written = new LinkedHashMap<>();
         Set<String> names = new HashSet<>();
-        for (ScenarioNode c : cs.list()) {
+        for (SettingNode c : cs.list()) {
             c.mapping(Set.of("name", "requests"));
-            String cname = c.child("name").text(null);
+            String cname = c.child("name").textOr(null);
             if (cname == null || cname.isEmpty()) {
                 throw c.child("name").error("required");
             }
@@ -211,7 +220,7 @@ public final class ScenarioReader {
             }
             Map<String, Long> requests = new LinkedHashMap<>();
             Map<String, String> texts = new LinkedHashMap<>();
-            ScenarioNode r = c.child("requests");
+            SettingNode r = c.child("requests");
             if (!r.isMissing()) {
                 if (!r.raw().isObject()) {
                     throw r.error("expected a mapping of resource names to quantities, e.g. {cpu: 100m}");
@@ -219,7 +228,7 @@ public final class ScenarioReader {
                 for (var it = r.raw().fieldNames(); it.hasNext(); ) {
                     String res = it.next();
                     requests.put(res, quantity(r.child(res)));
-                    texts.put(res, Quantities.canonical(r.child(res).text(null)));
+                    texts.put(res, Quantities.canonical(r.child(res).textOr(null)));
                 }
             }
             containers.add(new ContainerInfo(cname, ResourceAmounts.of(requests)));
@@ -234,12 +243,12 @@ public final class ScenarioReader {
         Scenario.StartupCpu startup = timing.startupCpu();
         Double capacity = null;
         if (!n.child("capacity").isMissing()) {
-            capacity = n.child("capacity").number(0);
+            capacity = n.child("capacity").numberOr(0);
             if (capacity <= 0) {
                 throw n.child("capacity").error("must be more than 0 (demand one Ready pod can serve)");
             }
         }
-        double cpuPerDemand = n.child("cpuPerDemand").number(1, 0, 1e12);
+        double cpuPerDemand = n.child("cpuPerDemand").numberOr(1, 0, 1e12);
         long idle = n.child("idleCpu").isMissing() ? 0 : quantity(n.child("idleCpu"));
         long memory = n.child("memory").isMissing() ? 0 : quantity(n.child("memory"));
         return new Scenario.Workload(replicas, labels, List.copyOf(containers), started, ready, startup, capacity, cpuPerDemand, idle, memory,
@@ -247,32 +256,32 @@ public final class ScenarioReader {
     }
 
     /** The workload with the start-up times of {@code n} ({@link #WORKLOAD_TIMING_KEYS}), those not given taken from {@code base}. */
-    private static Scenario.Workload timing(ScenarioNode n, Scenario.Workload base) throws ScenarioException {
-        long started = n.child("startedAfter").duration(base.startedAfterMillis());
-        long ready = n.child("readyAfter").duration(base.readyAfterMillis());
+    private static Scenario.Workload timing(SettingNode n, Scenario.Workload base) throws ScenarioException {
+        long started = n.child("startedAfter").millisOr(base.startedAfterMillis());
+        long ready = n.child("readyAfter").millisOr(base.readyAfterMillis());
         if (ready < started) {
             throw n.child("readyAfter").error("a pod cannot be Ready before it has started (startedAfter is " + GoDuration.seconds(started) + "s)");
         }
         Scenario.StartupCpu startup = base.startupCpu();
-        ScenarioNode s = n.child("startupCpu");
+        SettingNode s = n.child("startupCpu");
         if (!s.isMissing()) {
             s.mapping(Set.of("cpu", "duration"));
             if (s.child("cpu").isMissing() || s.child("duration").isMissing()) {
                 throw s.error("needs both cpu (a quantity, e.g. 500m) and duration (e.g. 30s)");
             }
-            startup = new Scenario.StartupCpu(quantity(s.child("cpu")), s.child("duration").duration(0));
+            startup = new Scenario.StartupCpu(quantity(s.child("cpu")), s.child("duration").millisOr(0));
         }
         return new Scenario.Workload(base.replicas(), base.labels(), base.containers(), started, ready, startup, base.capacity(),
                 base.cpuPerDemand(), base.idleCpuMilli(), base.memoryMilli(), base.requestsWritten());
     }
 
-    private static long quantity(ScenarioNode n) throws ScenarioException {
-        String text = n.text(null);
+    private static long quantity(SettingNode n) throws ScenarioException {
+        String text = n.textOr(null);
         long milli;
         try {
             milli = Quantities.milliValue(text);
         } catch (RuntimeException e) {
-            throw n.error("malformed quantity " + ScenarioNode.describe(n.raw()) + " (expected e.g. 100m, 0.5, 128Mi)");
+            throw n.error("malformed quantity " + n.describe() + " (expected e.g. 100m, 0.5, 128Mi)");
         }
         if (milli < 0) {
             throw n.error("must not be negative, got " + text);
@@ -280,24 +289,24 @@ public final class ScenarioReader {
         return milli;
     }
 
-    private static MetricsPipeline pipeline(ScenarioNode n, MetricsPipeline d) throws ScenarioException {
+    private static MetricsPipeline pipeline(SettingNode n, MetricsPipeline d) throws ScenarioException {
         if (n.isMissing()) {
             return d;
         }
         n.mapping(Set.of("scrapeInterval", "window", "delay", "phase"));
-        long interval = n.child("scrapeInterval").duration(d.intervalMillis());
-        long window = n.child("window").duration(d.windowMillis());
+        long interval = n.child("scrapeInterval").millisOr(d.intervalMillis());
+        long window = n.child("window").millisOr(d.windowMillis());
         if (interval <= 0) {
             throw n.child("scrapeInterval").error("must be more than 0");
         }
         if (window <= 0) {
             throw n.child("window").error("must be more than 0");
         }
-        return new MetricsPipeline(interval, window, n.child("delay").duration(d.delayMillis()), n.child("phase").duration(d.phaseMillis()));
+        return new MetricsPipeline(interval, window, n.child("delay").millisOr(d.delayMillis()), n.child("phase").millisOr(d.phaseMillis()));
     }
 
     /** The problems the API server would report for the HPA at {@code h}, on one line, each with its path in the scenario. */
-    private static ScenarioException refused(ScenarioNode h, List<FieldError> errors) {
+    private static ScenarioException refused(SettingNode h, List<FieldError> errors) {
         return new ScenarioException(String.join("; ", errors.stream().map(e -> h.path() + "." + e).distinct().toList()));
     }
 
@@ -306,14 +315,14 @@ public final class ScenarioReader {
      * controller: ..., metrics: ..., workload: ...}} whose other keys override, for that spec only, the scenario's
      * controller flags, metrics pipelines and the workload's start-up ({@link #WORKLOAD_TIMING_KEYS}).
      */
-    private void hpas(ScenarioNode n, Scenario.SpecSetup base, List<HorizontalPodAutoscaler> out, List<Scenario.SpecSetup> setups)
+    private void hpas(SettingNode n, Scenario.SpecSetup base, List<HorizontalPodAutoscaler> out, List<Scenario.SpecSetup> setups)
             throws ScenarioException {
         if (n.isMissing()) {
             throw n.error("required: one or more autoscaling/v2 HorizontalPodAutoscaler objects");
         }
         Set<String> names = new HashSet<>();
-        for (ScenarioNode item : n.list()) {
-            ScenarioNode h = item;
+        for (SettingNode item : n.list()) {
+            SettingNode h = item;
             Scenario.SpecSetup setup = base;
             if (item.raw().isObject() && item.raw().has("hpa")) {
                 item.mapping(Set.of("hpa", "controller", "metrics", "workload"));
@@ -322,10 +331,10 @@ public final class ScenarioReader {
             }
             setups.add(setup);
             if (!h.raw().isObject()) {
-                throw h.error("expected a HorizontalPodAutoscaler object, got " + ScenarioNode.describe(h.raw()));
+                throw h.error("expected a HorizontalPodAutoscaler object, got " + h.describe());
             }
-            String apiVersion = h.child("apiVersion").text("");
-            String kind = h.child("kind").text("");
+            String apiVersion = h.child("apiVersion").textOr("");
+            String kind = h.child("kind").textOr("");
             if (!"autoscaling/v2".equals(apiVersion) || !"HorizontalPodAutoscaler".equals(kind)) {
                 throw h.error("expected apiVersion autoscaling/v2 and kind HorizontalPodAutoscaler, got "
                         + (apiVersion.isEmpty() ? "no apiVersion" : apiVersion) + " " + (kind.isEmpty() ? "and no kind" : kind));
@@ -372,12 +381,12 @@ public final class ScenarioReader {
     }
 
     /** One spec's setup: the scenario's, with what the entry's controller, metrics and workload keys change. */
-    private static Scenario.SpecSetup setup(ScenarioNode item, Scenario.SpecSetup base) throws ScenarioException {
+    private static Scenario.SpecSetup setup(SettingNode item, Scenario.SpecSetup base) throws ScenarioException {
         List<String> overrides = new ArrayList<>();
-        ScenarioNode c = item.child("controller");
+        SettingNode c = item.child("controller");
         Scenario.Controller controller = controller(c, base.controller());
         overrides.addAll(given(c));
-        ScenarioNode m = item.child("metrics");
+        SettingNode m = item.child("metrics");
         MetricsPipeline resource = base.resourceMetrics();
         MetricsPipeline custom = base.customMetrics();
         if (!m.isMissing()) {
@@ -388,7 +397,7 @@ public final class ScenarioReader {
                 given(m.child(which)).forEach(g -> overrides.add(which + " metrics " + g));
             }
         }
-        ScenarioNode w = item.child("workload");
+        SettingNode w = item.child("workload");
         Scenario.Workload workload = base.workload();
         if (!w.isMissing()) {
             w.mapping(WORKLOAD_TIMING_KEYS);
@@ -399,7 +408,7 @@ public final class ScenarioReader {
     }
 
     /** The keys a mapping gives, with their values as written ("readyAfter 10s"). */
-    private static List<String> given(ScenarioNode n) {
+    private static List<String> given(SettingNode n) {
         List<String> out = new ArrayList<>();
         if (n.isMissing() || !n.raw().isObject()) {
             return out;
@@ -411,12 +420,12 @@ public final class ScenarioReader {
         return out;
     }
 
-    private static Scenario.Faults faults(ScenarioNode n) throws ScenarioException {
+    private static Scenario.Faults faults(SettingNode n) throws ScenarioException {
         if (n.isMissing()) {
             return Scenario.Faults.NONE;
         }
         n.mapping(Set.of("seed", "metricsFailure", "scaleWriteFailure", "scaleWriteConflict"));
-        return new Scenario.Faults(n.child("seed").integerLong(1), n.child("metricsFailure").number(0, 0, 1),
-                n.child("scaleWriteFailure").number(0, 0, 1), n.child("scaleWriteConflict").number(0, 0, 1));
+        return new Scenario.Faults(n.child("seed").longOr(1), n.child("metricsFailure").numberOr(0, 0, 1),
+                n.child("scaleWriteFailure").numberOr(0, 0, 1), n.child("scaleWriteConflict").numberOr(0, 0, 1));
     }
 }

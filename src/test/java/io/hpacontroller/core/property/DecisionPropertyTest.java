@@ -2,6 +2,7 @@ package io.hpacontroller.core.property;
 
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.hpacontroller.conformance.TraceConsistency;
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.fakes.FakeCluster;
 import io.hpacontroller.core.normalize.Behavior;
 import io.hpacontroller.core.normalize.HistoryStore;
@@ -61,7 +62,7 @@ class DecisionPropertyTest {
         forEachSeed(1, seed -> {
             RandomWorld w = RandomWorld.any(seed);
             HistoryStore histories = new HistoryStore();
-            HpaHistory history = histories.of(Reconciler.keyOf(w.hpa));
+            HpaHistory history = histories.of(HpaKey.of(w.hpa).toString());
             w.seedHistory(history);
             List<HpaHistory.ScaleEvent> ups = history.scaleUpEvents();
             List<HpaHistory.ScaleEvent> downs = history.scaleDownEvents();
@@ -83,7 +84,7 @@ class DecisionPropertyTest {
         forEachSeed(20, seed -> {
             RandomWorld w = RandomWorld.forSequence(seed);
             HistoryStore histories = new HistoryStore();
-            HpaHistory history = histories.of(Reconciler.keyOf(w.hpa));
+            HpaHistory history = histories.of(HpaKey.of(w.hpa).toString());
             long now = RandomWorld.NOW;
             for (int step = 0; step < 40; step++) {
                 List<HpaHistory.ScaleEvent> ups = history.scaleUpEvents();
@@ -137,7 +138,7 @@ class DecisionPropertyTest {
 
     private static Decision decide(RandomWorld w) {
         HistoryStore histories = new HistoryStore();
-        w.seedHistory(histories.of(Reconciler.keyOf(w.hpa)));
+        w.seedHistory(histories.of(HpaKey.of(w.hpa).toString()));
         ReconcileOutcome o = sync(w, histories, RandomWorld.NOW);
         return new Decision(w.cluster.scaleWrites, w.cluster.events, o.proposedReplicas(), o.desiredReplicas(), o.action(),
                 o.error(), o.errorMessage(), o.limitReason(), o.status(), o.statusWritten());

@@ -32,6 +32,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
+import static io.hpacontroller.testing.Keys.key;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class HpaSelectorIndexTest {
@@ -100,7 +101,7 @@ class HpaSelectorIndexTest {
         Thread sync = new Thread(() -> outcome.set(deletedOne.reconcile(old)), "reconcile-of-old");
         sync.start();
         assertThat(listing.await(Waits.STATE.toSeconds(), TimeUnit.SECONDS)).isTrue();
-        deletedOne.forget("default/old"); // what the informer's delete handler does, while the reconcile runs
+        deletedOne.forget(key("default/old")); // what the informer's delete handler does, while the reconcile runs
         deleted.countDown();
         sync.join(Waits.STATE.toMillis());
         assertThat(outcome.get()).isNotNull();

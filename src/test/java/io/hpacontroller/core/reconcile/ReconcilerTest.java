@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerCon
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricStatus;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.fakes.FakeCluster;
 import io.hpacontroller.core.fakes.Pods;
 import io.hpacontroller.core.fakes.Specs;
@@ -271,7 +272,7 @@ class ReconcilerTest {
         Reconciler r = cluster.reconciler(ControllerConfig.defaults(), histories, Clock.fixed(NOW, ZoneOffset.UTC));
         r.reconcile(hpa);
         assertThat(histories.of("default/web").seen()).isTrue();
-        r.forget(Reconciler.keyOf(hpa));
+        r.forget(HpaKey.of(hpa));
         assertThat(histories.size()).isZero();
         assertThat(histories.of("default/web").seen()).isFalse();
     }

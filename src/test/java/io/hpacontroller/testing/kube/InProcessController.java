@@ -62,12 +62,12 @@ public final class InProcessController implements AutoCloseable {
 
     /** Reconciles of one HPA ("namespace/name") so far. */
     public long syncsOf(String key) {
-        return syncs.stream().filter(r -> key.equals(r.key()) && r.outcome() != null).count();
+        return syncs.stream().filter(r -> key.equals(r.key().toString()) && r.outcome() != null).count();
     }
 
     /** The reconciles of one HPA ("namespace/name") so far, in order. */
     public List<SyncReport> syncs(String key) {
-        return syncs.stream().filter(r -> key.equals(r.key()) && r.outcome() != null).toList();
+        return syncs.stream().filter(r -> key.equals(r.key().toString()) && r.outcome() != null).toList();
     }
 
     /**
