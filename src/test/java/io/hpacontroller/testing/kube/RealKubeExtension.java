@@ -17,11 +17,25 @@ public final class RealKubeExtension implements ParameterResolver {
     /** The resource lock of the shared control plane (READ: uses it; READ_WRITE: restarts parts of it). */
     public static final String SHARED_PLANE = "io.hpacontroller.testing.kube.shared-control-plane";
     /**
-     * Held (read-write) by the classes that load the machine for minutes ({@code HeapPerHpaIT}: two controllers and
-     * 2,000 HPAs) and by those that measure sync intervals against a bound ({@code SlowMetricsSourceIT}), so that the
-     * one is not measured while the other saturates 2 cores.
+     * Held by the classes that load the machine for minutes ({@code HeapPerHpaIT}: two controllers and 2,000 HPAs
+     * beside a fresh start with 500 fat HPAs; READ, so that its two tests run side by side) and read-write by those
+     * that measure sync intervals against a bound ({@code SlowMetricsSourceIT}), so that the one is not measured while
+     * the other saturates 2 cores. A read-write lock on a class runs its tests one after the other.
      */
     public static final String MACHINE = "io.hpacontroller.testing.kube.machine";
+    /**
+     * The order the classes start in ({@code @Order}; the failsafe configuration orders by it, the classes without one
+     * last). A class that has the shared plane to itself waits for every running class to end, and no class starts while
+     * it waits: those start first, alone. Then the chain of the machine's lock holders, the longest, then the longest of
+     * the others, so that none of them starts last.
+     */
+    public static final int ORDER_PLANE_TO_ITSELF = 1;
+    /** See {@link #ORDER_PLANE_TO_ITSELF}: {@code SlowMetricsSourceIT}, the shorter one, first. */
+    public static final int ORDER_MACHINE_SHORT = 2;
+    /** See {@link #ORDER_PLANE_TO_ITSELF}: {@code HeapPerHpaIT}. */
+    public static final int ORDER_MACHINE_LONG = 3;
+    /** See {@link #ORDER_PLANE_TO_ITSELF}: the classes of several minutes. */
+    public static final int ORDER_LONG = 4;
     private static final ExtensionContext.Namespace STORE = ExtensionContext.Namespace.create(RealKubeExtension.class);
 
     /** Closes the control plane when the root store is closed (the end of the run). */
