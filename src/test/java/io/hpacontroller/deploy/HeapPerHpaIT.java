@@ -1,7 +1,6 @@
 package io.hpacontroller.deploy;
 
 import io.hpacontroller.testing.kube.RealKubeExtension;
-import org.junit.jupiter.api.parallel.ResourceAccessMode;
 import org.junit.jupiter.api.parallel.ResourceLock;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -44,11 +43,10 @@ import static org.awaitility.Awaitility.await;
  * Issue 35, items 1 and 2: the memory of the controller grows with each HPA by a bounded amount, whatever the other
  * HPAs are. The jar that ships runs with the image's JVM options under {@code -XX:MaxRAM=256m} (its MaxRAMPercentage=50
  * makes a heap of 128 MB), as the chart's ServiceAccount. The heap after each collection, from the GC log, is printed.
- * The two tests run side by side (the machine lock held to read only: a read-write lock on the class would run its
- * tests one after the other), and never beside {@code SlowMetricsSourceIT}, which holds it to write.
+ * The two tests run one after the other, never beside {@code SlowMetricsSourceIT} ({@link RealKubeExtension#MACHINE}).
  */
 @RealKube
-@ResourceLock(value = RealKubeExtension.MACHINE, mode = ResourceAccessMode.READ)
+@ResourceLock(RealKubeExtension.MACHINE)
 @Order(RealKubeExtension.ORDER_MACHINE_LONG)
 class HeapPerHpaIT {
 
