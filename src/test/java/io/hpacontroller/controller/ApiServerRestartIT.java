@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.parallel.ResourceAccessMode;
 import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.api.Order;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -32,6 +33,7 @@ import static org.awaitility.Awaitility.await;
  */
 @ExtendWith(RealKubeExtension.class)
 @ResourceLock(value = RealKubeExtension.SHARED_PLANE, mode = ResourceAccessMode.READ_WRITE)
+@Order(RealKubeExtension.ORDER_PLANE_TO_ITSELF)
 class ApiServerRestartIT {
 
     /** The controller's informers: HPAs, Pods, Deployments. */

@@ -3,6 +3,7 @@ package io.hpacontroller.controller;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.hpacontroller.core.controls.ControlAnnotations;
 import io.hpacontroller.deploy.ChartReleases;
 import io.hpacontroller.hpa.HpaApi;
@@ -127,8 +128,12 @@ class ControlsIT {
         return (Map<String, Object>) h.getAdditionalProperties().get("spec");
     }
 
+    /** The change made on the latest HPA: one that meets a status write of the controller (409) is made again. */
     private static void edit(TestNamespace ns, UnaryOperator<GenericKubernetesResource> change) {
-        LiveFixtures.hpas(ns, HpaApi.MIRROR).inNamespace(ns.name()).withName("web").edit(change);
+        await().atMost(Waits.STATE).ignoreExceptionsMatching(e -> e instanceof KubernetesClientException k && k.getCode() == 409).until(() -> {
+            LiveFixtures.hpas(ns, HpaApi.MIRROR).inNamespace(ns.name()).withName("web").edit(change);
+            return true;
+        });
     }
 
     private static List<String> conditions(TestNamespace ns) {

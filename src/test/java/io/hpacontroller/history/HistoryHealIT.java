@@ -29,6 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.parallel.ResourceAccessMode;
 import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.api.Order;
 import org.slf4j.LoggerFactory;
 
 import java.net.URI;
@@ -58,6 +59,7 @@ import static org.awaitility.Awaitility.await;
  */
 @ExtendWith(RealKubeExtension.class)
 @ResourceLock(value = RealKubeExtension.SHARED_PLANE, mode = ResourceAccessMode.READ_WRITE)
+@Order(RealKubeExtension.ORDER_PLANE_TO_ITSELF)
 class HistoryHealIT {
 
     private static final Duration PERIOD = Duration.ofSeconds(1);

@@ -30,7 +30,9 @@ import io.hpacontroller.deploy.ChartReleases;
 import io.hpacontroller.testing.kube.KubeControlPlane;
 import io.hpacontroller.testing.kube.RealKube;
 import io.hpacontroller.testing.kube.TestNamespace;
+import io.hpacontroller.testing.kube.RealKubeExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Order;
 
 import java.nio.file.Path;
 import java.time.Clock;
@@ -55,6 +57,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and FailedUpdateHistory conditions.
  */
 @RealKube
+@Order(RealKubeExtension.ORDER_LONG)
 class StatusShapesIT {
 
     private static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");

@@ -19,6 +19,7 @@ import io.hpacontroller.testing.kube.RealKube;
 import io.hpacontroller.testing.kube.TestNamespace;
 import io.hpacontroller.testing.kube.Workloads;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Order;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -43,6 +44,7 @@ import static org.awaitility.Awaitility.await;
  */
 @RealKube
 @ResourceLock(RealKubeExtension.MACHINE)
+@Order(RealKubeExtension.ORDER_MACHINE_SHORT)
 class SlowMetricsSourceIT {
 
     private static final Duration PERIOD = Duration.ofSeconds(10);

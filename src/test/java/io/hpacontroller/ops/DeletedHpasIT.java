@@ -11,7 +11,9 @@ import io.hpacontroller.testing.kube.KubeControlPlane;
 import io.hpacontroller.testing.kube.RealKube;
 import io.hpacontroller.testing.kube.TestNamespace;
 import io.hpacontroller.testing.kube.Workloads;
+import io.hpacontroller.testing.kube.RealKubeExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Order;
 
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -31,6 +33,7 @@ import static org.awaitility.Awaitility.await;
  * the deletion, while the live HPA keeps both.
  */
 @RealKube
+@Order(RealKubeExtension.ORDER_LONG)
 class DeletedHpasIT {
 
     private static final int ROUNDS = 3;

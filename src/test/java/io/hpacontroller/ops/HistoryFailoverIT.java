@@ -19,7 +19,9 @@ import io.hpacontroller.testing.kube.KubeControlPlane;
 import io.hpacontroller.testing.kube.RealKube;
 import io.hpacontroller.testing.kube.TestNamespace;
 import io.hpacontroller.testing.kube.Workloads;
+import io.hpacontroller.testing.kube.RealKubeExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Order;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -43,6 +45,7 @@ import static org.awaitility.Awaitility.await;
  * The same scenario with {@code --persist-history=false} shows upstream's in-memory behavior, so the test can fail.
  */
 @RealKube
+@Order(RealKubeExtension.ORDER_LONG)
 class HistoryFailoverIT {
 
     private static final Duration LEASE = Duration.ofSeconds(15);

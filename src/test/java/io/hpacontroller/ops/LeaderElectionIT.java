@@ -13,7 +13,9 @@ import io.hpacontroller.testing.kube.KubeControlPlane;
 import io.hpacontroller.testing.kube.RealKube;
 import io.hpacontroller.testing.kube.TestNamespace;
 import io.hpacontroller.testing.kube.Workloads;
+import io.hpacontroller.testing.kube.RealKubeExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Order;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -32,6 +34,7 @@ import static org.awaitility.Awaitility.await;
  * the old leader after its lease expired and no scale made twice.
  */
 @RealKube
+@Order(RealKubeExtension.ORDER_LONG)
 class LeaderElectionIT {
 
     private static final String RELEASE = "hpa-controller-ha";

@@ -17,7 +17,9 @@ import io.hpacontroller.testing.kube.KubeControlPlane;
 import io.hpacontroller.testing.kube.RealKube;
 import io.hpacontroller.testing.kube.TestNamespace;
 import io.hpacontroller.testing.kube.Workloads;
+import io.hpacontroller.testing.kube.RealKubeExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Order;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
@@ -44,6 +46,7 @@ import static org.awaitility.Awaitility.await;
  * (audit log), and {@code explain} reads the decisions over HTTPS with {@code --controller-token}.
  */
 @RealKube
+@Order(RealKubeExtension.ORDER_LONG)
 class MetricsAuthIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();

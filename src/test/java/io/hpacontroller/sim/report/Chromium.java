@@ -36,17 +36,16 @@ final class Chromium {
         return Optional.empty();
     }
 
-    /** The DOM after the page loaded, serialized. */
-    String dumpDom(Path page, Path profile) throws IOException, InterruptedException {
-        return run(page, profile, "--dump-dom");
-    }
-
-    /** A PNG of the page's first {@code width x height} pixels. */
-    void screenshot(Path page, Path profile, Path png, int width, int height) throws IOException, InterruptedException {
-        run(page, profile, "--screenshot=" + png, "--window-size=" + width + "," + height, "--hide-scrollbars");
+    /**
+     * One launch for both looks: returns the DOM after the page loaded, serialized, and writes a PNG of the page's first
+     * {@code width x height} pixels (the report has no script, so the window's size does not change its DOM).
+     */
+    String dumpDomAndScreenshot(Path page, Path profile, Path png, int width, int height) throws IOException, InterruptedException {
+        String dom = run(page, profile, "--dump-dom", "--screenshot=" + png, "--window-size=" + width + "," + height, "--hide-scrollbars");
         if (!Files.isRegularFile(png)) {
             throw new IOException("chromium wrote no screenshot to " + png);
         }
+        return dom;
     }
 
     private String run(Path page, Path profile, String... extra) throws IOException, InterruptedException {

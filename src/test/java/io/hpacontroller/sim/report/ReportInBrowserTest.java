@@ -46,9 +46,8 @@ class ReportInBrowserTest {
         Path page = dir.resolve("report.html");
         Files.writeString(page, html);
         Chromium c = chromium.orElseThrow();
-        String dom = c.dumpDom(page, Files.createDirectory(dir.resolve("profile-dom")));
         Path png = dir.resolve("report.png");
-        c.screenshot(page, Files.createDirectory(dir.resolve("profile-shot")), png, 1100, height);
+        String dom = c.dumpDomAndScreenshot(page, Files.createDirectory(dir.resolve("profile")), png, 1100, height);
         return new Rendered(dom, ImageIO.read(png.toFile()));
     }
 

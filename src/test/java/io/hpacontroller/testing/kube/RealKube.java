@@ -14,7 +14,8 @@ import java.lang.annotation.Target;
  * get it (started once per JVM, on first use), parameters of type {@link TestNamespace} get a fresh
  * namespace on it. Classes and methods may run concurrently: each test works in its own namespace.
  * A class that must have the control plane to itself (it restarts the API server) takes the lock
- * {@link RealKubeExtension#SHARED_PLANE} in READ_WRITE mode instead of using this annotation.
+ * {@link RealKubeExtension#SHARED_PLANE} in READ_WRITE mode instead of using this annotation, and
+ * {@code @Order(RealKubeExtension.ORDER_PLANE_TO_ITSELF)}.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

@@ -19,9 +19,29 @@ public final class RealKubeExtension implements ParameterResolver {
     /**
      * Held (read-write) by the classes that load the machine for minutes ({@code HeapPerHpaIT}: two controllers and
      * 2,000 HPAs) and by those that measure sync intervals against a bound ({@code SlowMetricsSourceIT}), so that the
-     * one is not measured while the other saturates 2 cores.
+     * one is not measured while the other saturates 2 cores. A read-write lock on a class runs its tests one after the
+     * other: {@code HeapPerHpaIT}'s two side by side, at a load of 30, had the fresh start's first list of 500 HPAs of
+     * 250 KB time out beside the 2,000 HPAs, and {@code run} exit.
      */
     public static final String MACHINE = "io.hpacontroller.testing.kube.machine";
+    /**
+     * The order the classes start in ({@code @Order}; the failsafe configuration orders by it, the classes without one
+     * last). A class that has the shared plane to itself waits for every running class to end, and no class starts while
+     * it waits: those start first, alone. Then {@code HeapPerHpaIT}, the longest, which so takes the machine's lock before
+     * {@code SlowMetricsSourceIT}; then the classes of several minutes, so that none of them starts last.
+     */
+    public static final int ORDER_PLANE_TO_ITSELF = 1;
+    /** See {@link #ORDER_PLANE_TO_ITSELF}: {@code HeapPerHpaIT}. */
+    public static final int ORDER_MACHINE_LONG = 2;
+    /** See {@link #ORDER_PLANE_TO_ITSELF}: the classes of several minutes. */
+    public static final int ORDER_LONG = 3;
+    /**
+     * {@code SlowMetricsSourceIT}, which measures sync intervals: after the others of several minutes, so that it takes
+     * the machine's lock after {@code HeapPerHpaIT} and runs late, beside fewer classes (beside them, at a load of 30,
+     * its healthy HPAs synced at a p50 of 29 s against a 10 s period).
+     */
+    public static final int ORDER_MACHINE_SHORT = 4;
+
     private static final ExtensionContext.Namespace STORE = ExtensionContext.Namespace.create(RealKubeExtension.class);
 
     /** Closes the control plane when the root store is closed (the end of the run). */

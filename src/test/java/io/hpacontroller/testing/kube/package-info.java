@@ -36,7 +36,9 @@
  *     shared control plane, started on first use, closed at the end of the run (or by a shutdown hook, or by the
  *     {@link io.hpacontroller.testing.kube.Watchdog} if the JVM is killed); it resolves {@code KubeControlPlane} and
  *     {@code TestNamespace} parameters. A class that restarts the API server takes the lock
- *     {@code RealKubeExtension.SHARED_PLANE} READ_WRITE (the others hold it READ) and has the plane to itself.</li>
+ *     {@code RealKubeExtension.SHARED_PLANE} READ_WRITE (the others hold it READ) and has the plane to itself; it also
+ *     takes {@code @Order(RealKubeExtension.ORDER_PLANE_TO_ITSELF)}, so that it runs before the others start rather
+ *     than stopping every start until the running classes end.</li>
  * <li>A second control plane: {@code KubeControlPlane.start(Options.workloads("name").withUpstreamHpaController(flags))}
  *     in {@code @BeforeAll}, closed in {@code @AfterAll}. Upstream's HPA controller acts on every HPA of its server,
  *     so it never runs on the shared one ({@code UpstreamComparisonIT}).</li>
