@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -53,8 +54,8 @@ public final class PhasedCadence implements WorkQueue.Cadence {
     private final long epochOffset;
     /** What the syncs taught of the metrics pipelines. */
     private final MetricsPipelines pipelines = new MetricsPipelines();
-    /** The pipeline each key of the fresh cadence follows. */
-    private final Map<String, String> fresh = new ConcurrentHashMap<>();
+    /** The keys of the fresh cadence (those whose syncs read a pipeline's samples). */
+    private final Set<String> fresh = ConcurrentHashMap.newKeySet();
     /** {@code --fresh-sync-spread}, ms. */
     private final long freshSpreadMillis;
 
@@ -87,16 +88,16 @@ public final class PhasedCadence implements WorkQueue.Cadence {
     public void forget(String key) {
         ownPeriods.remove(key);
         fresh.remove(key);
+        pipelines.forget(key);
     }
 
     /** A sync of {@code key} ended with {@code trace} (null: none); {@code freshCadence}: the HPA's cadence is Fresh. */
     public void synced(String key, DecisionTrace trace, boolean freshCadence) {
-        pipelines.observe(trace);
-        String pipeline = freshCadence ? pipelines.pipelineOf(trace) : null;
-        if (pipeline == null) {
-            fresh.remove(key);
+        pipelines.observe(key, trace);
+        if (freshCadence && pipelines.pipelineOf(trace) != null) {
+            fresh.add(key);
         } else {
-            fresh.put(key, pipeline);
+            fresh.remove(key);
         }
     }
 
@@ -128,11 +129,10 @@ public final class PhasedCadence implements WorkQueue.Cadence {
     @Override
     public long nextDue(String key, long dueAt, long startedAt) {
         long p = period(key);
-        String pipeline = fresh.get(key);
-        if (pipeline != null && p >= 1_000_000L) {
+        if (fresh.contains(key) && p >= 1_000_000L) {
             long pMillis = p / 1_000_000L;
             long dueMillis = Math.floorDiv(dueAt + epochOffset, 1_000_000L);
-            OptionalLong phase = FreshSlots.phase(pipelines.estimate(pipeline, dueMillis), key, pMillis, freshSpreadMillis);
+            OptionalLong phase = FreshSlots.phase(pipelines.estimate(key, dueMillis), key, pMillis, freshSpreadMillis);
             if (phase.isPresent()) {
                 long startedMillis = Math.floorDiv(startedAt + epochOffset, 1_000_000L);
                 long next = Math.max(FreshSlots.nextAfter(dueMillis, pMillis, phase.getAsLong()),

@@ -18,7 +18,7 @@ import java.util.Optional;
  *       instant it predicts is still one where a sample becomes readable). After a change of resolution (15 s to
  *       30 s) it follows within {@value #STEPS_KEPT} samples.</li>
  *   <li>The age: the bounds {@code (lower, upper]}, learned again from the next observation when the interval changes; {@link Estimate#syncAge} is {@code upper} once they are within
- *       {@value #CONVERGED_MILLIS} ms of each other, else their middle, so that a lone HPA's syncs bisect the
+ *       {@value #CONVERGED_MILLIS} ms of each other, else their middle (at least that far below upper), so that a lone HPA's syncs bisect the
  *       uncertainty (each sync halves it: from a whole interval to under a second in four syncs). Bounds that
  *       contradict each other (a sync at the learned instant read the previous sample: the pipeline got slower or moved)
  *       are dropped for the newest observation's, and learning starts again from it; so are the bounds when the newest
@@ -63,9 +63,13 @@ public final class SampleCadence {
             return upper - lower <= CONVERGED_MILLIS;
         }
 
-        /** The age (ms) a sample should have at the sync that reads it first: upper when converged, else the middle (a probe). */
+        /**
+         * The age (ms) a sample should have at the sync that reads it first: upper when converged, else a probe: the
+         * middle, but at least {@link #CONVERGED_MILLIS} below upper (a slot less than that earlier is not moved to,
+         * {@link FreshSlots#KEEP_WITHIN_MILLIS}, so a smaller step would never be probed and the bounds never close).
+         */
         public long syncAge() {
-            return converged() ? upper : lower + (upper - lower) / 2;
+            return converged() ? upper : Math.min(lower + (upper - lower) / 2, upper - CONVERGED_MILLIS);
         }
 
         /** The instants a sync should be at: {@code readableAt() + k * interval}. */
