@@ -23,7 +23,9 @@ import java.util.Optional;
  *       contradict each other (a sync at the learned instant read the previous sample: the pipeline got slower or moved)
  *       are dropped for the newest observation's, and learning starts again from it; so are the bounds when the newest
  *       timestamp goes back by less than half an interval (the pipeline moved its phase: a restart), and the interval too when it
- *       moves forward by no whole number of intervals (learned again from the next step).</li>
+ *       moves forward by no whole number of intervals nor by a divisor of the interval (learned again from the next
+ *       step: a step that divides the interval makes it shorter, since a lone HPA whose probe skipped a period first
+ *       sees a step of two intervals).</li>
  *   <li>A source that cannot be trusted is ignored: a timestamp in the future, or one that goes back by more than half
  *       an interval, forgets everything learned and gives no estimate for {@value #QUARANTINE_MILLIS} ms (and for
  *       as long as it goes on). A source whose newest sample stops changing for {@value #STALE_INTERVALS} intervals
@@ -115,9 +117,9 @@ public final class SampleCadence {
             upper = Long.MAX_VALUE;
         } else if (sampleTime > newest) {
             long step = sampleTime - newest;
-            long off = interval > 0 ? step % interval : 0;
-            if (step >= MIN_STEP_MILLIS && off > MIN_STEP_MILLIS && off < interval - MIN_STEP_MILLIS) {
-                steps.clear(); // not a whole number of intervals: the pipeline moved its phase or changed its resolution
+            if (step >= MIN_STEP_MILLIS && interval > 0 && !nearMultiple(step, interval, 1, MIN_STEP_MILLIS)
+                    && !nearMultiple(interval, step, 2, MIN_STEP_MILLIS / 2)) {
+                steps.clear(); // neither a whole number of intervals nor one's divisor: the pipeline moved its phase or changed its resolution
             } else if (step >= MIN_STEP_MILLIS) {
                 steps.addLast(step);
                 if (steps.size() > STEPS_KEPT) {
@@ -153,6 +155,12 @@ public final class SampleCadence {
             return Optional.empty();
         }
         return Optional.of(new Estimate(newest, interval, lower, upper));
+    }
+
+    /** Whether {@code a} is within {@code tolerance} of {@code n x b} for a whole {@code n} of at least {@code least}. */
+    private static boolean nearMultiple(long a, long b, long least, long tolerance) {
+        long n = Math.round((double) a / b);
+        return n >= least && Math.abs(a - n * b) <= tolerance;
     }
 
     /** The shortest of the last steps between newest timestamps, 0 before there is one. */
