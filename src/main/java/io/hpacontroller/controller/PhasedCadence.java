@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -54,8 +55,10 @@ public final class PhasedCadence implements WorkQueue.Cadence {
     private final long epochOffset;
     /** What the syncs taught of the metrics pipelines. */
     private final MetricsPipelines pipelines = new MetricsPipelines();
-    /** The pipeline each key of the fresh cadence follows. */
-    private final Map<HpaKey, String> fresh = new ConcurrentHashMap<>();
+    /** The keys of the fresh cadence (those whose syncs read a pipeline's samples). */
+    private final Set<HpaKey> fresh = ConcurrentHashMap.newKeySet();
+    /** The least window {@link #peak} assumes (nanoseconds): without a window the fresh keys are still paced. */
+    private static final long MIN_WINDOW_NANOS = 100_000_000L;
     /** {@code --fresh-sync-spread}, ms. */
     private final long freshSpreadMillis;
 
@@ -88,16 +91,16 @@ public final class PhasedCadence implements WorkQueue.Cadence {
     public void forget(HpaKey key) {
         ownPeriods.remove(key);
         fresh.remove(key);
+        pipelines.forget(key.toString());
     }
 
     /** A sync of {@code key} ended with {@code trace} (null: none); {@code freshCadence}: the HPA's cadence is Fresh. */
     public void synced(HpaKey key, DecisionTrace trace, boolean freshCadence) {
-        pipelines.observe(trace);
-        String pipeline = freshCadence ? pipelines.pipelineOf(trace) : null;
-        if (pipeline == null) {
-            fresh.remove(key);
+        pipelines.observe(key.toString(), trace);
+        if (freshCadence && pipelines.pipelineOf(trace) != null) {
+            fresh.add(key);
         } else {
-            fresh.put(key, pipeline);
+            fresh.remove(key);
         }
     }
 
@@ -129,11 +132,10 @@ public final class PhasedCadence implements WorkQueue.Cadence {
     @Override
     public long nextDue(HpaKey key, long dueAt, long startedAt) {
         long p = period(key);
-        String pipeline = fresh.get(key);
-        if (pipeline != null && p >= 1_000_000L) {
+        if (fresh.contains(key) && p >= 1_000_000L) {
             long pMillis = p / 1_000_000L;
             long dueMillis = Math.floorDiv(dueAt + epochOffset, 1_000_000L);
-            OptionalLong phase = FreshSlots.phase(pipelines.estimate(pipeline, dueMillis), key.toString(), pMillis, freshSpreadMillis);
+            OptionalLong phase = FreshSlots.phase(pipelines.estimate(key.toString(), dueMillis), key.toString(), pMillis, freshSpreadMillis);
             if (phase.isPresent()) {
                 long startedMillis = Math.floorDiv(startedAt + epochOffset, 1_000_000L);
                 long next = Math.max(FreshSlots.nextAfter(dueMillis, pMillis, phase.getAsLong()),
@@ -160,6 +162,22 @@ public final class PhasedCadence implements WorkQueue.Cadence {
         }
         // missed while starting: [processStart, begunAt) is spread over [begunAt, processStart + period)
         return begunAt + (long) ((double) (slot - processStart) / startingUp * (p - startingUp));
+    }
+
+    /**
+     * The fresh keys (a share {@code f} of the {@code keys}) may all be due within the {@code --fresh-sync-spread} window
+     * after one sample (their pods on one node, stamped alike): {@code f x period / window + (1 - f)} times the keys'
+     * average rate (7.5 with every key fresh, the period 15 s, the window 2 s; the window taken as at least 100 ms).
+     */
+    @Override
+    public double peak(int keys) {
+        int freshKeys = fresh.size();
+        if (freshKeys == 0 || keys <= 0) {
+            return 1;
+        }
+        double share = Math.min(1.0, (double) freshKeys / keys);
+        double perWindow = (double) period / Math.max(freshSpreadMillis * 1_000_000L, MIN_WINDOW_NANOS);
+        return share * Math.max(1, perWindow) + (1 - share);
     }
 
     /** The missed slots of {@link #firstDue}, {@code [processStart, begunAt)}, fall in {@code [begunAt, processStart + period)}. */

@@ -62,11 +62,12 @@ final class SyncPace {
 
     /** Keys due by their cadence per nanosecond that may be handed out at ticker time {@code now}. */
     private double pace(long now, Long begunAt) {
+        double peak = cadence.peak(keys);
         if (begunAt == null || keysPerNano <= 0) {
-            return WorkQueue.PACE * keysPerNano;
+            return keysPerNano * Math.max(WorkQueue.PACE, peak);
         }
         long meanPeriod = (long) (keys / keysPerNano);
-        return WorkQueue.PACE * keysPerNano * cadence.catchUp(meanPeriod, begunAt, processStart, now);
+        return keysPerNano * Math.max(WorkQueue.PACE * cadence.catchUp(meanPeriod, begunAt, processStart, now), peak);
     }
 
     /** Adds to the allowance what the pace gave since it was last counted, up to a burst. */

@@ -38,7 +38,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *       requeue it.</li>
  *   <li>Keys due by their cadence are handed out at most {@link #PACE} times as fast as the keys' periods
  *       make them due on average (the sum of one over each key's period; in the first period of the
- *       process, {@link #PACE} times the rate its catch-up needs, {@link Cadence#catchUp}), with bursts of
+ *       process, {@link #PACE} times the rate its catch-up needs, {@link Cadence#catchUp}), or as fast as the
+ *       cadence itself makes them due at its busiest when that is faster ({@link Cadence#peak}: the fresh
+ *       cadence's syncs after one sample, all within its window), with bursts of
  *       up to a tenth of a second at that rate or {@link #BURST} keys. A backlog (the workers fell behind while the
  *       API answered slowly) is worked off at that rate, not in one burst on the metrics APIs. New keys
  *       ({@link #addChanged}) are not paced and go first.</li>
@@ -80,6 +82,14 @@ public final class WorkQueue {
          * how {@link #firstDue} catches up the slots missed while the process started: 1 outside that catch-up.
          */
         double catchUp(long period, long begunAt, long processStart, long now);
+
+        /**
+         * How many times as often as their average rate the cadence itself makes {@code keys} keys due at its busiest
+         * (1: evenly spread over their periods): the pace never holds back keys that arrive as the cadence schedules them.
+         */
+        default double peak(int keys) {
+            return 1;
+        }
     }
 
     /** How many times their average rate keys due by their cadence may be handed out at most. */

@@ -88,9 +88,8 @@ final class HpaRun {
     /** Its cadence: its cadence annotation, or the controller flag of its setup. */
     private final SyncCadence cadence;
     private final long freshSpreadMillis;
-    /** What the fresh cadence learned of this spec's metrics pipelines (each spec runs in a cluster of its own). */
+    /** What the fresh cadence learned of this spec's metrics pipeline (each spec runs in a cluster of its own). */
     private final MetricsPipelines pipelines = new MetricsPipelines();
-    private String pipeline;
 
     HpaRun(Scenario scenario, int index, HorizontalPodAutoscaler hpa, VirtualClock clock, long horizonMillis, long firstIncrease) {
         this.hpa = hpa;
@@ -150,7 +149,7 @@ final class HpaRun {
             return due + syncPeriodMillis;
         }
         long epoch = VirtualClock.epochMillis(0);
-        OptionalLong phase = FreshSlots.phase(pipelines.estimate(pipeline, epoch + due), HpaKey.of(hpa).toString(), syncPeriodMillis, freshSpreadMillis);
+        OptionalLong phase = FreshSlots.phase(pipelines.estimate(HpaKey.of(hpa).toString(), epoch + due), HpaKey.of(hpa).toString(), syncPeriodMillis, freshSpreadMillis);
         return phase.isEmpty() ? due + syncPeriodMillis : FreshSlots.nextAfter(epoch + due, syncPeriodMillis, phase.getAsLong()) - epoch;
     }
 
@@ -268,10 +267,7 @@ final class HpaRun {
         faults.startSync();
         ReconcileOutcome outcome = reconciler.reconcile(hpa);
         cluster.clearWrites(); // read from the workload, the HPA and the outcome
-        pipelines.observe(outcome.trace());
-        if (pipeline == null) {
-            pipeline = pipelines.pipelineOf(outcome.trace());
-        }
+        pipelines.observe(HpaKey.of(hpa).toString(), outcome.trace());
         delaySyncs.add(ScaleDelays.Sync.of(now, outcome.trace(), without[0], without[1], without[2], demanded));
         int after = workload.specReplicas();
         syncs++;

@@ -270,4 +270,31 @@ class PhasedCadenceTest {
         assertThat(syncs.subList(syncs.size() - 4, syncs.size())).allSatisfy(t -> assertThat(Math.floorMod(t - 4_000, 15_000)).isLessThanOrEqualTo(3_000));
         assertThat(spreadPhase).isNotNull();
     }
+
+    @Test
+    void theFreshSyncsAfterOneSampleAreHandedOutWithinTheSpreadWindowNotAtTwiceTheAverageRate() {
+        // issue 40's second suspected cause: 300 HPAs of one node's pods, all due within the 2 s window after each sample;
+        // a pace of twice the keys' average rate (40 a second) drained them over 7.5 s
+        Process p = new Process(Instant.parse("2026-11-28T00:00:00Z"));
+        List<HpaKey> keys = KEYS.subList(0, 300);
+        // metrics-server scrapes at 4 s + k x 15 s, each sample readable 3 s after its stamp (the pods stamped 2 s before the scrape)
+        java.util.function.LongUnaryOperator newest = t -> Math.floorDiv(t - 5_000, 15_000) * 15_000 + 2_000;
+        keys.forEach(p.queue::addChanged);
+        List<Long> lastPeriod = new ArrayList<>();
+        long end = p.time.millis() + Duration.ofMinutes(5).toMillis();
+        while (p.time.millis() < end) {
+            for (Optional<WorkQueue.Item> item = p.queue.poll(); item.isPresent(); item = p.queue.poll()) {
+                long now = p.time.millis();
+                p.cadence.synced(item.get().key(), cpuRead(item.get().key(), now, newest.applyAsLong(now)), true);
+                p.queue.done(item.get().key());
+                if (now >= end - PERIOD.toMillis()) {
+                    lastPeriod.add(now);
+                }
+            }
+            p.time.advance(STEP);
+        }
+        assertThat(lastPeriod).as("each HPA synced once in the last period").hasSize(keys.size());
+        assertThat(lastPeriod).as("every sync within the window (2 s) and the estimate's 1 s after its new sample became readable")
+                .allSatisfy(t -> assertThat(Math.floorMod(t - 5_000, 15_000)).isLessThanOrEqualTo(3_100));
+    }
 }

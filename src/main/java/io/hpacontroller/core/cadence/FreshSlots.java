@@ -22,7 +22,9 @@ public final class FreshSlots {
      * or the interval a multiple of the period, every slot (or one in each interval) follows a new sample.
      */
     public static OptionalLong phase(Optional<SampleCadence.Estimate> estimate, String key, long periodMillis, long spreadMillis) {
-        return estimate.map(e -> OptionalLong.of(e.phaseIn(periodMillis, offset(key, spreadMillis)))).orElse(OptionalLong.empty());
+        // a probe (the bounds not yet converged) goes without the offset: the HPA learns from its own syncs' times, and a probe
+        // the offset put above the upper bound would teach it nothing
+        return estimate.map(e -> OptionalLong.of(e.phaseIn(periodMillis, e.converged() ? offset(key, spreadMillis) : 0))).orElse(OptionalLong.empty());
     }
 
     /** The key's offset within the spread window, {@code [0, spreadMillis)}; 0 without a window. */

@@ -3,18 +3,27 @@ package io.hpacontroller.core.cadence;
 import io.hpacontroller.core.trace.DecisionTrace;
 import io.hpacontroller.core.trace.MetricTrace;
 
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 
 /**
- * One {@link SampleCadence} per metrics pipeline, fed from the decision traces of the syncs (the samples' timestamps
- * each sync read anyway: no query of its own). A pipeline is the backend of a metrics API group: Resource and
- * ContainerResource metrics come from metrics.k8s.io (metrics-server), Pods and Object metrics from
- * custom.metrics.k8s.io, External ones from external.metrics.k8s.io; two groups served by the same backend (one
- * adapter for custom and external metrics) are one pipeline when the driver names the backend ({@code backends}),
- * else each group is its own.
+ * What the syncs taught of the metrics pipelines, fed from their decision traces (the samples' timestamps each sync read
+ * anyway: no query of its own). A pipeline is the backend of a metrics API group: Resource and ContainerResource metrics
+ * come from metrics.k8s.io (metrics-server), Pods and Object metrics from custom.metrics.k8s.io, External ones from
+ * external.metrics.k8s.io; two groups served by the same backend (one adapter for custom and external metrics) are one
+ * pipeline when the driver names the backend ({@code backends}), else each group is its own.
+ *
+ * <p>Each HPA learns on its own ({@link SampleCadence} per HPA, fed with the newest timestamp its metrics of its pipeline
+ * read): the kubelet stamps each pod's sample at a time of its own, so one scrape of metrics-server carries timestamps
+ * seconds apart, and the steps between the newest timestamps different HPAs read are no interval of the pipeline (issue
+ * 40: one estimator per pipeline learned a 3 s "interval" from them). An HPA's own pods keep their stamps' phase, so its
+ * syncs, once a period, bisect its age.
  */
 public final class MetricsPipelines {
 
@@ -22,8 +31,12 @@ public final class MetricsPipelines {
     public static final String CUSTOM = "custom.metrics.k8s.io";
     public static final String EXTERNAL = "external.metrics.k8s.io";
 
+    /** What one HPA learned: of the pipeline its syncs follow. */
+    private record Learned(String pipeline, SampleCadence cadence) {
+    }
+
     private final Map<String, String> backends;
-    private final Map<String, SampleCadence> cadences = new ConcurrentHashMap<>();
+    private final Map<String, Learned> learned = new ConcurrentHashMap<>();
 
     /** @param backends the backend serving each API group (its APIService's service, "namespace/name"); a group not in it is its own */
     public MetricsPipelines(Map<String, String> backends) {
@@ -54,16 +67,25 @@ public final class MetricsPipelines {
         return group == null ? null : backends.getOrDefault(group, group);
     }
 
-    /** Learns from the samples a sync read: each metric that read one, at the sync's time. */
-    public void observe(DecisionTrace trace) {
-        if (trace == null || trace.metrics() == null) {
+    /**
+     * Learns from the samples a sync of the HPA {@code key} ("namespace/name") read: the newest timestamp its metrics of its pipeline
+     * ({@link #pipelineOf(DecisionTrace)}) read, at the sync's time. An HPA whose pipeline changed (its metrics were
+     * edited) learns again.
+     */
+    public void observe(String key, DecisionTrace trace) {
+        String pipeline = pipelineOf(trace);
+        if (pipeline == null || key == null) {
             return;
         }
+        long newest = 0;
         for (MetricTrace m : trace.metrics()) {
-            String pipeline = m.failed() ? null : pipelineOf(m.type());
-            if (pipeline != null && m.timestamp() > 0) {
-                cadences.computeIfAbsent(pipeline, p -> new SampleCadence()).observe(trace.time(), m.timestamp());
+            if (!m.failed() && pipeline.equals(pipelineOf(m.type()))) {
+                newest = Math.max(newest, m.timestamp());
             }
+        }
+        if (newest > 0) {
+            learned.compute(key, (k, l) -> l != null && l.pipeline().equals(pipeline) ? l : new Learned(pipeline, new SampleCadence()))
+                    .cadence().observe(trace.time(), newest);
         }
     }
 
@@ -81,14 +103,33 @@ public final class MetricsPipelines {
         return null;
     }
 
-    /** What is learned of {@code pipeline} as of {@code now}; empty when nothing (yet, or no more). */
-    public Optional<SampleCadence.Estimate> estimate(String pipeline, long now) {
-        SampleCadence c = pipeline == null ? null : cadences.get(pipeline);
-        return c == null ? Optional.empty() : c.estimate(now);
+    /** What the HPA {@code key} learned of its pipeline as of {@code now}; empty when nothing (yet, or no more). */
+    public Optional<SampleCadence.Estimate> estimate(String key, long now) {
+        Learned l = key == null ? null : learned.get(key);
+        return l == null ? Optional.empty() : l.cadence().estimate(now);
     }
 
-    /** Each pipeline's estimate as of {@code now} (for the learned-cadence gauge). */
+    /** Forgets what the HPA {@code key} learned (it was deleted). */
+    public void forget(String key) {
+        learned.remove(key);
+    }
+
+    /** How many HPAs learn. */
+    public int size() {
+        return learned.size();
+    }
+
+    /**
+     * Each pipeline's learned cadence as of {@code now}, for the learned-cadence gauges: the estimate of its median HPA
+     * (by the age it syncs at) among those that learned something.
+     */
     public void forEach(long now, BiConsumer<String, SampleCadence.Estimate> action) {
-        cadences.forEach((p, c) -> c.estimate(now).ifPresent(e -> action.accept(p, e)));
+        Map<String, List<SampleCadence.Estimate>> byPipeline = new HashMap<>();
+        learned.values().forEach(l -> l.cadence().estimate(now)
+                .ifPresent(e -> byPipeline.computeIfAbsent(l.pipeline(), p -> new ArrayList<>()).add(e)));
+        byPipeline.forEach((p, es) -> {
+            es.sort(Comparator.comparingLong(SampleCadence.Estimate::syncAge));
+            action.accept(p, es.get(es.size() / 2));
+        });
     }
 }

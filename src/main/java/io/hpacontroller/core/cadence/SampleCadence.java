@@ -18,12 +18,14 @@ import java.util.Optional;
  *       instant it predicts is still one where a sample becomes readable). After a change of resolution (15 s to
  *       30 s) it follows within {@value #STEPS_KEPT} samples.</li>
  *   <li>The age: the bounds {@code (lower, upper]}, learned again from the next observation when the interval changes; {@link Estimate#syncAge} is {@code upper} once they are within
- *       {@value #CONVERGED_MILLIS} ms of each other, else their middle, so that a lone HPA's syncs bisect the
+ *       {@value #CONVERGED_MILLIS} ms of each other, else their middle (at least that far below upper), so that a lone HPA's syncs bisect the
  *       uncertainty (each sync halves it: from a whole interval to under a second in four syncs). Bounds that
  *       contradict each other (a sync at the learned instant read the previous sample: the pipeline got slower or moved)
  *       are dropped for the newest observation's, and learning starts again from it; so are the bounds when the newest
  *       timestamp goes back by less than half an interval (the pipeline moved its phase: a restart), and the interval too when it
- *       moves forward by no whole number of intervals (learned again from the next step).</li>
+ *       moves forward by no whole number of intervals nor by a divisor of the interval (learned again from the next
+ *       step: a step that divides the interval makes it shorter, since a lone HPA whose probe skipped a period first
+ *       sees a step of two intervals).</li>
  *   <li>A source that cannot be trusted is ignored: a timestamp in the future, or one that goes back by more than half
  *       an interval, forgets everything learned and gives no estimate for {@value #QUARANTINE_MILLIS} ms (and for
  *       as long as it goes on). A source whose newest sample stops changing for {@value #STALE_INTERVALS} intervals
@@ -63,9 +65,13 @@ public final class SampleCadence {
             return upper - lower <= CONVERGED_MILLIS;
         }
 
-        /** The age (ms) a sample should have at the sync that reads it first: upper when converged, else the middle (a probe). */
+        /**
+         * The age (ms) a sample should have at the sync that reads it first: upper when converged, else a probe: the
+         * middle, but at least {@link #CONVERGED_MILLIS} below upper (a slot less than that earlier is not moved to,
+         * {@link FreshSlots#KEEP_WITHIN_MILLIS}, so a smaller step would never be probed and the bounds never close).
+         */
         public long syncAge() {
-            return converged() ? upper : lower + (upper - lower) / 2;
+            return converged() ? upper : Math.min(lower + (upper - lower) / 2, upper - CONVERGED_MILLIS);
         }
 
         /** The instants a sync should be at: {@code readableAt() + k * interval}. */
@@ -111,9 +117,9 @@ public final class SampleCadence {
             upper = Long.MAX_VALUE;
         } else if (sampleTime > newest) {
             long step = sampleTime - newest;
-            long off = interval > 0 ? step % interval : 0;
-            if (step >= MIN_STEP_MILLIS && off > MIN_STEP_MILLIS && off < interval - MIN_STEP_MILLIS) {
-                steps.clear(); // not a whole number of intervals: the pipeline moved its phase or changed its resolution
+            if (step >= MIN_STEP_MILLIS && interval > 0 && !nearMultiple(step, interval, 1, MIN_STEP_MILLIS)
+                    && !nearMultiple(interval, step, 2, MIN_STEP_MILLIS / 2)) {
+                steps.clear(); // neither a whole number of intervals nor one's divisor: the pipeline moved its phase or changed its resolution
             } else if (step >= MIN_STEP_MILLIS) {
                 steps.addLast(step);
                 if (steps.size() > STEPS_KEPT) {
@@ -149,6 +155,12 @@ public final class SampleCadence {
             return Optional.empty();
         }
         return Optional.of(new Estimate(newest, interval, lower, upper));
+    }
+
+    /** Whether {@code a} is within {@code tolerance} of {@code n x b} for a whole {@code n} of at least {@code least}. */
+    private static boolean nearMultiple(long a, long b, long least, long tolerance) {
+        long n = Math.round((double) a / b);
+        return n >= least && Math.abs(a - n * b) <= tolerance;
     }
 
     /** The shortest of the last steps between newest timestamps, 0 before there is one. */
