@@ -19,6 +19,11 @@ public interface SyncClaims {
         @Override
         public void end(HpaKey key) {
         }
+
+        @Override
+        public boolean letGo(HpaKey key) {
+            return false;
+        }
     };
 
     /** Whether this replica syncs the HPA now; when true, {@link #end} must follow once the sync is over. */
@@ -26,4 +31,10 @@ public interface SyncClaims {
 
     /** The sync of the HPA that {@link #begin} allowed is over. */
     void end(HpaKey key);
+
+    /**
+     * Asked when {@link #begin} refused the HPA: true once after this replica synced it and lost it (to another replica),
+     * so that it forgets what it kept of it (history, status, series); false else.
+     */
+    boolean letGo(HpaKey key);
 }

@@ -44,6 +44,8 @@ public final class ShardClaims implements SyncClaims {
     /** The other live members' published views. */
     private Map<String, SortedSet<String>> others = Map.of();
     private final Set<HpaKey> inFlight = new HashSet<>();
+    /** The HPAs synced here since they were last let go. */
+    private final Set<HpaKey> held = new HashSet<>();
 
     public ShardClaims(String me) {
         this.me = Objects.requireNonNull(me);
@@ -60,7 +62,13 @@ public final class ShardClaims implements SyncClaims {
             return false;
         }
         inFlight.add(key);
+        held.add(key);
         return true;
+    }
+
+    @Override
+    public synchronized boolean letGo(HpaKey key) {
+        return held.remove(key);
     }
 
     @Override
