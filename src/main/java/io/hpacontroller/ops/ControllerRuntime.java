@@ -7,6 +7,7 @@ import io.hpacontroller.controller.ControllerOptions;
 import io.hpacontroller.controller.HorizontalController;
 import io.hpacontroller.controller.Ticker;
 import io.hpacontroller.shadow.ShadowComparisons;
+import io.hpacontroller.shard.ShardMetrics;
 import io.hpacontroller.shard.Sharding;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;

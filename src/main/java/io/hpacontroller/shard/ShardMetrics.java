@@ -1,18 +1,17 @@
-package io.hpacontroller.ops;
+package io.hpacontroller.shard;
 
 import io.hpacontroller.controller.HorizontalController;
-import io.hpacontroller.shard.Sharding;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 /** The metrics of {@code --sharding}: members, the HPAs this replica holds, and its changes of view (handovers). */
-final class ShardMetrics {
+public final class ShardMetrics {
 
     private ShardMetrics() {
     }
 
-    static void register(PrometheusRegistry registry, Sharding sharding, HorizontalController controller) {
+    public static void register(PrometheusRegistry registry, Sharding sharding, HorizontalController controller) {
         GaugeWithCallback.builder().name("hpa_controller_shard_members")
                 .help("Live members of the ring (replicas holding a membership Lease that has not expired), this one included, as this replica saw them last")
                 .callback(cb -> cb.call(sharding.members())).register(registry);
