@@ -75,6 +75,7 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 - --kube-api-qps={{ .Values.kubeApi.qps }}
 - --kube-api-burst={{ .Values.kubeApi.burst }}
 - --leader-elect={{ .Values.leaderElection.enabled }}
+- --sharding={{ .Values.sharding.enabled }}
 {{- if .Values.leaderElection.enabled }}
 - --leader-elect-lease-duration={{ .Values.leaderElection.leaseDuration }}
 - --leader-elect-renew-deadline={{ .Values.leaderElection.renewDeadline }}

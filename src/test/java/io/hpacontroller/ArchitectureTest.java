@@ -24,6 +24,7 @@ class ArchitectureTest {
             Set.of("cli"),
             Set.of("explain", "describe", "bench", "sim", "conformance"),
             Set.of("ops"),
+            Set.of("shard"),
             Set.of("controller"),
             Set.of("shadow", "history", "events"),
             Set.of("hpa", "metrics", "scale", "pods"),

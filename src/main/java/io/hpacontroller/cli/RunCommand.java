@@ -200,6 +200,11 @@ public final class RunCommand implements Callable<Integer> {
                     + " explain looks there too).")
     String leaseNamespace;
 
+    @Option(names = "--sharding", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true", defaultValue = "false",
+            description = "Share the HPAs among all replicas on a ring of membership Leases (one per replica, labelled with"
+                    + " --leader-elect-resource-name, with the --leader-elect-* timings) instead of electing one leader (default: ${DEFAULT-VALUE}).")
+    boolean sharding;
+
 
 
     @Option(names = "--metrics-bind-address", paramLabel = "HOST:PORT",
@@ -291,7 +296,7 @@ public final class RunCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(cl, e.getMessage());
         }
         LeaderElection.Settings election = null;
-        if (leaderElect) {
+        if (leaderElect || sharding) {
             try {
                 election = new LeaderElection.Settings(leaseNamespaceGiven() ? leaseNamespace : "default", leaseName, identity(), leaseDuration, renewDeadline, retryPeriod);
             } catch (IllegalArgumentException e) {
@@ -399,6 +404,9 @@ public final class RunCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         settings = inContextNamespace(settings, connection.namespace());
+        if (sharding) {
+            settings = settings.sharded();
+        }
         LogFormat.apply(logFormat);
         KubernetesClient client = connection.connect(settings.options().apiTimeout(), 2 * workers, RequestRateLimiter.ofFlags(kubeApiQps, kubeApiBurst));
         CompletableFuture<Integer> lostLease = new CompletableFuture<>();

@@ -43,7 +43,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -108,10 +107,11 @@ public final class HorizontalController implements AutoCloseable {
     /** Shadow mode, null without it. */
     private final Shadow shadow;
     private final BuiltinHpasLeft builtinLeft;
-    private final List<SyncListener> listeners = new CopyOnWriteArrayList<>();
+    private final SyncListeners listeners = new SyncListeners();
     private final List<Thread> workers = new ArrayList<>();
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicInteger busy = new AtomicInteger();
+    private volatile SyncClaims claims = SyncClaims.ALL;
 
     /**
      * Told about every reconcile (on the worker thread), and about every HPA that is gone (a report without an
@@ -169,6 +169,11 @@ public final class HorizontalController implements AutoCloseable {
     /** Shadow mode's comparisons; null without {@code --shadow}. */
     public Shadow shadow() {
         return shadow;
+    }
+
+    /** With {@code --sharding}: the HPAs this replica syncs (set before the workers start); every HPA without. */
+    public void claimThrough(SyncClaims claims) {
+        this.claims = Objects.requireNonNull(claims);
     }
 
     public void addListener(SyncListener listener) {
@@ -283,6 +288,13 @@ public final class HorizontalController implements AutoCloseable {
     /** One sync of one key, requeued at its next due time whatever happened; null for an autoscaling/v2 HPA only read for its selector. */
     private SyncReport sync(WorkQueue.Item item) {
         HpaKey key = item.key();
+        if (!claims.begin(key)) {
+            if (claims.letGo(key)) { // synced here before, another replica's now: what this one kept of it goes stale
+                forget(key);
+            }
+            queue.done(key);
+            return null;
+        }
         busy.incrementAndGet();
         try {
             return process(key, item.waitedNanos());
@@ -291,12 +303,13 @@ public final class HorizontalController implements AutoCloseable {
             return new SyncReport(key, null, 0, 0, 0, 0, item.waitedNanos());
         } finally {
             busy.decrementAndGet();
+            claims.end(key);
             queue.done(key);
         }
     }
 
     private SyncReport process(HpaKey key, long waitedNanos) {
-        HorizontalPodAutoscaler hpa = lookup(key);
+        HorizontalPodAutoscaler hpa = informers.lookup(key);
         if (hpa == null) {
             return forget(key);
         }
@@ -313,8 +326,8 @@ public final class HorizontalController implements AutoCloseable {
         long cpu = THREADS.getCurrentThreadCpuTime() - cpuStart;
         cadence.synced(key, outcome.trace(), in.controls() instanceof Parsed.Valid<HpaControls> v
                 && v.value().cadenceOr(options.syncCadence()) == SyncCadence.FRESH);
-        SyncReport report = notifyListeners(new SyncReport(key, outcome, total, cpu, ApiCallStats.nanos(), ApiCallStats.calls(), waitedNanos));
-        if (lookup(key) == null) {
+        SyncReport report = listeners.tell(new SyncReport(key, outcome, total, cpu, ApiCallStats.nanos(), ApiCallStats.calls(), waitedNanos));
+        if (informers.lookup(key) == null) {
             // deleted while it was reconciled (the informer removes it from its cache before it tells): drop what the
             // reconcile and the report may have re-created after the deletion was handled
             forget(key);
@@ -340,22 +353,7 @@ public final class HorizontalController implements AutoCloseable {
         if (shadow != null && HpaApi.ofKey(key) == HpaApi.BUILTIN) {
             shadow.forget(key);
         }
-        return feed.reconciledHere(key) ? notifyListeners(SyncReport.gone(key)) : null;
-    }
-
-    private SyncReport notifyListeners(SyncReport report) {
-        for (SyncListener l : listeners) {
-            try {
-                l.onSync(report);
-            } catch (RuntimeException e) {
-                LOG.warn("sync listener failed", e);
-            }
-        }
-        return report;
-    }
-
-    private HorizontalPodAutoscaler lookup(HpaKey key) {
-        return informers.lookup(key);
+        return feed.reconciledHere(key) ? listeners.tell(SyncReport.gone(key)) : null;
     }
 
     /**
@@ -452,7 +450,7 @@ public final class HorizontalController implements AutoCloseable {
 
     /** For tests: the HPA of this key as the informer's cache holds it, null when it holds none. */
     HorizontalPodAutoscaler cached(HpaKey key) {
-        return lookup(key);
+        return informers.lookup(key);
     }
 
     public int podCount() {

@@ -7,6 +7,8 @@ import io.hpacontroller.controller.ControllerOptions;
 import io.hpacontroller.controller.HorizontalController;
 import io.hpacontroller.controller.Ticker;
 import io.hpacontroller.shadow.ShadowComparisons;
+import io.hpacontroller.shard.ShardMetrics;
+import io.hpacontroller.shard.Sharding;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.slf4j.Logger;
@@ -18,6 +20,7 @@ import java.net.InetSocketAddress;
 import java.security.GeneralSecurityException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -52,9 +55,25 @@ public final class ControllerRuntime implements AutoCloseable {
      * @param metricsServing  how: HTTPS with delegated authentication and authorization, or plain HTTP
      * @param healthAddress   where /healthz and /readyz are served (plain HTTP), null for nowhere
      * @param shutdownTimeout how long in-flight reconciles may take to finish on shutdown
+     * @param sharding        {@code --sharding}: the replicas share the HPAs on a ring of membership Leases (no leader
+     *                        election then: {@code election} is null); null without it
      */
     public record Settings(ControllerOptions options, LeaderElection.Settings election, InetSocketAddress metricsAddress,
-                           MetricsServing metricsServing, InetSocketAddress healthAddress, Duration shutdownTimeout) {
+                           MetricsServing metricsServing, InetSocketAddress healthAddress, Duration shutdownTimeout,
+                           Sharding.Settings sharding) {
+
+        /** Without sharding. */
+        public Settings(ControllerOptions options, LeaderElection.Settings election, InetSocketAddress metricsAddress,
+                        MetricsServing metricsServing, InetSocketAddress healthAddress, Duration shutdownTimeout) {
+            this(options, election, metricsAddress, metricsServing, healthAddress, shutdownTimeout, null);
+        }
+
+        /** {@code --sharding}: the replicas share the HPAs on the ring of membership Leases named and timed as the election's Lease. */
+        public Settings sharded() {
+            LeaderElection.Settings e = Objects.requireNonNull(election);
+            return new Settings(options, null, metricsAddress, metricsServing, healthAddress, shutdownTimeout, new Sharding.Settings(e.namespace(),
+                    e.name(), e.identity(), e.leaseDuration(), e.renewDeadline(), e.retryPeriod()));
+        }
     }
 
     /** How long a TokenReview or SubjectAccessReview of a request to the metrics port may take. */
@@ -65,6 +84,8 @@ public final class ControllerRuntime implements AutoCloseable {
     private final WriteGate gate;
     private final HorizontalController controller;
     private final LeaderElection election;
+    /** {@code --sharding}: this replica's membership and claims, null without. */
+    private final Sharding sharding;
     private final IntConsumer exit;
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final RecentDecisions decisions = new RecentDecisions();
@@ -93,7 +114,12 @@ public final class ControllerRuntime implements AutoCloseable {
         this.client = client;
         this.exit = exit;
         LeaderElection.Settings lease = settings.election();
-        if (lease == null) {
+        Sharding.Settings shard = settings.sharding();
+        this.sharding = shard == null ? null : new Sharding(new KubeApi(client, shard.renewDeadline()), shard, clock, ticker);
+        if (sharding != null) {
+            this.election = null;
+            this.gate = WriteGate.whileLeading(sharding::holdsFreshLease, sharding.writeTimeout());
+        } else if (lease == null) {
             this.election = null;
             this.gate = WriteGate.alwaysOpen();
         } else {
@@ -102,6 +128,10 @@ public final class ControllerRuntime implements AutoCloseable {
             this.gate = WriteGate.whileLeading(election::holdsFreshLease, lease.writeTimeout());
         }
         this.controller = new HorizontalController(client, settings.options(), clock, gate);
+        if (sharding != null) {
+            controller.claimThrough(sharding.claims());
+            ShardMetrics.register(registry, sharding, controller);
+        }
         controller.addListener(new ControllerMetrics(registry, controller, this::isLeader, lease == null ? "" : lease.name()));
         controller.addListener(new DecisionLog());
         controller.addListener(decisions);
@@ -166,6 +196,9 @@ public final class ControllerRuntime implements AutoCloseable {
     public void start() throws IOException {
         serve();
         controller.startInformers();
+        if (sharding != null) {
+            sharding.start();
+        }
         if (election == null) {
             startWorkersWhenSynced();
         } else {
@@ -281,6 +314,9 @@ public final class ControllerRuntime implements AutoCloseable {
         gate.close();
         if (election != null) {
             election.close();
+        }
+        if (sharding != null) {
+            sharding.close(); // the workers stopped: nothing in flight; the others take this replica's HPAs at once
         }
         controller.stop(Duration.ofSeconds(2));
         if (metricsServer != null) {

@@ -59,6 +59,7 @@ class ChartTest {
             "--kube-api-qps=-1",
             "--kube-api-burst=30",
             "--leader-elect=true",
+            "--sharding=false",
             "--leader-elect-lease-duration=15s",
             "--leader-elect-renew-deadline=10s",
             "--leader-elect-retry-period=2s",

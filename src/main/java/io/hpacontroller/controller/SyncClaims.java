@@ -1,0 +1,40 @@
+package io.hpacontroller.controller;
+
+import io.hpacontroller.core.HpaKey;
+
+/**
+ * Which HPAs this replica may sync now ({@code --sharding}: the ones it claims on the ring). The queue keeps every key;
+ * a worker that takes one asks {@link #begin} first and skips the sync when it is refused, and says {@link #end} once
+ * the sync is over, so that a replica handing an HPA over can wait for its sync in flight (the drain).
+ */
+public interface SyncClaims {
+
+    /** Every HPA, always: one replica, or the leader of leader election. */
+    SyncClaims ALL = new SyncClaims() {
+        @Override
+        public boolean begin(HpaKey key) {
+            return true;
+        }
+
+        @Override
+        public void end(HpaKey key) {
+        }
+
+        @Override
+        public boolean letGo(HpaKey key) {
+            return false;
+        }
+    };
+
+    /** Whether this replica syncs the HPA now; when true, {@link #end} must follow once the sync is over. */
+    boolean begin(HpaKey key);
+
+    /** The sync of the HPA that {@link #begin} allowed is over. */
+    void end(HpaKey key);
+
+    /**
+     * Asked when {@link #begin} refused the HPA: true once after this replica synced it and lost it (to another replica),
+     * so that it forgets what it kept of it (history, status, series); false else.
+     */
+    boolean letGo(HpaKey key);
+}

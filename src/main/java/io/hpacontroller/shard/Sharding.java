@@ -1,0 +1,230 @@
+package io.hpacontroller.shard;
+
+import io.hpacontroller.api.KubeApi;
+import io.hpacontroller.controller.Ticker;
+import io.hpacontroller.core.port.ApiException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Membership of this replica ({@code --sharding}): every retry period it lists the members' Leases (a quorum read, after
+ * its own latest write), tells the {@link ShardClaims} the live members' published views, and when the live members
+ * differ from the view it publishes, changes view as the claim rule says (stop what it loses, drain, publish), then
+ * renews its own Lease with the view. There is no leader among the replicas.
+ *
+ * <p>As the leader election does, it keeps the time of its last successful renewal (the start of the attempt, on a
+ * monotonic clock): its writes are fenced on it ({@link #holdsFreshLease}), and once it is older than the renew
+ * deadline the replica claims nothing ({@link ShardClaims#stale}) until it renewed, published and read again; the
+ * others count it gone only a lease duration after they last saw its Lease change, which is later.
+ */
+public final class Sharding implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Sharding.class);
+
+    /**
+     * @param namespace where the Leases are
+     * @param group     what names this controller's members: the label's value and the Leases' name prefix
+     * @param identity  this replica
+     */
+    public record Settings(String namespace, String group, String identity, Duration leaseDuration, Duration renewDeadline,
+                           Duration retryPeriod) {
+        public Settings {
+            Objects.requireNonNull(identity);
+            if (leaseDuration.compareTo(renewDeadline) <= 0 || renewDeadline.compareTo(retryPeriod) <= 0) {
+                throw new IllegalArgumentException("the lease duration must exceed the renew deadline, and that the retry period");
+            }
+        }
+    }
+
+    private final ShardLeases leases;
+    private final Settings settings;
+    private final Clock clock;
+    private final Ticker ticker;
+    private final ShardClaims claims;
+    private final Membership membership;
+    private MemberLease own;
+    private volatile long renewedAt;
+    private volatile boolean renewed;
+    private volatile int liveMembers;
+    private final AtomicLong handovers = new AtomicLong();
+    private final AtomicLong handoverNanos = new AtomicLong();
+    private volatile boolean closed;
+    private Thread loop;
+
+    public Sharding(KubeApi api, Settings settings, Clock clock, Ticker ticker) {
+        this(new ShardLeases(api, settings.namespace(), settings.group()), settings, clock, ticker);
+    }
+
+    Sharding(ShardLeases leases, Settings settings, Clock clock, Ticker ticker) {
+        this.leases = leases;
+        this.settings = settings;
+        this.clock = clock;
+        this.ticker = ticker;
+        this.claims = new ShardClaims(settings.identity());
+        this.membership = new Membership(ticker);
+    }
+
+    /** What this replica claims: hand it to the controller. */
+    public ShardClaims claims() {
+        return claims;
+    }
+
+    /** Starts on a thread of its own: one {@link #step} every retry period until closed. */
+    public void start() {
+        loop = new Thread(() -> {
+            while (!closed) {
+                step();
+                try {
+                    Thread.sleep(settings.retryPeriod().toMillis());
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, "sharding");
+        loop.setDaemon(true);
+        loop.start();
+    }
+
+    /** One period: read the members, change view if they changed (after the drain), renew the Lease with the view. */
+    synchronized void step() {
+        long attemptStart = ticker.nanos();
+        SortedSet<String> target = null;
+        try {
+            SortedMap<String, MemberLease> live = membership.observe(leases.list(), ticker.nanos());
+            liveMembers = live.size() + (live.containsKey(settings.identity()) ? 0 : 1);
+            claims.observed(live);
+            target = new TreeSet<>(live.keySet());
+            target.add(settings.identity());
+        } catch (ApiException e) {
+            LOG.warn("{}: cannot list the members' Leases: {}", settings.identity(), e.getMessage());
+        }
+        SortedSet<String> view = claims.publishedView();
+        if (target != null && (!target.equals(view) || claims.changing())) {
+            long start = ticker.nanos();
+            claims.restrict(target);
+            try {
+                if (claims.drain(settings.renewDeadline().dividedBy(2))) {
+                    view = target;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            if (view == target) {
+                renew(attemptStart, view);
+                if (own != null && own.view().equals(target)) {
+                    handovers.incrementAndGet();
+                    handoverNanos.addAndGet(ticker.nanos() - start);
+                    LOG.info("{} acts on the members {} now", settings.identity(), target);
+                    readAfterPublishing();
+                }
+            } else {
+                LOG.warn("{}: syncs in flight of HPAs it hands over did not finish; publishing the members {} next period",
+                        settings.identity(), target);
+                renew(attemptStart, claims.publishedView());
+            }
+        } else {
+            renew(attemptStart, view);
+        }
+        if (ticker.nanos() - renewedAt >= settings.renewDeadline().toNanos() && renewed) {
+            renewed = false;
+            claims.stale();
+            LOG.error("{} could not renew its Lease within {}: syncing nothing until it does", settings.identity(), settings.renewDeadline());
+        }
+    }
+
+    /**
+     * Reads the others' views again right after this replica published a new one, so that what it gained is claimed
+     * now rather than a period later (the claim rule needs a read after the publish: this is one).
+     */
+    private void readAfterPublishing() {
+        try {
+            claims.observed(membership.observe(leases.list(), ticker.nanos()));
+        } catch (ApiException e) {
+            LOG.warn("{}: cannot list the members' Leases: {}", settings.identity(), e.getMessage());
+        }
+    }
+
+    /** Writes this replica's Lease with the view; a conflict or failure leaves it to the next period. */
+    private void renew(long attemptStart, SortedSet<String> view) {
+        try {
+            MemberLease next = new MemberLease(settings.identity(), (int) settings.leaseDuration().toSeconds(), clock.instant(), view,
+                    own == null ? null : own.resourceVersion());
+            own = leases.write(next);
+            renewedAt = attemptStart;
+            renewed = true;
+            if (!view.equals(claims.publishedView())) {
+                claims.published(view);
+            }
+        } catch (ApiException e) {
+            LOG.warn("{}: cannot renew its Lease: {}", settings.identity(), e.getMessage());
+            try {
+                own = leases.read(settings.identity()); // its resourceVersion, for the next attempt
+            } catch (ApiException again) {
+                own = null;
+            }
+        }
+    }
+
+    /** Whether a write may start now: the last renewal is younger than the renew deadline (monotonic clock). */
+    public boolean holdsFreshLease() {
+        return renewed && ticker.nanos() - renewedAt < settings.renewDeadline().toNanos();
+    }
+
+    /** The longest one write may take: it must be over before the others could count this replica gone. */
+    public Duration writeTimeout() {
+        return settings.leaseDuration().minus(settings.renewDeadline());
+    }
+
+    /** The live members this replica saw last (itself included). */
+    public int members() {
+        return liveMembers;
+    }
+
+    /** Changes of view this replica made, and their total duration (stop, drain, publish). */
+    public long handovers() {
+        return handovers.get();
+    }
+
+    public Duration handoverTime() {
+        return Duration.ofNanos(handoverNanos.get());
+    }
+
+    /**
+     * Stops and releases: the Lease is written with no view and a 1 s duration, so the others take over at once. Call
+     * it once the workers stopped (nothing is in flight).
+     */
+    @Override
+    public void close() {
+        closed = true;
+        if (loop != null) {
+            loop.interrupt();
+            try {
+                loop.join(settings.renewDeadline().toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        synchronized (this) {
+            renewed = false;
+            claims.stale();
+            if (own == null) {
+                return;
+            }
+            try {
+                leases.write(new MemberLease(settings.identity(), 1, clock.instant(), new TreeSet<>(), own.resourceVersion()));
+                LOG.info("{} released its Lease", settings.identity());
+            } catch (ApiException e) {
+                LOG.warn("{} could not release its Lease: {}", settings.identity(), e.getMessage());
+            }
+        }
+    }
+}

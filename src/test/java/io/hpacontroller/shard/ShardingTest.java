@@ -1,0 +1,121 @@
+package io.hpacontroller.shard;
+
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.hpacontroller.api.KubeApi;
+import io.hpacontroller.core.HpaKey;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Sharding's loop on Leases of a CRUD API server (the fabric8 mock), stepped by hand on a manual clock. */
+class ShardingTest {
+
+    private final AtomicLong now = new AtomicLong();
+    private KubernetesMockServer server;
+    private KubernetesClient client;
+    private final List<HpaKey> keys = new ArrayList<>();
+
+    @BeforeEach
+    void start() {
+        server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
+        server.init();
+        client = server.createClient(b -> b.editOrNewConfig().withRequestRetryBackoffLimit(0).endConfig());
+        for (int i = 0; i < 90; i++) {
+            keys.add(HpaKey.of(HpaKey.BUILTIN_GROUP, "shop", "hpa-" + i));
+        }
+    }
+
+    @AfterEach
+    void stop() {
+        client.close();
+        server.destroy();
+    }
+
+    private Sharding replica(String identity) {
+        return new Sharding(new KubeApi(client, Duration.ofSeconds(5)), new Sharding.Settings("hpa-controller", "hpa-controller", identity,
+                Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(2)), Clock.systemUTC(), now::get);
+    }
+
+    private void period(List<Sharding> replicas) {
+        now.addAndGet(TimeUnit.SECONDS.toNanos(2));
+        replicas.forEach(Sharding::step);
+        for (HpaKey key : keys) {
+            assertThat(replicas.stream().filter(r -> r.claims().owns(key)).count()).as(key.toString()).isLessThanOrEqualTo(1);
+        }
+    }
+
+    @Test
+    void replicasShareTheHpasOnTheirLeasesAndTakeOverAGoneOnesAfterItsLeaseExpired() {
+        Sharding a = replica("node_1");
+        Sharding b = replica("node_2");
+        Sharding c = replica("node_3");
+        List<Sharding> all = List.of(a, b, c);
+        for (int i = 0; i < 3; i++) {
+            period(all);
+        }
+        assertThat(keys).allMatch(k -> all.stream().filter(r -> r.claims().owns(k)).count() == 1);
+        assertThat(all).allMatch(r -> r.holdsFreshLease() && r.members() == 3);
+        Lease lease = client.leases().inNamespace("hpa-controller").withName("hpa-controller-shard-node-1").get();
+        assertThat(lease.getSpec().getHolderIdentity()).isEqualTo("node_1");
+        assertThat(lease.getMetadata().getLabels()).containsEntry(MemberLease.MEMBER_LABEL, "hpa-controller");
+        assertThat(lease.getMetadata().getAnnotations()).containsEntry(MemberLease.VIEW_ANNOTATION, "node_1,node_2,node_3");
+        List<HpaKey> ofC = keys.stream().filter(k -> c.claims().owns(k)).toList();
+        long handovers = a.handovers();
+        assertThat(ofC).isNotEmpty();
+
+        // c stops renewing (killed): its HPAs stay unsynced while its Lease may still be live, then a and b take them
+        List<Sharding> left = List.of(a, b);
+        // c renewed last at 6 s; a and b first saw that renewal at 8 s: they count its Lease live until 23 s
+        for (int i = 0; i < 8; i++) {
+            period(left);
+            assertThat(ofC).noneMatch(k -> a.claims().owns(k) || b.claims().owns(k));
+        }
+        period(left); // 24 s: gone; both publish their new view and read the other's at once
+
+        assertThat(keys).allMatch(k -> a.claims().owns(k) != b.claims().owns(k));
+        assertThat(a.handovers()).isEqualTo(handovers + 1);
+    }
+
+    @Test
+    void aReplicaThatCannotRenewClaimsNothingBeforeItsLeaseCouldExpire() {
+        Sharding a = replica("a");
+        period(List.of(a));
+        period(List.of(a));
+        assertThat(a.claims().ownedOf(keys)).isEqualTo(keys.size());
+        client.leases().inNamespace("hpa-controller").withName("hpa-controller-shard-a").delete(); // its renewals fail (404)
+        now.addAndGet(TimeUnit.SECONDS.toNanos(10));
+        a.step();
+        assertThat(a.holdsFreshLease()).isFalse();
+        assertThat(a.claims().ownedOf(keys)).isZero();
+    }
+
+    @Test
+    void closingReleasesTheLeaseSoTheOthersTakeOverAtOnce() {
+        Sharding a = replica("a");
+        Sharding b = replica("b");
+        for (int i = 0; i < 3; i++) {
+            period(List.of(a, b));
+        }
+        a.close();
+        assertThat(a.claims().ownedOf(keys)).isZero();
+        for (int i = 0; i < 3; i++) {
+            period(List.of(b));
+        }
+        assertThat(b.claims().ownedOf(keys)).isEqualTo(keys.size());
+    }
+}
