@@ -76,7 +76,7 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 - --kube-api-burst={{ .Values.kubeApi.burst }}
 - --leader-elect={{ .Values.leaderElection.enabled }}
 - --sharding={{ .Values.sharding.enabled }}
-{{- if .Values.leaderElection.enabled }}
+{{- if or .Values.leaderElection.enabled .Values.sharding.enabled }}
 - --leader-elect-lease-duration={{ .Values.leaderElection.leaseDuration }}
 - --leader-elect-renew-deadline={{ .Values.leaderElection.renewDeadline }}
 - --leader-elect-retry-period={{ .Values.leaderElection.retryPeriod }}

@@ -22,6 +22,7 @@ import io.hpacontroller.hpa.BuiltinHpaSelectors;
 import io.hpacontroller.hpa.HpaApi;
 import io.hpacontroller.hpa.HpaControlsCache;
 import io.hpacontroller.hpa.HpaStatusUpdater;
+import io.hpacontroller.metrics.MetricsBackends;
 import io.hpacontroller.metrics.RestMetrics;
 import io.hpacontroller.pods.PodCache;
 import io.hpacontroller.pods.PodIndex;
@@ -94,6 +95,8 @@ public final class HorizontalController implements AutoCloseable {
     private final HpaControlsCache controls = new HpaControlsCache();
     /** When each key is due; it keeps the period of each HPA whose own differs from the flag's. */
     private final PhasedCadence cadence;
+    /** Reads the metrics APIs' APIServices once the workers start ({@link MetricsBackends}). */
+    private final KubeApi api;
     private final HpaSelectorIndex selectors = new HpaSelectorIndex();
     private final Map<String, PodIndex> podIndexes = new LinkedHashMap<>();
     private final PodCache pods;
@@ -139,7 +142,7 @@ public final class HorizontalController implements AutoCloseable {
         long sinceStart = Math.max(0, Duration.between(processStart, clock.instant()).toNanos());
         this.cadence = new PhasedCadence(options.syncPeriod(), clock, ticker, options.freshSpread());
         this.queue = new WorkQueue(ticker, cadence, ticker.nanos() - sinceStart);
-        KubeApi api = new KubeApi(client, options.apiTimeout());
+        this.api = new KubeApi(client, options.apiTimeout());
         KubeApi writes = new KubeApi(client, gate.requestTimeout(options.apiTimeout()));
         ApiDiscovery discovery = new ApiDiscovery(api, clock);
         this.events = new EventPublisher(writes, clock, gate);
@@ -224,6 +227,7 @@ public final class HorizontalController implements AutoCloseable {
             shadow.start();
         }
         builtinLeft.start();
+        cadence.metricsServedBy(MetricsBackends.read(api));
         if (kept != null) {
             kept.prefetch(reconciledHpas(), options.namespaces(), clock.millis());
         }

@@ -94,6 +94,11 @@ public final class PhasedCadence implements WorkQueue.Cadence {
         pipelines.forget(key.toString());
     }
 
+    /** Custom and external metrics served by one backend are one pipeline ({@link MetricsPipelines#servedBy}). */
+    public void metricsServedBy(Map<String, String> backends) {
+        pipelines.servedBy(backends);
+    }
+
     /** A sync of {@code key} ended with {@code trace} (null: none); {@code freshCadence}: the HPA's cadence is Fresh. */
     public void synced(HpaKey key, DecisionTrace trace, boolean freshCadence) {
         pipelines.observe(key.toString(), trace);

@@ -1,8 +1,8 @@
 package io.hpacontroller.controller;
 
 import io.hpacontroller.controller.KeyState.LastSync;
-import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.controller.KeyState.State;
+import io.hpacontroller.core.HpaKey;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -40,10 +40,10 @@ import java.util.concurrent.locks.ReentrantLock;
  *       make them due on average (the sum of one over each key's period; in the first period of the
  *       process, {@link #PACE} times the rate its catch-up needs, {@link Cadence#catchUp}), or as fast as the
  *       cadence itself makes them due at its busiest when that is faster ({@link Cadence#peak}: the fresh
- *       cadence's syncs after one sample, all within its window), with bursts of
- *       up to a tenth of a second at that rate or {@link #BURST} keys. A backlog (the workers fell behind while the
- *       API answered slowly) is worked off at that rate, not in one burst on the metrics APIs. New keys
- *       ({@link #addChanged}) are not paced and go first.</li>
+ *       cadence's syncs after one sample, all within its window), with bursts of up to a tenth of a second at
+ *       that rate or {@link #BURST} keys. A backlog (the workers fell behind while the API answered slowly) is
+ *       worked off at that rate, not in one burst on the metrics APIs. New keys ({@link #addChanged}) are not
+ *       paced and go first.</li>
  * </ul>
  * Time comes from a {@link Ticker}; after moving a manual ticker, tests call {@link #wakeUp} (or take
  * what is due with {@link #poll}).
@@ -288,10 +288,7 @@ public final class WorkQueue {
         }
     }
 
-    /**
-     * Takes the next due key, waiting up to {@code timeout} (real time). Empty when the timeout passed
-     * or the queue is shutting down.
-     */
+    /** Takes the next due key, waiting up to {@code timeout} (real time); empty when it passed or the queue is shutting down. */
     public Optional<Item> take(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         lock.lock();

@@ -35,11 +35,16 @@ public final class MetricsPipelines {
     private record Learned(String pipeline, SampleCadence cadence) {
     }
 
-    private final Map<String, String> backends;
+    private volatile Map<String, String> backends;
     private final Map<String, Learned> learned = new ConcurrentHashMap<>();
 
     /** @param backends the backend serving each API group (its APIService's service, "namespace/name"); a group not in it is its own */
     public MetricsPipelines(Map<String, String> backends) {
+        this.backends = Map.copyOf(backends);
+    }
+
+    /** The backends as read once the driver knows them (before the first sync, or an HPA learns its pipeline again). */
+    public void servedBy(Map<String, String> backends) {
         this.backends = Map.copyOf(backends);
     }
 
