@@ -44,8 +44,9 @@ import static org.awaitility.Awaitility.await;
  * sync). An HPA's status is written only when it changes, so the test makes every HPA's status change by pointing it at
  * another missing target (the condition's message names it) and reads who wrote it. In steady state each HPA is written by exactly one replica and the
  * busiest owns at most 1.3x the mean; one replica is then SIGKILLed (no Lease release) and every HPA retargeted again
- * (its HPAs first): each of its HPAs is written by another within one period of the later of its Lease's expiry (a lease
- * duration after the kill) and the HPA's retargeting (300 patches take seconds on a loaded machine), and nowhere in the log is an HPA written
+ * (its HPAs first): none of its HPAs is written by another before its Lease expired (a lease duration after its last
+ * renewal), and each within the later of that expiry and the HPA's retargeting (300 patches take seconds on a loaded
+ * machine) plus two retry periods (the others see a renewal up to a retry period late; the claim takes one step) and a period, and nowhere in the log is an HPA written
  * by two replicas less than a period apart.
  */
 @RealKube
