@@ -3,8 +3,6 @@ package io.hpacontroller.shard;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
-import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
-import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -39,7 +37,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Issue 37's proof from the audit log: three {@code run --sharding} processes, each with a token bound to its own Pod,
+ * Issue 37's proof from the audit log: three {@code run --sharding} processes, each with a token bound to its own Pod
+ * (the chart's RBAC with {@code sharding.enabled}),
  * and 300 HPAs, each on a Deployment that does not exist (AbleToScale=False FailedGetScale: no pod, no metric, one GET a
  * sync). An HPA's status is written only when it changes, so the test makes every HPA's status change by pointing it at
  * another missing target (the condition's message names it) and reads who wrote it. In steady state each HPA is written by exactly one replica and the
@@ -63,8 +62,7 @@ class ShardingIT {
 
     @Test
     void eachHpaHasOneWriterAndAKilledReplicasShareIsTakenOverWithinALeaseAndAPeriod(KubeControlPlane kube, TestNamespace ns) throws Exception {
-        ChartRelease release = ChartReleases.install(kube, RELEASE, RELEASE, "takeOverBuiltinHpas: true\n");
-        grantShardLeases(ns.admin(), release);
+        ChartRelease release = ChartReleases.install(kube, RELEASE, RELEASE, "takeOverBuiltinHpas: true\nsharding:\n  enabled: true\n");
         KubernetesClient admin = ns.admin();
         for (int i = 0; i < HPAS; i++) {
             ns.create(hpa("w" + i));
@@ -149,18 +147,6 @@ class ShardingIT {
         } finally {
             replicas.values().forEach(p -> p.stop(Duration.ofSeconds(10)));
         }
-    }
-
-    /** What the chart does not grant yet for {@code --sharding} (values.yaml): the members' Leases, listed, read and renewed. */
-    private static void grantShardLeases(KubernetesClient admin, ChartRelease release) {
-        String name = RELEASE + "-shard-leases";
-        admin.rbac().roles().inNamespace(RELEASE).resource(new RoleBuilder().withNewMetadata().withName(name).endMetadata()
-                .addNewRule().withApiGroups("coordination.k8s.io").withResources("leases").withVerbs("get", "list", "create", "update").endRule()
-                .build()).create();
-        admin.rbac().roleBindings().inNamespace(RELEASE).resource(new RoleBindingBuilder().withNewMetadata().withName(name).endMetadata()
-                .withNewRoleRef().withApiGroup("rbac.authorization.k8s.io").withKind("Role").withName(name).endRoleRef()
-                .addNewSubject().withKind("ServiceAccount").withName(release.serviceAccount()).withNamespace(release.namespace()).endSubject()
-                .build()).create();
     }
 
     private static HorizontalPodAutoscaler hpa(String name) {
