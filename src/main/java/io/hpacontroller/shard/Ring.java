@@ -14,9 +14,6 @@ import java.util.Collection;
  */
 public final class Ring {
 
-    /** The key of the work only one replica does (see {@link ShardClaims#ownsSingleWork}): its owner on the ring. */
-    public static final HpaKey SINGLE_WORK = HpaKey.of("hpa-controller.io", "-", "single-owner-work");
-
     private Ring() {
     }
 

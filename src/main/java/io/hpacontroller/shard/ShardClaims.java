@@ -92,16 +92,6 @@ public final class ShardClaims implements SyncClaims {
         return true;
     }
 
-    /** Whether this replica does the work only one replica may do (the owner of {@link Ring#SINGLE_WORK}). */
-    public boolean ownsSingleWork() {
-        return owns(Ring.SINGLE_WORK);
-    }
-
-    /** The member that the view this replica publishes gives the HPA to (for {@code /decisions} and explain); null for none. */
-    public synchronized String ownerInView(HpaKey key) {
-        return Ring.owner(key, published);
-    }
-
     /** The view this replica's Lease publishes. */
     public synchronized SortedSet<String> publishedView() {
         return published;

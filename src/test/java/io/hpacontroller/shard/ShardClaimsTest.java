@@ -153,10 +153,8 @@ class ShardClaimsTest {
         assertThat(a.ownedOf(KEYS)).isEqualTo(KEYS.size());
         a.stale();
         assertThat(a.ownedOf(KEYS)).isZero();
-        assertThat(a.ownsSingleWork()).isFalse();
         step("a");
         step("a");
         assertThat(a.ownedOf(KEYS)).isEqualTo(KEYS.size());
-        assertThat(a.ownsSingleWork()).isTrue();
     }
 }
