@@ -1,6 +1,7 @@
 package io.hpacontroller.core.cadence;
 
-import java.nio.charset.StandardCharsets;
+import io.hpacontroller.core.StableHash;
+
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -32,17 +33,9 @@ public final class FreshSlots {
         return spreadMillis <= 0 ? 0 : Math.floorMod(hash(key), spreadMillis);
     }
 
-    /** A fixed hash of the key: FNV-1a (64 bit) of its UTF-8 bytes, then SplitMix64's finalizer (keys that differ in one character land far apart). */
+    /** A fixed hash of the key ({@link StableHash}): the same on every replica and in every release. */
     public static long hash(String key) {
-        long h = 0xcbf29ce484222325L;
-        for (byte b : key.getBytes(StandardCharsets.UTF_8)) {
-            h ^= b & 0xff;
-            h *= 0x100000001b3L;
-        }
-        long z = h;
-        z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
-        z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
-        return z ^ (z >>> 31);
+        return StableHash.of(key);
     }
 
     /**
