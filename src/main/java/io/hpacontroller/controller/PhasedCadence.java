@@ -91,7 +91,7 @@ public final class PhasedCadence implements WorkQueue.Cadence {
     public void forget(HpaKey key) {
         ownPeriods.remove(key);
         fresh.remove(key);
-        pipelines.forget(key.toString());
+        pipelines.forget(key);
     }
 
     /** Custom and external metrics served by one backend are one pipeline ({@link MetricsPipelines#servedBy}). */
@@ -101,8 +101,8 @@ public final class PhasedCadence implements WorkQueue.Cadence {
 
     /** A sync of {@code key} ended with {@code trace} (null: none); {@code freshCadence}: the HPA's cadence is Fresh. */
     public void synced(HpaKey key, DecisionTrace trace, boolean freshCadence) {
-        pipelines.observe(key.toString(), trace);
-        if (freshCadence && pipelines.pipelineOf(trace) != null) {
+        String pipeline = pipelines.observe(key, trace);
+        if (freshCadence && pipeline != null) {
             fresh.add(key);
         } else {
             fresh.remove(key);
@@ -140,7 +140,7 @@ public final class PhasedCadence implements WorkQueue.Cadence {
         if (fresh.contains(key) && p >= 1_000_000L) {
             long pMillis = p / 1_000_000L;
             long dueMillis = Math.floorDiv(dueAt + epochOffset, 1_000_000L);
-            OptionalLong phase = FreshSlots.phase(pipelines.estimate(key.toString(), dueMillis), key.toString(), pMillis, freshSpreadMillis);
+            OptionalLong phase = FreshSlots.phase(pipelines.estimate(key, dueMillis), key.toString(), pMillis, freshSpreadMillis);
             if (phase.isPresent()) {
                 long startedMillis = Math.floorDiv(startedAt + epochOffset, 1_000_000L);
                 long next = Math.max(FreshSlots.nextAfter(dueMillis, pMillis, phase.getAsLong()),

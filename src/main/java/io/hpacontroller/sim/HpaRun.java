@@ -149,7 +149,7 @@ final class HpaRun {
             return due + syncPeriodMillis;
         }
         long epoch = VirtualClock.epochMillis(0);
-        OptionalLong phase = FreshSlots.phase(pipelines.estimate(HpaKey.of(hpa).toString(), epoch + due), HpaKey.of(hpa).toString(), syncPeriodMillis, freshSpreadMillis);
+        OptionalLong phase = FreshSlots.phase(pipelines.estimate(HpaKey.of(hpa), epoch + due), HpaKey.of(hpa).toString(), syncPeriodMillis, freshSpreadMillis);
         return phase.isEmpty() ? due + syncPeriodMillis : FreshSlots.nextAfter(epoch + due, syncPeriodMillis, phase.getAsLong()) - epoch;
     }
 
@@ -267,7 +267,7 @@ final class HpaRun {
         faults.startSync();
         ReconcileOutcome outcome = reconciler.reconcile(hpa);
         cluster.clearWrites(); // read from the workload, the HPA and the outcome
-        pipelines.observe(HpaKey.of(hpa).toString(), outcome.trace());
+        pipelines.observe(HpaKey.of(hpa), outcome.trace());
         delaySyncs.add(ScaleDelays.Sync.of(now, outcome.trace(), without[0], without[1], without[2], demanded));
         int after = workload.specReplicas();
         syncs++;

@@ -1,5 +1,6 @@
 package io.hpacontroller.core.cadence;
 
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.trace.DecisionTrace;
 import io.hpacontroller.core.trace.MetricTrace;
 
@@ -36,7 +37,7 @@ public final class MetricsPipelines {
     }
 
     private volatile Map<String, String> backends;
-    private final Map<String, Learned> learned = new ConcurrentHashMap<>();
+    private final Map<HpaKey, Learned> learned = new ConcurrentHashMap<>();
 
     /** @param backends the backend serving each API group (its APIService's service, "namespace/name"); a group not in it is its own */
     public MetricsPipelines(Map<String, String> backends) {
@@ -73,14 +74,14 @@ public final class MetricsPipelines {
     }
 
     /**
-     * Learns from the samples a sync of the HPA {@code key} ("namespace/name") read: the newest timestamp its metrics of its pipeline
+     * Learns from the samples a sync of the HPA {@code key} read: the newest timestamp its metrics of its pipeline
      * ({@link #pipelineOf(DecisionTrace)}) read, at the sync's time. An HPA whose pipeline changed (its metrics were
-     * edited) learns again.
+     * edited) learns again. Returns that pipeline, null when the sync read none.
      */
-    public void observe(String key, DecisionTrace trace) {
+    public String observe(HpaKey key, DecisionTrace trace) {
         String pipeline = pipelineOf(trace);
         if (pipeline == null || key == null) {
-            return;
+            return pipeline;
         }
         long newest = 0;
         for (MetricTrace m : trace.metrics()) {
@@ -92,6 +93,7 @@ public final class MetricsPipelines {
             learned.compute(key, (k, l) -> l != null && l.pipeline().equals(pipeline) ? l : new Learned(pipeline, new SampleCadence()))
                     .cadence().observe(trace.time(), newest);
         }
+        return pipeline;
     }
 
     /** The pipeline an HPA's syncs follow: its first metric's that reads one; null when none does. */
@@ -109,13 +111,13 @@ public final class MetricsPipelines {
     }
 
     /** What the HPA {@code key} learned of its pipeline as of {@code now}; empty when nothing (yet, or no more). */
-    public Optional<SampleCadence.Estimate> estimate(String key, long now) {
+    public Optional<SampleCadence.Estimate> estimate(HpaKey key, long now) {
         Learned l = key == null ? null : learned.get(key);
         return l == null ? Optional.empty() : l.cadence().estimate(now);
     }
 
     /** Forgets what the HPA {@code key} learned (it was deleted). */
-    public void forget(String key) {
+    public void forget(HpaKey key) {
         learned.remove(key);
     }
 

@@ -1,5 +1,6 @@
 package io.hpacontroller.core.cadence;
 
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.trace.DecisionTrace;
 import io.hpacontroller.core.trace.MetricTrace;
 import org.junit.jupiter.api.Test;
@@ -22,7 +23,7 @@ class MetricsPipelinesTest {
     private static final long READABLE_AFTER_SCRAPE = 1_000;
     /** How long before the scrape each HPA's pods were stamped (its node's kubelet): 2 s and 8 s. */
     private static final long[] STAMPED_BEFORE = {2_000, 8_000};
-    private static final String[] KEYS = {"shop/web", "ops/queue"};
+    private static final HpaKey[] KEYS = {HpaKey.parse("shop/web"), HpaKey.parse("ops/queue")};
 
     /** The newest sample HPA {@code i} reads at {@code t}: the last readable scrape's, its pods' stamp. */
     private static long newestAt(int i, long t) {
@@ -30,10 +31,10 @@ class MetricsPipelinesTest {
         return scrape - STAMPED_BEFORE[i];
     }
 
-    private static DecisionTrace cpuRead(String key, long at, long sampleTime) {
+    private static DecisionTrace cpuRead(HpaKey key, long at, long sampleTime) {
         MetricTrace m = new MetricTrace("Resource", "cpu", "cpu resource utilization (percentage of request)", "Utilization", 50, 40,
                 sampleTime, null, 3, null, null, null, false);
-        return DecisionTrace.builder(key, at).metrics(List.of(m), 0, null, 3).build();
+        return DecisionTrace.builder(key.toString(), at).metrics(List.of(m), 0, null, 3).build();
     }
 
     @Test
