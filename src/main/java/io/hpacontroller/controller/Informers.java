@@ -174,7 +174,7 @@ final class Informers {
 
     /** The HPA of this queue key as the informer's cache holds it, null when it holds none. */
     HorizontalPodAutoscaler lookup(HpaKey key) {
-        String storeKey = key.namespace() + "/" + key.name();
+        String storeKey = key.namespacedName();
         if (HpaApi.ofKey(key) == HpaApi.MIRROR) {
             for (SharedIndexInformer<MirrorHpa> informer : mirrorInformers) {
                 MirrorHpa hpa = informer.getStore().getByKey(storeKey);

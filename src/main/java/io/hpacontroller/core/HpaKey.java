@@ -40,8 +40,12 @@ public record HpaKey(String group, String namespace, String name) implements Com
     /** The wire form: "namespace/name", or "group/namespace/name" of a group not autoscaling. */
     @Override
     public String toString() {
-        String key = namespace + "/" + name;
-        return group.equals(BUILTIN_GROUP) ? key : group + "/" + key;
+        return group.equals(BUILTIN_GROUP) ? namespacedName() : group + "/" + namespacedName();
+    }
+
+    /** "namespace/name", whatever the group (an informer's store key). */
+    public String namespacedName() {
+        return namespace + "/" + name;
     }
 
     /** The group of a key: the first of three segments, else autoscaling. */
