@@ -3,20 +3,18 @@ package io.hpacontroller.api;
 import io.fabric8.kubernetes.api.model.APIResourceBuilder;
 import io.fabric8.kubernetes.api.model.APIResourceListBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.CrossVersionObjectReference;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.hpacontroller.core.labels.Selector;
 import io.hpacontroller.core.port.ApiException;
 import io.hpacontroller.hpa.HpaApi;
 import io.hpacontroller.metrics.RestMetrics;
 import io.hpacontroller.scale.ScaleSubresource;
-import org.junit.jupiter.api.AfterEach;
+import io.hpacontroller.testing.MockKubeApi;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -30,31 +28,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class EncodedPathsTest {
 
-    private KubernetesMockServer server;
-    private KubernetesClient client;
-    private KubeApi api;
+    @RegisterExtension
+    final MockKubeApi mock = new MockKubeApi();
 
     @BeforeEach
     void start() {
-        server = new KubernetesMockServer(false);
-        server.init();
-        client = server.createClient(b -> b.editOrNewConfig().withRequestRetryBackoffLimit(0).endConfig());
-        api = new KubeApi(client, Duration.ofSeconds(2));
-        server.expect().get().withPath("/apis/apps/v1").andReturn(200, new APIResourceListBuilder().withGroupVersion("apps/v1")
+        mock.server().expect().get().withPath("/apis/apps/v1").andReturn(200, new APIResourceListBuilder().withGroupVersion("apps/v1")
                 .addToResources(new APIResourceBuilder().withName("deployments").withKind("Deployment").withNamespaced(true).build(),
                         new APIResourceBuilder().withName("deployments/scale").withKind("Scale").withNamespaced(true).build()).build()).always();
-    }
-
-    @AfterEach
-    void stop() {
-        client.close();
-        server.destroy();
     }
 
     /** The paths the server received, but discovery's. */
     private List<String> paths() throws InterruptedException {
         List<String> out = new ArrayList<>();
-        for (RecordedRequest r; (r = server.takeRequest(100, TimeUnit.MILLISECONDS)) != null; ) {
+        for (RecordedRequest r; (r = mock.server().takeRequest(100, TimeUnit.MILLISECONDS)) != null; ) {
             if (!r.getPath().equals("/apis/apps/v1")) {
                 out.add(r.getPath());
             }
@@ -64,7 +51,7 @@ class EncodedPathsTest {
 
     @Test
     void metricNamesAndObjectNamesAreOneSegmentEach() throws Exception {
-        RestMetrics metrics = new RestMetrics(api, new ApiDiscovery(api, Clock.systemUTC()));
+        RestMetrics metrics = new RestMetrics(mock.api(), new ApiDiscovery(mock.api(), Clock.systemUTC()));
 
         assertThatThrownBy(() -> metrics.podsMetric("shop", "qps?x=1\n#", Selector.everything(), Selector.parse("a=b")))
                 .isInstanceOf(ApiException.class);
@@ -80,7 +67,7 @@ class EncodedPathsTest {
 
     @Test
     void aTargetNameIsOneSegmentAndTheErrorNamesItAsWritten() throws Exception {
-        ScaleSubresource scales = new ScaleSubresource(api, new ApiDiscovery(api, Clock.systemUTC()), WriteGate.alwaysOpen());
+        ScaleSubresource scales = new ScaleSubresource(mock.api(), new ApiDiscovery(mock.api(), Clock.systemUTC()), WriteGate.alwaysOpen());
 
         assertThatThrownBy(() -> scales.get("shop", new CrossVersionObjectReference("apps/v1", "Deployment", "web?x=")))
                 .isInstanceOf(ApiException.NotFound.class).hasMessageEndingWith("(get deployments.apps web?x=)");
@@ -90,7 +77,7 @@ class EncodedPathsTest {
 
     @Test
     void anApiVersionWhoseGroupIsNoSegmentIsNeverAskedFor() throws Exception {
-        ApiDiscovery discovery = new ApiDiscovery(api, Clock.systemUTC());
+        ApiDiscovery discovery = new ApiDiscovery(mock.api(), Clock.systemUTC());
 
         assertThatThrownBy(() -> discovery.resolve("../v1", "Deployment")).isInstanceOf(ApiException.NotFound.class)
                 .hasMessage("unexpected GroupVersion string: ../v1");

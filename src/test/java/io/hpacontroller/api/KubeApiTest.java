@@ -3,15 +3,13 @@ package io.hpacontroller.api;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.CrossVersionObjectReference;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.hpacontroller.core.labels.Selector;
 import io.hpacontroller.core.port.ApiException;
 import io.hpacontroller.metrics.RestMetrics;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import io.hpacontroller.testing.MockKubeApi;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -27,29 +25,14 @@ class KubeApiTest {
     private static final String PODS = "/apis/metrics.k8s.io/v1beta1/namespaces/shop/pods";
     private final KubernetesSerialization json = new KubernetesSerialization();
 
-    private KubernetesMockServer server;
-    private KubernetesClient client;
-    private KubeApi api;
-
-    @BeforeEach
-    void start() {
-        server = new KubernetesMockServer(false);
-        server.init();
-        client = server.createClient(b -> b.editOrNewConfig().withRequestRetryBackoffLimit(0).endConfig());
-        api = new KubeApi(client, Duration.ofSeconds(2));
-    }
-
-    @AfterEach
-    void stop() {
-        client.close();
-        server.destroy();
-    }
+    @RegisterExtension
+    final MockKubeApi mock = new MockKubeApi();
 
     /** The issue's example: no metrics-server installed. */
     @Test
     void noMetricsApiReadsAsUpstreamsError() {
-        server.expect().get().withPath(PODS + "?labelSelector=app%3Dweb").andReturn(404, "404 page not found").always();
-        RestMetrics metrics = new RestMetrics(api, null);
+        mock.server().expect().get().withPath(PODS + "?labelSelector=app%3Dweb").andReturn(404, "404 page not found").always();
+        RestMetrics metrics = new RestMetrics(mock.api(), null);
         assertThatThrownBy(() -> metrics.podUsage("shop", Selector.parse("app=web"), "cpu"))
                 .isInstanceOf(ApiException.class)
                 .hasMessage("unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)");
@@ -57,8 +40,8 @@ class KubeApiTest {
 
     @Test
     void anUnavailableAggregatedApiReadsAsUpstreamsError() {
-        server.expect().get().withPath("/apis/custom.metrics.k8s.io/v1beta2/namespaces/shop/pods/*/qps").andReturn(503, "service unavailable\n").always();
-        RestMetrics metrics = new RestMetrics(api, null);
+        mock.server().expect().get().withPath("/apis/custom.metrics.k8s.io/v1beta2/namespaces/shop/pods/*/qps").andReturn(503, "service unavailable\n").always();
+        RestMetrics metrics = new RestMetrics(mock.api(), null);
         assertThatThrownBy(() -> metrics.podsMetric("shop", "qps", Selector.everything(), Selector.everything()))
                 .hasMessage("unable to fetch metrics from custom metrics API: the server is currently unable to handle the request"
                         + " (get pods.custom.metrics.k8s.io *)");
@@ -69,13 +52,13 @@ class KubeApiTest {
     void aStreamedReadIsRetriedOnceOnlyForExplain() {
         String qps = "/apis/custom.metrics.k8s.io/v1beta2/namespaces/shop/pods/*/qps";
         String empty = "{\"kind\":\"MetricValueList\",\"apiVersion\":\"custom.metrics.k8s.io/v1beta2\",\"metadata\":{},\"items\":[]}";
-        server.expect().get().withPath(qps).andReturn(503, "service unavailable\n").once();
-        server.expect().get().withPath(qps).andReturn(200, empty).always();
+        mock.server().expect().get().withPath(qps).andReturn(503, "service unavailable\n").once();
+        mock.server().expect().get().withPath(qps).andReturn(200, empty).always();
 
-        assertThatThrownBy(() -> new RestMetrics(api, null).podsMetric("shop", "qps", Selector.everything(), Selector.everything()))
+        assertThatThrownBy(() -> new RestMetrics(mock.api(), null).podsMetric("shop", "qps", Selector.everything(), Selector.everything()))
                 .as("the controller's read: the next sync tries again").hasMessageContaining("unable to handle the request");
-        server.expect().get().withPath(qps).andReturn(503, "service unavailable\n").once();
-        RestMetrics explains = new RestMetrics(api.retryingReadsOnce(), null);
+        mock.server().expect().get().withPath(qps).andReturn(503, "service unavailable\n").once();
+        RestMetrics explains = new RestMetrics(mock.api().retryingReadsOnce(), null);
         org.assertj.core.api.Assertions.assertThatCode(() -> explains.podsMetric("shop", "qps", Selector.everything(), Selector.everything()))
                 .doesNotThrowAnyException();
     }
@@ -83,10 +66,10 @@ class KubeApiTest {
     /** Item 6 of issue 29: an adapter answering HTTP 200 with "{not json" was an internal error, the stale status kept. */
     @Test
     void anAnswerThatIsNotJsonFailsTheMetricItWasFor() {
-        server.expect().get().withPath("/apis/custom.metrics.k8s.io/v1beta2/namespaces/shop/pods/*/qps").andReturn(200, "{not json").always();
-        server.expect().get().withPath("/apis/external.metrics.k8s.io/v1beta1/namespaces/shop/queue").andReturn(200, "{not json").always();
-        server.expect().get().withPath("/apis/custom.metrics.k8s.io/v1beta2/namespaces/shop/metrics/rps").andReturn(200, "").always();
-        RestMetrics metrics = new RestMetrics(api, null);
+        mock.server().expect().get().withPath("/apis/custom.metrics.k8s.io/v1beta2/namespaces/shop/pods/*/qps").andReturn(200, "{not json").always();
+        mock.server().expect().get().withPath("/apis/external.metrics.k8s.io/v1beta1/namespaces/shop/queue").andReturn(200, "{not json").always();
+        mock.server().expect().get().withPath("/apis/custom.metrics.k8s.io/v1beta2/namespaces/shop/metrics/rps").andReturn(200, "").always();
+        RestMetrics metrics = new RestMetrics(mock.api(), null);
 
         assertThatThrownBy(() -> metrics.podsMetric("shop", "qps", Selector.everything(), Selector.everything())).isInstanceOf(ApiException.class)
                 .hasMessageStartingWith("unable to fetch metrics from custom metrics API: the answer is not valid JSON: Unexpected character ('n'");
@@ -102,15 +85,15 @@ class KubeApiTest {
     void anAnswerBeyondTheLimitsFailsTheMetricItWasFor() throws ApiException {
         String item = "{\"metricName\":\"queue\",\"metricLabels\":{},\"timestamp\":\"2026-11-23T10:00:00Z\",\"value\":\"1\"}";
         String body = "{\"kind\":\"ExternalMetricValueList\",\"items\":[" + String.join(",", java.util.Collections.nCopies(1000, item)) + "]}";
-        server.expect().get().withPath("/apis/external.metrics.k8s.io/v1beta1/namespaces/shop/queue").andReturn(200, body).always();
+        mock.server().expect().get().withPath("/apis/external.metrics.k8s.io/v1beta1/namespaces/shop/queue").andReturn(200, body).always();
         int bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
 
-        assertThat(new RestMetrics(api, null, new RestMetrics.Limits(bytes, 1000)).externalMetric("shop", "queue", Selector.everything()).values())
+        assertThat(new RestMetrics(mock.api(), null, new RestMetrics.Limits(bytes, 1000)).externalMetric("shop", "queue", Selector.everything()).values())
                 .as("exactly at both limits").hasSize(1000);
-        assertThatThrownBy(() -> new RestMetrics(api, null, new RestMetrics.Limits(bytes - 1, 1000)).externalMetric("shop", "queue", Selector.everything()))
+        assertThatThrownBy(() -> new RestMetrics(mock.api(), null, new RestMetrics.Limits(bytes - 1, 1000)).externalMetric("shop", "queue", Selector.everything()))
                 .isInstanceOf(ApiException.class).hasMessage("unable to fetch metrics from external metrics API: the answer is larger than "
                         + (bytes - 1) + " bytes (--metrics-max-response-bytes)");
-        assertThatThrownBy(() -> new RestMetrics(api, null, new RestMetrics.Limits(bytes, 999)).externalMetric("shop", "queue", Selector.everything()))
+        assertThatThrownBy(() -> new RestMetrics(mock.api(), null, new RestMetrics.Limits(bytes, 999)).externalMetric("shop", "queue", Selector.everything()))
                 .isInstanceOf(ApiException.class)
                 .hasMessage("unable to fetch metrics from external metrics API: the answer has more than 999 items (--metrics-max-items)");
     }
@@ -119,22 +102,22 @@ class KubeApiTest {
     void theApiServersStatusMessageIsTheError() {
         Status forbidden = new StatusBuilder().withStatus("Failure").withCode(403).withReason("Forbidden")
                 .withMessage("pods.metrics.k8s.io is forbidden: User \"system:serviceaccount:hpa:hpa\" cannot list resource \"pods\"").build();
-        server.expect().get().withPath(PODS).andReturn(403, forbidden).always();
+        mock.server().expect().get().withPath(PODS).andReturn(403, forbidden).always();
         Status conflict = new StatusBuilder().withStatus("Failure").withCode(409).withReason("Conflict")
                 .withMessage("Operation cannot be fulfilled on deployments.apps \"web\": the object has been modified").build();
-        server.expect().put().withPath("/apis/apps/v1/namespaces/shop/deployments/web/scale").andReturn(409, conflict).always();
+        mock.server().expect().put().withPath("/apis/apps/v1/namespaces/shop/deployments/web/scale").andReturn(409, conflict).always();
 
-        assertThatThrownBy(() -> api.get(PODS)).hasMessage(forbidden.getMessage());
-        assertThatThrownBy(() -> api.put("/apis/apps/v1/namespaces/shop/deployments/web/scale", forbidden))
+        assertThatThrownBy(() -> mock.api().get(PODS)).hasMessage(forbidden.getMessage());
+        assertThatThrownBy(() -> mock.api().put("/apis/apps/v1/namespaces/shop/deployments/web/scale", forbidden))
                 .isInstanceOf(ApiException.Conflict.class).hasMessage(conflict.getMessage());
     }
 
     @Test
     void aRequestWithoutAnAnswerReadsAsGosUrlError() {
-        server.expect().get().delay(5, TimeUnit.SECONDS).withPath(PODS).andReturn(200, "{}").always();
-        KubeApi impatient = new KubeApi(client, Duration.ofMillis(300));
+        mock.server().expect().get().delay(5, TimeUnit.SECONDS).withPath(PODS).andReturn(200, "{}").always();
+        KubeApi impatient = new KubeApi(mock.client(), Duration.ofMillis(300));
         assertThatThrownBy(() -> impatient.get(PODS))
-                .hasMessage("Get \"" + server.url(PODS) + "\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)");
+                .hasMessage("Get \"" + mock.server().url(PODS) + "\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)");
     }
 
     /** Without a Status object in the answer: client-go's NewGenericServerResponse for the code that matters. */

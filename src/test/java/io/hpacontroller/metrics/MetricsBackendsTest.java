@@ -1,14 +1,10 @@
 package io.hpacontroller.metrics;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.hpacontroller.api.KubeApi;
 import io.hpacontroller.core.cadence.MetricsPipelines;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import io.hpacontroller.testing.MockKubeApi;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.time.Duration;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -18,27 +14,12 @@ class MetricsBackendsTest {
 
     private static final String APISERVICES = "/apis/apiregistration.k8s.io/v1/apiservices/";
 
-    private KubernetesMockServer server;
-    private KubernetesClient client;
-    private KubeApi api;
-
-    @BeforeEach
-    void start() {
-        server = new KubernetesMockServer(false);
-        server.init();
-        client = server.createClient(b -> b.editOrNewConfig().withRequestRetryBackoffLimit(0).endConfig());
-        api = new KubeApi(client, Duration.ofSeconds(2));
-    }
-
-    @AfterEach
-    void stop() {
-        client.close();
-        server.destroy();
-    }
+    @RegisterExtension
+    final MockKubeApi mock = new MockKubeApi();
 
     private void apiService(String name, String group, String serviceNamespace, String serviceName) {
         String service = serviceName == null ? "null" : "{\"namespace\":\"" + serviceNamespace + "\",\"name\":\"" + serviceName + "\",\"port\":443}";
-        server.expect().get().withPath(APISERVICES + name).andReturn(200, "{\"apiVersion\":\"apiregistration.k8s.io/v1\",\"kind\":\"APIService\","
+        mock.server().expect().get().withPath(APISERVICES + name).andReturn(200, "{\"apiVersion\":\"apiregistration.k8s.io/v1\",\"kind\":\"APIService\","
                 + "\"metadata\":{\"name\":\"" + name + "\"},\"spec\":{\"group\":\"" + group + "\",\"service\":" + service + "}}").always();
     }
 
@@ -48,7 +29,7 @@ class MetricsBackendsTest {
         apiService("v1beta2.custom.metrics.k8s.io", "custom.metrics.k8s.io", "monitoring", "prometheus-adapter");
         apiService("v1beta1.external.metrics.k8s.io", "external.metrics.k8s.io", "monitoring", "prometheus-adapter");
 
-        Map<String, String> backends = MetricsBackends.read(api);
+        Map<String, String> backends = MetricsBackends.read(mock.api());
 
         assertThat(backends).containsExactly(Map.entry("metrics.k8s.io", "kube-system/metrics-server"),
                 Map.entry("custom.metrics.k8s.io", "monitoring/prometheus-adapter"),
@@ -60,12 +41,12 @@ class MetricsBackendsTest {
 
     @Test
     void aGroupWhoseApiServiceIsForbiddenAbsentOrLocalIsItsOwnPipeline() {
-        server.expect().get().withPath(APISERVICES + "v1beta1.metrics.k8s.io").andReturn(403,
+        mock.server().expect().get().withPath(APISERVICES + "v1beta1.metrics.k8s.io").andReturn(403,
                 "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\"Forbidden\",\"code\":403}").always();
         apiService("v1beta2.custom.metrics.k8s.io", "custom.metrics.k8s.io", null, null);
         // external.metrics.k8s.io: no APIService (the mock answers 404)
 
-        Map<String, String> backends = MetricsBackends.read(api);
+        Map<String, String> backends = MetricsBackends.read(mock.api());
 
         assertThat(backends).isEmpty();
         MetricsPipelines pipelines = new MetricsPipelines(backends);
