@@ -1,9 +1,12 @@
 package io.hpacontroller.bench;
 
+import io.hpacontroller.cli.Main;
+
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -16,7 +19,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The controller as it runs in a pod, in a child JVM: {@code java OPTIONS -cp CLASSPATH Main run} with
- * leader election, against the {@link ApiStub}, its health and metrics endpoints on free loopback
+ * leader election ({@link #controllerClassPath}), against the {@link ApiStub}, its health and metrics endpoints on free loopback
  * ports, its output in a log file. Its memory and CPU are read from /proc ({@link ProcessMeter}).
  */
 final class RunProcess implements AutoCloseable {
@@ -67,7 +70,7 @@ final class RunProcess implements AutoCloseable {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(jvmOptions);
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.hpacontroller.cli.Main", "run",
+        cmd.addAll(List.of("-cp", controllerClassPath(), Main.class.getName(), "run",
                 "--kubeconfig=" + kubeconfig, "--hpa-apis=autoscaling/v2", "--leader-elect=true", "--leader-elect-resource-namespace=bench",
                 "--horizontal-pod-autoscaler-sync-period=" + syncPeriod.toMillis() + "ms",
                 "--concurrent-horizontal-pod-autoscaler-syncs=" + workers,
@@ -78,6 +81,21 @@ final class RunProcess implements AutoCloseable {
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("HPA_CONTROLLER_") || k.equals("JAVA_TOOL_OPTIONS") || k.equals("JDK_JAVA_OPTIONS") || k.equals("KUBECONFIG"));
         return new RunProcess(pb.start(), log, health, metrics);
+    }
+
+    /**
+     * The controller's jar alone when the bench runs from its jar ({@link BenchMain}), as the image runs it: no stub
+     * libraries on its class path. Named relative to the working directory, as the image's entrypoint names it in
+     * {@code /app}: a class-data archive written by such a run maps only with the class path it was written with
+     * (testing.node.ClassDataArchive). Run from classes (the tests), this JVM's class path.
+     */
+    static String controllerClassPath() {
+        try {
+            Path source = Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return Files.isRegularFile(source) ? Path.of("").toAbsolutePath().relativize(source).toString() : System.getProperty("java.class.path");
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException("the controller's classes are at no path: " + e.getMessage(), e);
+        }
     }
 
     private static int freePort() throws IOException {

@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "A drop-in replacement for the Kubernetes Horizontal Pod Autoscaler controller.",
-        subcommands = {RunCommand.class, ExplainCommand.class, SimulateCommand.class, ConformanceCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {RunCommand.class, ExplainCommand.class, SimulateCommand.class, ConformanceCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec
@@ -19,10 +19,18 @@ public final class Main implements Runnable {
         throw new CommandLine.ParameterException(spec.commandLine(), "a command is required: " + commandNames(spec.commandLine()));
     }
 
+    /** The jar of the {@code bench} command (io.hpacontroller.bench.BenchMain), built beside this one. */
+    private static final String BENCH_JAR = "hpa-controller-bench.jar";
+
     public static void main(String[] args) {
+        launch(commandLine(), args);
+    }
+
+    /** Runs a command line in this JVM, as {@code main} does: the JVM's settings first, then the command; exits with its code. */
+    public static void launch(CommandLine cl, String[] args) {
         CommonPool.atLeastTwo(System.getProperties(), Runtime.getRuntime().availableProcessors());
         TlsCipherSuites.preferChaCha20(System.getProperties());
-        System.exit(commandLine().execute(args));
+        System.exit(cl.execute(args));
     }
 
     /**
@@ -32,9 +40,14 @@ public final class Main implements Runnable {
      * ({@code --log-format=text ... --log-format=json} logs JSON), and a list flag ({@code --namespace},
      * {@code --hpa-apis}) adds to its list; the chart's extraArgs and kustomize overlays override a flag by
      * appending it. The other commands still refuse a flag given twice (there it is a typo).
+     *
+     * @param more commands beyond this jar's (the bench jar adds {@code bench})
      */
-    public static CommandLine commandLine() {
+    public static CommandLine commandLine(Object... more) {
         CommandLine cl = new CommandLine(new Main());
+        for (Object command : more) {
+            cl.addSubcommand(command);
+        }
         cl.getSubcommands().get("run").setOverwrittenOptionsAllowed(true);
         return usageErrorsExitTwo(cl);
     }
@@ -58,7 +71,11 @@ public final class Main implements Runnable {
     }
 
     private static String unknownCommand(CommandLine.UnmatchedArgumentException ex) {
-        return "unknown command '" + ex.getUnmatched().get(0) + "'; " + commandNames(ex.getCommandLine());
+        String word = ex.getUnmatched().get(0);
+        if (word.equals("bench")) {
+            return "'bench' moved to a jar of its own, built beside this one: java -jar target/" + BENCH_JAR + " bench ...";
+        }
+        return "unknown command '" + word + "'; " + commandNames(ex.getCommandLine());
     }
 
     static String commandNames(CommandLine cl) {

@@ -1,6 +1,5 @@
 package io.hpacontroller.bench;
 
-import io.hpacontroller.cli.Main;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import picocli.CommandLine;
@@ -20,7 +19,7 @@ class BenchTest {
     @Timeout(value = 15, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // about 20 s (minutes when loaded); fails rather than hangs the build
     void benchRunsTheControllerAndPrintsEveryFigure() {
         StringWriter out = new StringWriter();
-        CommandLine cl = Main.commandLine();
+        CommandLine cl = BenchMain.commandLine();
         cl.setOut(new PrintWriter(out));
         int exit = cl.execute("bench", "--hpas", "60", "--pods-per-hpa", "3", "--duration", "2s", "--workers", "2",
                 "--run-for", "12s", "--sync-period", "3s");
@@ -54,7 +53,7 @@ class BenchTest {
 
     @Test
     void badArgumentsExitWithTwo() {
-        CommandLine cl = Main.commandLine();
+        CommandLine cl = BenchMain.commandLine();
         cl.setErr(new PrintWriter(new StringWriter()));
         assertThat(cl.execute("bench", "--hpas", "0")).isEqualTo(2);
         assertThat(cl.execute("bench", "--duration", "soon")).isEqualTo(2);

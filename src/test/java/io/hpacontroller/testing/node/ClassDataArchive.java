@@ -1,5 +1,6 @@
 package io.hpacontroller.testing.node;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -16,7 +17,8 @@ import java.util.concurrent.TimeUnit;
  * The image's class-data archives, written when the image is built: the JDK's ({@code -Xshare:dump}, what jlink's
  * {@code --generate-cds-archive} does, but skipped with the rest when the runtime was linked for another platform), and
  * the controller's (AppCDS): its {@code run}, on the image's own runtime, against
- * the bench's API stub for a few seconds ({@code bench --run-for}, 100 HPAs: the client, informers, Jackson
+ * the bench's API stub for a few seconds ({@code bench --run-for} from the bench's jar, which runs the controller's jar
+ * alone, 100 HPAs: the client, informers, Jackson
  * models, workers, reconciler, metrics and health endpoints), ends with {@code -XX:ArchiveClassesAtExit}. The
  * image's entrypoint maps it ({@code -XX:SharedArchiveFile}, {@code -Xshare:auto}: an archive that does not match
  * is ignored, never fatal).
@@ -25,7 +27,7 @@ import java.util.concurrent.TimeUnit;
  * time: the training runs in APP_DIR with the relative class path {@code hpa-controller.jar}, the image's
  * entrypoint runs the same in {@code /app}, and the copy here has the modification time Jib gives every file
  * (one second after the epoch). {@code mvn verify} runs it before Jib:
- * {@code ClassDataArchive RUNTIME_DIR JAR APP_DIR JVM_OPTIONS}; APP_DIR then holds the jar and the archive.
+ * {@code ClassDataArchive RUNTIME_DIR JAR BENCH_JAR APP_DIR JVM_OPTIONS}; APP_DIR then holds the jar and the archive.
  */
 public final class ClassDataArchive {
 
@@ -38,11 +40,12 @@ public final class ClassDataArchive {
     }
 
     public static void main(String[] args) throws IOException {
-        if (args.length != 4) {
-            throw new IllegalArgumentException("usage: ClassDataArchive RUNTIME_DIR JAR APP_DIR JVM_OPTIONS");
+        if (args.length != 5) {
+            throw new IllegalArgumentException("usage: ClassDataArchive RUNTIME_DIR JAR BENCH_JAR APP_DIR JVM_OPTIONS");
         }
         Path java = Path.of(args[0], "bin", "java").toAbsolutePath();
-        Path app = Path.of(args[2]);
+        Path benchJar = Path.of(args[2]).toAbsolutePath();
+        Path app = Path.of(args[3]);
         Files.createDirectories(app);
         Path jar = app.resolve(JAR);
         Files.copy(Path.of(args[1]), jar, StandardCopyOption.REPLACE_EXISTING);
@@ -58,8 +61,10 @@ public final class ClassDataArchive {
 
         // the JDK's archive (lib/server/classes.jsa, from the runtime's lib/classlist), the base of the controller's
         run(app, List.of(java.toString(), "-Xshare:dump"));
-        run(app, List.of(java.toString(), "-jar", JAR, "bench", "--hpas", "100", "--pods-per-hpa", "5", "--duration", "0s",
-                "--run-for", "25s", "--jvm-options", args[3].trim() + " -XX:ArchiveClassesAtExit=" + ARCHIVE));
+        // the controller's jar first: the bench runs the controller from the jar that holds its classes, this copy
+        run(app, List.of(java.toString(), "-cp", JAR + File.pathSeparator + benchJar, "io.hpacontroller.bench.BenchMain", "bench",
+                "--hpas", "100", "--pods-per-hpa", "5", "--duration", "0s",
+                "--run-for", "25s", "--jvm-options", args[4].trim() + " -XX:ArchiveClassesAtExit=" + ARCHIVE));
         if (!Files.isRegularFile(archive)) {
             throw new IllegalStateException("the training run wrote no " + archive);
         }

@@ -1,6 +1,6 @@
-package io.hpacontroller.cli;
+package io.hpacontroller.bench;
 
-import io.hpacontroller.bench.Bench;
+import io.hpacontroller.cli.DurationConverter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-/** {@code bench}: the live controller against N HPAs and N x M pods in an in-process API stub. */
+/** {@code bench} ({@link BenchMain}): the live controller against N HPAs and N x M pods in an API stub. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = {"Runs the real controller against an API stub holding N HPAs, N Deployments and N x M pods with metrics,",
                 "and prints its figures as 'key: value' lines: first the run command in a JVM of its own with the image's",
