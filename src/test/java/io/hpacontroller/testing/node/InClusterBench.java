@@ -103,7 +103,7 @@ public final class InClusterBench {
                     "--run-for", "240", "--controllers", "upstream,jar", "--node-layout", Integer.toString(RealNode.Layout.shared().index())));
             bench = new InClusterBench(Integer.parseInt(a.get("--hpas")), Integer.parseInt(a.get("--pods-per-hpa")),
                     Integer.parseInt(a.get("--namespaces")), Duration.ofSeconds(Long.parseLong(a.get("--run-for"))),
-                    List.of(a.get("--controllers").split(",")), new RealNode.Layout(Integer.parseInt(a.get("--node-layout"))));
+                    List.of(a.get("--controllers").split(",(?![^{}]*\\})")), new RealNode.Layout(Integer.parseInt(a.get("--node-layout"))));
         } catch (NumberFormatException e) {
             usage("not a number: " + e.getMessage());
             return;
@@ -115,7 +115,7 @@ public final class InClusterBench {
             usage("--node-layout takes 0 to 80 (the node's bridge, addresses and cgroup root; default -Dnode.layout or 0): " + bench.layout.index());
         }
         if (!bench.controllers.stream().allMatch(c -> c.equals("upstream") || VARIANT.matcher(c).matches())) {
-            usage("--controllers takes upstream, jar and jar{VALUE=X;VALUE=Y} (the chart with these values), comma-separated: "
+            usage("--controllers takes upstream, jar and jar{VALUE=X;VALUE=Y} (the chart with these values; commas inside the braces are the value's), comma-separated: "
                     + bench.controllers);
         }
         int exit = 0;
