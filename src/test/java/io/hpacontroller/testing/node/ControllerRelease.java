@@ -150,8 +150,9 @@ public final class ControllerRelease implements AutoCloseable {
 
     /**
      * The leader's {@code GET /decisions/KEY} (its last decision traces of the HPA {@code key}), as a ServiceAccount
-     * bound to the chart's ClusterRole {@code <release>-metrics-reader}, through a port-forward of the leader's metrics port
-     * (the chart serves it over HTTPS and has the API server review bearer tokens), as {@code explain} reads it.
+     * bound to the chart's ClusterRole {@code <fullname>-metrics-reader} (the fullname is the release's name when it holds
+     * the chart's, as {@code hpa-controller} does), through a port-forward of the leader's metrics port (the chart's
+     * default 8080, served over HTTPS with bearer tokens reviewed by the API server), as {@code explain} reads it.
      */
     public HpaDecisions decisions(String key) throws Exception {
         String reader = name + "-decisions-reader";
