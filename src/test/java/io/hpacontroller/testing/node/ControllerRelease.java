@@ -3,11 +3,24 @@ package io.hpacontroller.testing.node;
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.InstallCommand;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.LocalPortForward;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import io.hpacontroller.explain.ControllerLink;
+import io.hpacontroller.ops.DecisionsJson;
+import io.hpacontroller.ops.HpaDecisions;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -133,6 +146,33 @@ public final class ControllerRelease implements AutoCloseable {
             out.add(p.getMetadata().getName() + ": " + readyIn + "; " + usage);
         }
         return out;
+    }
+
+    /**
+     * The leader's {@code GET /decisions/KEY} (its last decision traces of the HPA {@code key}), as a ServiceAccount
+     * bound to the chart's ClusterRole {@code <fullname>-metrics-reader} (the fullname is the release's name when it holds
+     * the chart's, as {@code hpa-controller} does), through a port-forward of the leader's metrics port (the chart's
+     * default 8080, served over HTTPS with bearer tokens reviewed by the API server), as {@code explain} reads it.
+     */
+    public HpaDecisions decisions(String key) throws Exception {
+        String reader = name + "-decisions-reader";
+        admin().serviceAccounts().inNamespace(namespace).resource(new ServiceAccountBuilder().withNewMetadata().withName(reader).endMetadata().build())
+                .createOr(NonDeletingOperation::update);
+        admin().rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder().withNewMetadata().withName(reader).endMetadata()
+                .withNewRoleRef().withApiGroup("rbac.authorization.k8s.io").withKind("ClusterRole").withName(name + "-metrics-reader").endRoleRef()
+                .addNewSubject().withKind("ServiceAccount").withNamespace(namespace).withName(reader).endSubject().build())
+                .createOr(NonDeletingOperation::update);
+        String token = admin().serviceAccounts().inNamespace(namespace).withName(reader)
+                .tokenRequest(new TokenRequestBuilder().withNewSpec().withExpirationSeconds(600L).endSpec().build()).getStatus().getToken();
+        try (LocalPortForward forward = admin().pods().inNamespace(namespace).withName(leader()).portForward(8080)) {
+            HttpClient client = HttpClient.newBuilder().sslContext(ControllerLink.trustingTls()).connectTimeout(Duration.ofSeconds(30)).build();
+            HttpResponse<String> answer = client.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + forward.getLocalPort() + "/decisions/" + key))
+                    .header("Authorization", "Bearer " + token).timeout(Duration.ofSeconds(60)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            if (answer.statusCode() != 200) {
+                throw new IllegalStateException("GET /decisions/" + key + " of " + leader() + ": " + answer.statusCode() + " " + answer.body());
+            }
+            return DecisionsJson.read(answer.body(), HpaDecisions.class);
+        }
     }
 
     /** Each pod's phase, readiness and its containers' restarts and last termination, for a failure's message. */
