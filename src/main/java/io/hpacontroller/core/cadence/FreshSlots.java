@@ -7,10 +7,10 @@ import java.util.OptionalLong;
 
 /**
  * Where an HPA's syncs go in the fresh cadence: just after its pipeline's next sample becomes readable
- * ({@link SampleCadence.Estimate#readableAt}), each HPA a fixed offset later within the spread window
- * ({@code --fresh-sync-spread}) so that the syncs due after one sample do not hit the metrics APIs all at once. The
- * offset is a hash of the HPA's key, the same one the spread cadence takes its phase from ({@link #hash}): the same on
- * every replica and after a restart.
+ * ({@link SampleCadence.Estimate#readableAt}), each HPA a fixed share of the window later (the pipeline's window: at
+ * least {@code --fresh-sync-spread}, wider with many HPAs on the pipeline) so that the syncs due after one sample do not
+ * hit the metrics APIs all at once. The share is a hash of the HPA's key, the same one the spread cadence takes its
+ * phase from ({@link #hash}): the same on every replica and after a restart.
  */
 public final class FreshSlots {
 
@@ -22,15 +22,19 @@ public final class FreshSlots {
      * nothing is learned (the caller keeps the spread phase). When the period is a multiple of the pipeline's interval,
      * or the interval a multiple of the period, every slot (or one in each interval) follows a new sample.
      */
-    public static OptionalLong phase(Optional<SampleCadence.Estimate> estimate, String key, long periodMillis, long spreadMillis) {
+    public static OptionalLong phase(Optional<SampleCadence.Estimate> estimate, String key, long periodMillis, long windowMillis) {
         // a probe (the bounds not yet converged) goes without the offset: the HPA learns from its own syncs' times, and a probe
         // the offset put above the upper bound would teach it nothing
-        return estimate.map(e -> OptionalLong.of(e.phaseIn(periodMillis, e.converged() ? offset(key, spreadMillis) : 0))).orElse(OptionalLong.empty());
+        return estimate.map(e -> OptionalLong.of(e.phaseIn(periodMillis, e.converged() ? offset(key, windowMillis) : 0))).orElse(OptionalLong.empty());
     }
 
-    /** The key's offset within the spread window, {@code [0, spreadMillis)}; 0 without a window. */
-    public static long offset(String key, long spreadMillis) {
-        return spreadMillis <= 0 ? 0 : Math.floorMod(hash(key), spreadMillis);
+    /**
+     * The key's offset within the window, {@code [0, windowMillis)}; 0 without a window. The same share of the window for
+     * every window: when the window widens (more HPAs on the pipeline), every offset moves later, none earlier (a slot
+     * moved earlier can cost a period).
+     */
+    public static long offset(String key, long windowMillis) {
+        return windowMillis <= 0 ? 0 : (long) (((hash(key) >>> 11) * 0x1.0p-53) * windowMillis);
     }
 
     /** A fixed hash of the key ({@link StableHash}): the same on every replica and in every release. */
