@@ -176,7 +176,7 @@ public final class PhasedCadence implements WorkQueue.Cadence {
         if (pipeline != null && p >= 1_000_000L) {
             long pMillis = p / 1_000_000L;
             long dueMillis = Math.floorDiv(dueAt + epochOffset, 1_000_000L);
-            OptionalLong phase = FreshSlots.phase(pipelines.estimate(key, dueMillis), key.toString(), pMillis, windowMillis(pipeline));
+            OptionalLong phase = FreshSlots.phase(pipelines.estimate(key, dueMillis), key.toString(), pMillis, windowMillis(pipeline), freshSpreadMillis);
             if (phase.isPresent()) {
                 long startedMillis = Math.floorDiv(startedAt + epochOffset, 1_000_000L);
                 long next = Math.max(FreshSlots.nextAfter(dueMillis, pMillis, phase.getAsLong()),
