@@ -44,7 +44,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>The fresh cadence (issue 40, an HPA's {@code cadence: Fresh} control): after each sync ({@link #synced}) the
  * samples' timestamps teach {@link MetricsPipelines}; an HPA of the fresh cadence is then due at its pipeline's next
  * fresh slot ({@link FreshSlots#nextAfter}: still never less than a period after its last sync), and at its spread
- * phase while nothing is learned.
+ * phase while nothing is learned. The fresh syncs after one sample are spread over their pipeline's window
+ * ({@link #windowMillis}): {@code --fresh-sync-spread}, widened with many HPAs on the pipeline so that they come at most
+ * {@link WorkQueue#PACE} times as fast as all keys on average.
  */
 public final class PhasedCadence implements WorkQueue.Cadence {
 
@@ -55,10 +57,19 @@ public final class PhasedCadence implements WorkQueue.Cadence {
     private final long epochOffset;
     /** What the syncs taught of the metrics pipelines. */
     private final MetricsPipelines pipelines = new MetricsPipelines();
-    /** The keys of the fresh cadence (those whose syncs read a pipeline's samples). */
-    private final Set<HpaKey> fresh = ConcurrentHashMap.newKeySet();
-    /** The least window {@link #peak} assumes (nanoseconds): without a window the fresh keys are still paced. */
-    private static final long MIN_WINDOW_NANOS = 100_000_000L;
+    /** The keys the queue holds ({@link #keepPeriod} to {@link #forget}). */
+    private final Set<HpaKey> keys = ConcurrentHashMap.newKeySet();
+    /** The keys of the fresh cadence (those whose syncs read a pipeline's samples), each with that pipeline. */
+    private final Map<HpaKey, String> fresh = new ConcurrentHashMap<>();
+    /** How many keys of {@link #fresh} follow each pipeline. */
+    private final Map<String, Integer> freshPerPipeline = new ConcurrentHashMap<>();
+    /**
+     * The least rate (keys a second) a pipeline's window is widened for: the queue hands out {@link WorkQueue#BURST} keys
+     * at once anyway, and a lone HPA keeps the flag's window.
+     */
+    private static final double LEAST_WIDENED_RATE = WorkQueue.BURST;
+    /** The least window {@link #peak} assumes (ms): without a window the fresh keys are still paced. */
+    private static final long MIN_WINDOW_MILLIS = 100;
     /** {@code --fresh-sync-spread}, ms. */
     private final long freshSpreadMillis;
 
@@ -80,6 +91,7 @@ public final class PhasedCadence implements WorkQueue.Cadence {
 
     @Override
     public void keepPeriod(HpaKey key, Duration own) {
+        keys.add(key);
         if (own == null || own.toNanos() == period) {
             ownPeriods.remove(key);
         } else {
@@ -90,7 +102,8 @@ public final class PhasedCadence implements WorkQueue.Cadence {
     @Override
     public void forget(HpaKey key) {
         ownPeriods.remove(key);
-        fresh.remove(key);
+        keys.remove(key);
+        follow(key, null);
         pipelines.forget(key);
     }
 
@@ -102,11 +115,33 @@ public final class PhasedCadence implements WorkQueue.Cadence {
     /** A sync of {@code key} ended with {@code trace} (null: none); {@code freshCadence}: the HPA's cadence is Fresh. */
     public void synced(HpaKey key, DecisionTrace trace, boolean freshCadence) {
         String pipeline = pipelines.observe(key, trace);
-        if (freshCadence && pipeline != null) {
-            fresh.add(key);
-        } else {
-            fresh.remove(key);
-        }
+        follow(key, freshCadence ? pipeline : null);
+    }
+
+    /** The key follows {@code pipeline} in the fresh cadence (null: it is not of the fresh cadence), counted per pipeline. */
+    private void follow(HpaKey key, String pipeline) {
+        fresh.compute(key, (k, before) -> {
+            if (before != null && !before.equals(pipeline)) {
+                freshPerPipeline.computeIfPresent(before, (p, n) -> n > 1 ? n - 1 : null);
+            }
+            if (pipeline != null && !pipeline.equals(before)) {
+                freshPerPipeline.merge(pipeline, 1, Integer::sum);
+            }
+            return pipeline;
+        });
+    }
+
+    /**
+     * The window (ms) the fresh syncs after one sample of {@code pipeline} are spread over: {@code --fresh-sync-spread},
+     * or wider when that would hand out the pipeline's keys faster than {@link WorkQueue#PACE} times the average rate of
+     * all keys (and than {@link #LEAST_WIDENED_RATE} a second): at 1,000 HPAs of the 15 s period on one pipeline, 7.5 s
+     * (133 a second) instead of 2 s (500 a second). A lone HPA keeps the flag's window.
+     */
+    long windowMillis(String pipeline) {
+        int onPipeline = freshPerPipeline.getOrDefault(pipeline, 0);
+        double meanPerSecond = Math.max(keys.size(), fresh.size()) * 1e9 / period;
+        double perSecond = Math.max(WorkQueue.PACE * meanPerSecond, LEAST_WIDENED_RATE);
+        return Math.max(freshSpreadMillis, (long) Math.ceil(onPipeline * 1000 / perSecond));
     }
 
     /** What is learned of the pipelines (for the learned-cadence gauge). */
@@ -137,10 +172,11 @@ public final class PhasedCadence implements WorkQueue.Cadence {
     @Override
     public long nextDue(HpaKey key, long dueAt, long startedAt) {
         long p = period(key);
-        if (fresh.contains(key) && p >= 1_000_000L) {
+        String pipeline = fresh.get(key);
+        if (pipeline != null && p >= 1_000_000L) {
             long pMillis = p / 1_000_000L;
             long dueMillis = Math.floorDiv(dueAt + epochOffset, 1_000_000L);
-            OptionalLong phase = FreshSlots.phase(pipelines.estimate(key, dueMillis), key.toString(), pMillis, freshSpreadMillis);
+            OptionalLong phase = FreshSlots.phase(pipelines.estimate(key, dueMillis), key.toString(), pMillis, windowMillis(pipeline), freshSpreadMillis);
             if (phase.isPresent()) {
                 long startedMillis = Math.floorDiv(startedAt + epochOffset, 1_000_000L);
                 long next = Math.max(FreshSlots.nextAfter(dueMillis, pMillis, phase.getAsLong()),
@@ -170,19 +206,23 @@ public final class PhasedCadence implements WorkQueue.Cadence {
     }
 
     /**
-     * The fresh keys (a share {@code f} of the {@code keys}) may all be due within the {@code --fresh-sync-spread} window
-     * after one sample (their pods on one node, stamped alike): {@code f x period / window + (1 - f)} times the keys'
-     * average rate (7.5 with every key fresh, the period 15 s, the window 2 s; the window taken as at least 100 ms).
+     * The fresh keys of each pipeline may all be due within its window ({@link #windowMillis}) after one sample (their pods
+     * on one node, stamped alike): {@code sum(keys of the pipeline / its window) + spread keys / period} over the keys'
+     * average rate ({@link WorkQueue#PACE} with every key fresh on one pipeline; 7.5 with 10 keys, the period 15 s and the
+     * window 2 s; each window taken as at least 100 ms).
      */
     @Override
     public double peak(int keys) {
-        int freshKeys = fresh.size();
-        if (freshKeys == 0 || keys <= 0) {
+        if (fresh.isEmpty() || keys <= 0) {
             return 1;
         }
-        double share = Math.min(1.0, (double) freshKeys / keys);
-        double perWindow = (double) period / Math.max(freshSpreadMillis * 1_000_000L, MIN_WINDOW_NANOS);
-        return share * Math.max(1, perWindow) + (1 - share);
+        double perPeriod = 0;
+        int freshKeys = 0;
+        for (Map.Entry<String, Integer> e : freshPerPipeline.entrySet()) {
+            perPeriod += (double) e.getValue() * period / (Math.max(windowMillis(e.getKey()), MIN_WINDOW_MILLIS) * 1_000_000L);
+            freshKeys += e.getValue();
+        }
+        return Math.max(1, (perPeriod + Math.max(0, keys - freshKeys)) / keys);
     }
 
     /** The missed slots of {@link #firstDue}, {@code [processStart, begunAt)}, fall in {@code [begunAt, processStart + period)}. */

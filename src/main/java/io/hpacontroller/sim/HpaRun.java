@@ -149,7 +149,7 @@ final class HpaRun {
             return due + syncPeriodMillis;
         }
         long epoch = VirtualClock.epochMillis(0);
-        OptionalLong phase = FreshSlots.phase(pipelines.estimate(HpaKey.of(hpa), epoch + due), HpaKey.of(hpa).toString(), syncPeriodMillis, freshSpreadMillis);
+        OptionalLong phase = FreshSlots.phase(pipelines.estimate(HpaKey.of(hpa), epoch + due), HpaKey.of(hpa).toString(), syncPeriodMillis, freshSpreadMillis, freshSpreadMillis);
         return phase.isEmpty() ? due + syncPeriodMillis : FreshSlots.nextAfter(epoch + due, syncPeriodMillis, phase.getAsLong()) - epoch;
     }
 

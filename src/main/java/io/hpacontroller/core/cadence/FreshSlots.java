@@ -7,10 +7,10 @@ import java.util.OptionalLong;
 
 /**
  * Where an HPA's syncs go in the fresh cadence: just after its pipeline's next sample becomes readable
- * ({@link SampleCadence.Estimate#readableAt}), each HPA a fixed offset later within the spread window
- * ({@code --fresh-sync-spread}) so that the syncs due after one sample do not hit the metrics APIs all at once. The
- * offset is a hash of the HPA's key, the same one the spread cadence takes its phase from ({@link #hash}): the same on
- * every replica and after a restart.
+ * ({@link SampleCadence.Estimate#readableAt}), each HPA a fixed share of the window later (the pipeline's window: at
+ * least {@code --fresh-sync-spread}, wider with many HPAs on the pipeline) so that the syncs due after one sample do not
+ * hit the metrics APIs all at once. The share is a hash of the HPA's key, the same one the spread cadence takes its
+ * phase from ({@link #hash}): the same on every replica and after a restart.
  */
 public final class FreshSlots {
 
@@ -21,16 +21,24 @@ public final class FreshSlots {
      * The phase (ms after each multiple of {@code periodMillis} since the epoch) of the key's fresh slots; empty when
      * nothing is learned (the caller keeps the spread phase). When the period is a multiple of the pipeline's interval,
      * or the interval a multiple of the period, every slot (or one in each interval) follows a new sample.
+     *
+     * @param windowMillis the pipeline's window, at least {@code spreadMillis} ({@code --fresh-sync-spread})
      */
-    public static OptionalLong phase(Optional<SampleCadence.Estimate> estimate, String key, long periodMillis, long spreadMillis) {
+    public static OptionalLong phase(Optional<SampleCadence.Estimate> estimate, String key, long periodMillis, long windowMillis, long spreadMillis) {
         // a probe (the bounds not yet converged) goes without the offset: the HPA learns from its own syncs' times, and a probe
         // the offset put above the upper bound would teach it nothing
-        return estimate.map(e -> OptionalLong.of(e.phaseIn(periodMillis, e.converged() ? offset(key, spreadMillis) : 0))).orElse(OptionalLong.empty());
+        return estimate.map(e -> OptionalLong.of(e.phaseIn(periodMillis, e.converged() ? offset(key, windowMillis, spreadMillis) : 0)))
+                .orElse(OptionalLong.empty());
     }
 
-    /** The key's offset within the spread window, {@code [0, spreadMillis)}; 0 without a window. */
-    public static long offset(String key, long spreadMillis) {
-        return spreadMillis <= 0 ? 0 : Math.floorMod(hash(key), spreadMillis);
+    /**
+     * The key's offset within the window, {@code [0, windowMillis)}: a hash of the key modulo the flag's window
+     * {@code spreadMillis} (1 s without one), scaled to the window. The same share of the window for every window: when it
+     * widens (more HPAs on the pipeline), every offset moves later, none earlier (a slot moved earlier can cost a period).
+     */
+    public static long offset(String key, long windowMillis, long spreadMillis) {
+        long grain = spreadMillis > 0 ? spreadMillis : 1000;
+        return windowMillis <= 0 ? 0 : Math.floorMod(hash(key), grain) * windowMillis / grain;
     }
 
     /** A fixed hash of the key ({@link StableHash}): the same on every replica and in every release. */
