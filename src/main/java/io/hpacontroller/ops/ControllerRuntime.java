@@ -166,7 +166,8 @@ public final class ControllerRuntime implements AutoCloseable {
         JvmMetrics.builder().register(registry);
         if (settings.metricsAddress() != null) {
             MetricsEndpoint metrics = new MetricsEndpoint(registry);
-            DecisionsEndpoint decisionsEndpoint = new DecisionsEndpoint(decisions, controller.histories(), settings.options(), this::isLeader);
+            DecisionsEndpoint decisionsEndpoint = new DecisionsEndpoint(decisions, controller.histories(), settings.options(), this::isLeader,
+                    sharding == null ? null : sharding.claims()::ownerOf);
             EndpointServer.Handler endpoints = request -> request.path().equals(MetricsEndpoint.PATH)
                     ? metrics.handle(request) : decisionsEndpoint.handle(request);
             SSLContext tls = null;
