@@ -128,13 +128,11 @@ public final class ControllerLink {
         String holder;
         String who;
         if (namespace == null) {
-            Owner owner = shardOwner(api, target, key);
-            if (owner == null) {
-                return unknown("no Lease " + target.namespaces().stream().map(ns -> ns + "/" + target.lease()).collect(Collectors.joining(" or "))
-                        + ": no controller with leader election runs there (see --controller-namespace, --controller-lease); a controller run"
-                        + " with --leader-elect=false (e.g. on a workstation) answers at its --metrics-bind-address: give --controller-url"
-                        + " https://localhost:" + DEFAULT_METRICS_PORT + " (http:// with --metrics-secure=false)");
-            }
+            String noLease = "no Lease " + target.namespaces().stream().map(ns -> ns + "/" + target.lease()).collect(Collectors.joining(" or "))
+                    + ": no controller with leader election runs there (see --controller-namespace, --controller-lease); a controller run"
+                    + " with --leader-elect=false (e.g. on a workstation) answers at its --metrics-bind-address: give --controller-url"
+                    + " https://localhost:" + DEFAULT_METRICS_PORT + " (http:// with --metrics-secure=false)";
+            Owner owner = shardOwner(api, target, key, noLease);
             if (owner.unknown() != null) {
                 return unknown(owner.unknown());
             }
@@ -165,18 +163,17 @@ public final class ControllerLink {
                     + DEFAULT_METRICS_PORT + " (http:// with --metrics-secure=false)");
         }
         int port = metricsPort(pod);
-        String leader = who;
         if (servesPlainHttp(pod)) {
             String proxy = "/api/v1/namespaces/" + PathSegment.encode(namespace) + "/pods/" + PathSegment.encode(holder) + ":" + port + "/proxy" + path;
-            return answer(throughApiServer(client, proxy), leader + ", through the API server's pod proxy", key, target);
+            return answer(throughApiServer(client, proxy), who + ", through the API server's pod proxy", key, target);
         }
         if (target.token() == null) {
-            return unknown(leader + " serves /decisions over HTTPS to the callers the API server authenticates (--metrics-secure), and the"
+            return unknown(who + " serves /decisions over HTTPS to the callers the API server authenticates (--metrics-secure), and the"
                     + " kubeconfig's user has no bearer token (the controller reviews bearer tokens, not client certificates): give --controller-token TOKEN"
                     + " (e.g. $(kubectl -n " + namespace + " create token SERVICE_ACCOUNT) of a ServiceAccount bound to the ClusterRole"
                     + " hpa-controller-metrics-reader)");
         }
-        return throughPortForward(client, namespace, holder, port, path, leader, key, target);
+        return throughPortForward(client, namespace, holder, port, path, who, key, target);
     }
 
     /** With {@code --sharding}: the namespace and identity of the replica owning the HPA, or why none is known. */
@@ -186,16 +183,18 @@ public final class ControllerLink {
     /**
      * The replica that owns the HPA by the member Leases of {@code --sharding} (labelled with the Lease name), read in the
      * first namespace that has any: the live member whose published view gives it the HPA, as the replicas' claim rule
-     * says ({@link Ring#claimant}; live: renewed within its lease duration, by this machine's clock). Null when no
-     * namespace has member Leases.
+     * says ({@link Ring#claimant}; live: renewed within its lease duration, by this machine's clock). When no namespace
+     * has member Leases: {@code noLease}, and why they could not be listed if they could not.
      */
-    private static Owner shardOwner(KubeApi api, Target target, String key) {
+    private static Owner shardOwner(KubeApi api, Target target, String key, String noLease) {
+        String unlisted = "";
         for (String ns : target.namespaces()) {
             List<MemberLease> members;
             try {
                 members = ShardLeases.list(api, ns, target.lease());
             } catch (ApiException e) {
-                return new Owner(ns, null, "cannot list the member Leases in " + ns + " (--sharding): " + e.getMessage());
+                unlisted = unlisted.isEmpty() ? "; the member Leases of --sharding in " + ns + " could not be listed: " + e.getMessage() : unlisted;
+                continue;
             }
             if (members.isEmpty()) {
                 continue;
@@ -208,7 +207,7 @@ public final class ControllerLink {
             return owner != null ? new Owner(ns, owner, null) : new Owner(ns, null, "no replica of the " + views.size()
                     + " live members in " + ns + " (--sharding) claims " + key + " now: a handover is under way; try again in a few seconds");
         }
-        return null;
+        return new Owner(null, null, noLease + unlisted);
     }
 
     /** The leader's HTTPS port forwarded through the API server to a loopback port of this process, for one request. */
