@@ -18,10 +18,10 @@ import io.hpacontroller.core.reconcile.Reconciler;
 import io.hpacontroller.core.trace.ReconcileOutcome;
 import io.hpacontroller.events.EventPublisher;
 import io.hpacontroller.history.HistoryObjects;
-import io.hpacontroller.hpa.BuiltinHpaSelectors;
 import io.hpacontroller.hpa.HpaApi;
 import io.hpacontroller.hpa.HpaControlsCache;
 import io.hpacontroller.hpa.HpaStatusUpdater;
+import io.hpacontroller.hpa.UnsyncedHpaSelectors;
 import io.hpacontroller.metrics.MetricsBackends;
 import io.hpacontroller.metrics.RestMetrics;
 import io.hpacontroller.pods.PodCache;
@@ -56,7 +56,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>HPAs come from the APIs of {@link ControllerOptions#apis()} ({@link HpaApi}: autoscaling/v2 and the
  * mirror API, one informer each, the mirror's objects handed to the core as autoscaling/v2 model objects).
  * autoscaling/v2 HPAs are always watched: reconciled when that API is selected, else read only for the
- * selectors of their targets ({@link BuiltinHpaSelectors}), which the mirror HPAs' AmbiguousSelector check
+ * selectors of their targets ({@link UnsyncedHpaSelectors}), which the mirror HPAs' AmbiguousSelector check
  * needs, and with {@code --shadow} also computed read-only and compared with the built-in controller's
  * decisions ({@link Shadow}).
  *
@@ -105,8 +105,8 @@ public final class HorizontalController implements AutoCloseable {
     private final Informers informers;
     /** Turns the informers' events and the sweep into queued keys. */
     private final QueueFeed feed;
-    /** Records the selectors of the autoscaling/v2 HPAs that are not reconciled here, null when they are. */
-    private final BuiltinHpaSelectors builtinSelectors;
+    /** Records the selectors of the HPAs not synced here: autoscaling/v2 ones left to the built-in controller, other replicas' ones. */
+    private final UnsyncedHpaSelectors unsynced;
     /** Shadow mode, null without it. */
     private final Shadow shadow;
     private final BuiltinHpasLeft builtinLeft;
@@ -160,9 +160,9 @@ public final class HorizontalController implements AutoCloseable {
         this.statuses = new HpaStatusUpdater(writes, gate, clock);
         this.reconciler = new Reconciler(options.decisions(), new Ports(scales, pods, metrics, statuses, events,
                 kept == null ? HistoryWriter.NONE : kept, selectors), histories, clock);
-        this.builtinSelectors = options.apis().contains(HpaApi.BUILTIN) ? null : new BuiltinHpaSelectors(scales, selectors);
+        this.unsynced = new UnsyncedHpaSelectors(scales, selectors);
         this.shadow = options.shadow() ? new Shadow(options.decisions(), scales, pods, metrics, selectors, clock, options.workers()) : null;
-        this.feed = new QueueFeed(queue, informers, options, selectors, controls, processStart, builtinSelectors, shadow, this::forget);
+        this.feed = new QueueFeed(queue, informers, options, selectors, controls, processStart, shadow, this::forget);
         if (shadow != null) {
             shadow.forgetThrough(this::forget);
         }
@@ -219,9 +219,9 @@ public final class HorizontalController implements AutoCloseable {
         if (!running.compareAndSet(false, true)) {
             return;
         }
-        if (builtinSelectors != null) {
+        if (!options.apis().contains(HpaApi.BUILTIN)) {
             // before any mirror HPA is reconciled: the built-in HPAs' selectors, for its AmbiguousSelector check
-            informers.hpas(HpaApi.BUILTIN).forEach(builtinSelectors::refresh);
+            informers.hpas(HpaApi.BUILTIN).forEach(unsynced::refresh);
         }
         if (shadow != null) {
             shadow.start();
@@ -296,6 +296,7 @@ public final class HorizontalController implements AutoCloseable {
             if (claims.letGo(key)) { // synced here before, another replica's now: what this one kept of it goes stale
                 forget(key);
             }
+            unsynced.refreshOther(key, informers::lookup); // its selector still counts in the AmbiguousSelector check
             queue.done(key);
             return null;
         }
@@ -318,7 +319,7 @@ public final class HorizontalController implements AutoCloseable {
             return forget(key);
         }
         if (!feed.reconciledHere(hpa)) {
-            builtinSelectors.refresh(hpa);
+            unsynced.refresh(hpa);
             return null;
         }
         ApiCallStats.reset();
@@ -392,10 +393,7 @@ public final class HorizontalController implements AutoCloseable {
         events.flush(timeout);
     }
 
-    /**
-     * Shuts down: stops taking work, lets in-flight reconciles finish (up to the timeout), posts the
-     * pending events, stops the informers.
-     */
+    /** Shuts down: stops taking work, lets in-flight reconciles finish (up to the timeout), posts the pending events, stops the informers. */
     public void stop(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         stopWorkers(timeout);

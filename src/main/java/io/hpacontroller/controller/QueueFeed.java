@@ -6,7 +6,6 @@ import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.Parsed;
 import io.hpacontroller.core.controls.HpaControls;
 import io.hpacontroller.core.reconcile.HpaSelectorIndex;
-import io.hpacontroller.hpa.BuiltinHpaSelectors;
 import io.hpacontroller.hpa.HpaApi;
 import io.hpacontroller.hpa.HpaControlsCache;
 import io.hpacontroller.shadow.Shadow;
@@ -38,8 +37,6 @@ final class QueueFeed implements Informers.HpaEvents {
     private final HpaControlsCache controls;
     /** When this process started: an HPA created after it is new, and synced at once. */
     private final Instant processStart;
-    /** Records the selectors of the autoscaling/v2 HPAs that are not reconciled here, null when they are. */
-    private final BuiltinHpaSelectors builtinSelectors;
     /** Shadow mode, null without it. */
     private final Shadow shadow;
     /** The controller's one path for an HPA that is gone. */
@@ -47,7 +44,7 @@ final class QueueFeed implements Informers.HpaEvents {
     private ScheduledExecutorService sweeper;
 
     QueueFeed(WorkQueue queue, Informers informers, ControllerOptions options, HpaSelectorIndex selectors, HpaControlsCache controls,
-              Instant processStart, BuiltinHpaSelectors builtinSelectors, Shadow shadow,
+              Instant processStart, Shadow shadow,
               Consumer<HpaKey> forget) {
         this.queue = queue;
         this.informers = informers;
@@ -55,7 +52,6 @@ final class QueueFeed implements Informers.HpaEvents {
         this.selectors = selectors;
         this.controls = controls;
         this.processStart = processStart;
-        this.builtinSelectors = builtinSelectors;
         this.shadow = shadow;
         this.forget = forget;
     }
@@ -109,7 +105,7 @@ final class QueueFeed implements Informers.HpaEvents {
 
     /** Whether this instance reconciles the HPA of this key. */
     boolean reconciledHere(HpaKey key) {
-        return builtinSelectors == null || HpaApi.ofKey(key) != HpaApi.BUILTIN;
+        return options.apis().contains(HpaApi.BUILTIN) || HpaApi.ofKey(key) != HpaApi.BUILTIN;
     }
 
     /** Whether the HPA was created after this process started (the API server's clock, to the second). */

@@ -9,11 +9,15 @@ import io.fabric8.kubernetes.client.LocalPortForward;
 import io.hpacontroller.api.KubeApi;
 import io.hpacontroller.api.PathSegment;
 import io.hpacontroller.api.TransportFailure;
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.port.ApiException;
 import io.hpacontroller.core.validation.NameSyntax;
 import io.hpacontroller.hpa.HpaApi;
 import io.hpacontroller.ops.DecisionsJson;
 import io.hpacontroller.ops.HpaDecisions;
+import io.hpacontroller.shard.MemberLease;
+import io.hpacontroller.shard.Ring;
+import io.hpacontroller.shard.ShardLeases;
 
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
@@ -29,8 +33,12 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.SortedSet;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -42,7 +50,8 @@ import java.util.stream.Collectors;
  * serving plain HTTP ({@code --metrics-secure=false}) is read through the API server's pod proxy ({@code pods/proxy});
  * one serving HTTPS (the default) through a port-forward of the API server ({@code get} and {@code create} on
  * {@code pods/portforward}: the client's WebSocket is a GET), authenticated as the kubeconfig's user. The leader, not any pod behind the Service: a
- * standby remembers nothing.
+ * standby remembers nothing. With {@code --sharding} there is no leader's Lease: the member Leases (labelled with its name)
+ * name the replica that owns the HPA, and that replica's pod is asked the same way.
  *
  * <p>Where the Lease is looked for, unless {@code --controller-namespace} says: {@value #CHART_NAMESPACE} (where the chart
  * and deploy/ install), then the kubeconfig context's namespace (where {@code run} from a workstation with the same
@@ -116,15 +125,27 @@ public final class ControllerLink {
                 break;
             }
         }
+        String holder;
+        String who;
         if (namespace == null) {
-            return unknown("no Lease " + target.namespaces().stream().map(ns -> ns + "/" + target.lease()).collect(Collectors.joining(" or "))
+            String noLease = "no Lease " + target.namespaces().stream().map(ns -> ns + "/" + target.lease()).collect(Collectors.joining(" or "))
                     + ": no controller with leader election runs there (see --controller-namespace, --controller-lease); a controller run"
                     + " with --leader-elect=false (e.g. on a workstation) answers at its --metrics-bind-address: give --controller-url"
-                    + " https://localhost:" + DEFAULT_METRICS_PORT + " (http:// with --metrics-secure=false)");
-        }
-        String holder = lease.getSpec().getHolderIdentity();
-        if (holder == null || holder.isEmpty()) {
-            return unknown("the Lease " + namespace + "/" + target.lease() + " has no holder: no controller is leading");
+                    + " https://localhost:" + DEFAULT_METRICS_PORT + " (http:// with --metrics-secure=false)";
+            Owner owner = shardOwner(api, target, key, noLease);
+            if (owner.unknown() != null) {
+                return unknown(owner.unknown());
+            }
+            namespace = owner.namespace();
+            holder = owner.identity();
+            who = "the replica " + holder + " that owns " + key + " (--sharding, Lease " + namespace + "/"
+                    + MemberLease.leaseName(target.lease(), holder) + ")";
+        } else {
+            holder = lease.getSpec().getHolderIdentity();
+            if (holder == null || holder.isEmpty()) {
+                return unknown("the Lease " + namespace + "/" + target.lease() + " has no holder: no controller is leading");
+            }
+            who = "the leader " + holder + " (Lease " + namespace + "/" + target.lease() + ")";
         }
         Pod pod = null;
         if (NameSyntax.dns1123Subdomain(holder).isEmpty()) { // else no pod's name (a workstation's host_pid): nothing to read
@@ -133,27 +154,60 @@ public final class ControllerLink {
             } catch (ApiException.NotFound e) {
                 pod = null;
             } catch (ApiException e) {
-                return unknown("cannot read the leader's pod " + namespace + "/" + holder + ": " + e.getMessage());
+                return unknown("cannot read the pod of " + who + ": " + e.getMessage());
             }
         }
         if (pod == null) {
-            return unknown("the leader " + holder + " (Lease " + namespace + "/" + target.lease() + ") is not a pod: a controller run outside"
+            return unknown(who + " is not a pod: a controller run outside"
                     + " the cluster (its host name, then _ and its process id); give its address with --controller-url https://HOST:"
                     + DEFAULT_METRICS_PORT + " (http:// with --metrics-secure=false)");
         }
         int port = metricsPort(pod);
-        String leader = "the leader " + holder + " (Lease " + namespace + "/" + target.lease() + ")";
         if (servesPlainHttp(pod)) {
             String proxy = "/api/v1/namespaces/" + PathSegment.encode(namespace) + "/pods/" + PathSegment.encode(holder) + ":" + port + "/proxy" + path;
-            return answer(throughApiServer(client, proxy), leader + ", through the API server's pod proxy", key, target);
+            return answer(throughApiServer(client, proxy), who + ", through the API server's pod proxy", key, target);
         }
         if (target.token() == null) {
-            return unknown(leader + " serves /decisions over HTTPS to the callers the API server authenticates (--metrics-secure), and the"
+            return unknown(who + " serves /decisions over HTTPS to the callers the API server authenticates (--metrics-secure), and the"
                     + " kubeconfig's user has no bearer token (the controller reviews bearer tokens, not client certificates): give --controller-token TOKEN"
                     + " (e.g. $(kubectl -n " + namespace + " create token SERVICE_ACCOUNT) of a ServiceAccount bound to the ClusterRole"
                     + " hpa-controller-metrics-reader)");
         }
-        return throughPortForward(client, namespace, holder, port, path, leader, key, target);
+        return throughPortForward(client, namespace, holder, port, path, who, key, target);
+    }
+
+    /** With {@code --sharding}: the namespace and identity of the replica owning the HPA, or why none is known. */
+    private record Owner(String namespace, String identity, String unknown) {
+    }
+
+    /**
+     * The replica that owns the HPA by the member Leases of {@code --sharding} (labelled with the Lease name), read in the
+     * first namespace that has any: the live member whose published view gives it the HPA, as the replicas' claim rule
+     * says ({@link Ring#claimant}; live: renewed within its lease duration, by this machine's clock). When no namespace
+     * has member Leases: {@code noLease}, and why they could not be listed if they could not.
+     */
+    private static Owner shardOwner(KubeApi api, Target target, String key, String noLease) {
+        String unlisted = "";
+        for (String ns : target.namespaces()) {
+            List<MemberLease> members;
+            try {
+                members = ShardLeases.list(api, ns, target.lease());
+            } catch (ApiException e) {
+                unlisted = unlisted.isEmpty() ? "; the member Leases of --sharding in " + ns + " could not be listed: " + e.getMessage() : unlisted;
+                continue;
+            }
+            if (members.isEmpty()) {
+                continue;
+            }
+            Instant now = Instant.now();
+            Map<String, SortedSet<String>> views = new TreeMap<>();
+            members.stream().filter(m -> m.renewTime() != null && m.renewTime().plusSeconds(m.leaseDurationSeconds()).isAfter(now))
+                    .forEach(m -> views.put(m.identity(), m.view()));
+            String owner = Ring.claimant(HpaKey.parse(key), views);
+            return owner != null ? new Owner(ns, owner, null) : new Owner(ns, null, "no replica of the " + views.size()
+                    + " live members in " + ns + " (--sharding) claims " + key + " now: a handover is under way; try again in a few seconds");
+        }
+        return new Owner(null, null, noLease + unlisted);
     }
 
     /** The leader's HTTPS port forwarded through the API server to a loopback port of this process, for one request. */

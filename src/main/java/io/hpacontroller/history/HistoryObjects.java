@@ -263,6 +263,7 @@ public final class HistoryObjects implements HistoryWriter {
             body = write(hpa, next, last.resourceVersion(), now);
         } catch (ApiException.Conflict e) {
             // written by another instance since this one read it: restore from the cluster at the next sync
+            gate.fenced();
             kept.remove(key);
             histories.forget(key.toString());
             throw e;

@@ -130,7 +130,7 @@ public final class ControllerRuntime implements AutoCloseable {
         this.controller = new HorizontalController(client, settings.options(), clock, gate);
         if (sharding != null) {
             controller.claimThrough(sharding.claims());
-            ShardMetrics.register(registry, sharding, controller);
+            ShardMetrics.register(registry, sharding, controller, gate);
         }
         controller.addListener(new ControllerMetrics(registry, controller, this::isLeader, lease == null ? "" : lease.name()));
         controller.addListener(new DecisionLog());
@@ -166,7 +166,8 @@ public final class ControllerRuntime implements AutoCloseable {
         JvmMetrics.builder().register(registry);
         if (settings.metricsAddress() != null) {
             MetricsEndpoint metrics = new MetricsEndpoint(registry);
-            DecisionsEndpoint decisionsEndpoint = new DecisionsEndpoint(decisions, controller.histories(), settings.options(), this::isLeader);
+            DecisionsEndpoint decisionsEndpoint = new DecisionsEndpoint(decisions, controller.histories(), settings.options(), this::isLeader,
+                    sharding == null ? null : sharding.claims()::ownerOf);
             EndpointServer.Handler endpoints = request -> request.path().equals(MetricsEndpoint.PATH)
                     ? metrics.handle(request) : decisionsEndpoint.handle(request);
             SSLContext tls = null;

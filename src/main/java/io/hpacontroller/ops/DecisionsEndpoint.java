@@ -9,13 +9,15 @@ import io.hpacontroller.hpa.HpaApi;
 
 import java.util.List;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 
 /**
  * {@code GET /decisions/NAMESPACE/NAME} on the metrics port ({@code /decisions/autoscaling.hpa-controller.io/NAMESPACE/NAME}
  * for a mirror HPA, its key): the HPA's last decision traces, the flags and
  * the HPA's remembered history, as {@link HpaDecisions} JSON. 404 (with the same body, empty) when this
  * instance has neither synced nor remembered the HPA; 400 for another path shape; 405 for another method.
- * Every path of the metrics port but {@code /metrics} comes here.
+ * Every path of the metrics port but {@code /metrics} comes here. With {@code --sharding} the answer names the replica
+ * that owns the HPA ({@code owner}), and a 404 for an HPA another replica owns says which.
  */
 final class DecisionsEndpoint implements EndpointServer.Handler {
 
@@ -25,13 +27,17 @@ final class DecisionsEndpoint implements EndpointServer.Handler {
     private final HistoryStore histories;
     private final HpaDecisions.Flags flags;
     private final BooleanSupplier leading;
+    /** The replica owning an HPA (null when none claims it), or null without {@code --sharding}. */
+    private final Function<HpaKey, String> owner;
 
-    DecisionsEndpoint(RecentDecisions recent, HistoryStore histories, ControllerOptions options, BooleanSupplier leading) {
+    DecisionsEndpoint(RecentDecisions recent, HistoryStore histories, ControllerOptions options, BooleanSupplier leading,
+                      Function<HpaKey, String> owner) {
         this.recent = recent;
         this.histories = histories;
         this.flags = HpaDecisions.Flags.of(options.decisions(), options.syncPeriod(),
                 options.apis().stream().map(HpaApi::apiVersion).sorted().toList());
         this.leading = leading;
+        this.owner = owner;
     }
 
     @Override
@@ -51,12 +57,13 @@ final class DecisionsEndpoint implements EndpointServer.Handler {
         List<DecisionTrace> decisions = recent.of(key);
         HistorySnapshot history = histories.snapshot(key);
         boolean found = !decisions.isEmpty() || history.seen();
-        HpaDecisions body = new HpaDecisions(key, leading.getAsBoolean(), flags, history, decisions, found ? null : notFound(key));
+        String ownedBy = owner == null ? null : owner.apply(HpaKey.parse(key));
+        HpaDecisions body = new HpaDecisions(key, leading.getAsBoolean(), flags, history, decisions, found ? null : notFound(key, ownedBy), ownedBy);
         return EndpointServer.Response.of(found ? 200 : 404, "application/json; charset=utf-8", DecisionsJson.write(body));
     }
 
     /** Why there are no decisions for this key: the HPA of the other API that this instance knows, else it has not synced it. */
-    private String notFound(String key) {
+    private String notFound(String key, String ownedBy) {
         String namespace = HpaKey.namespace(key);
         String name = HpaKey.name(key);
         for (HpaApi other : HpaApi.values()) {
@@ -66,7 +73,9 @@ final class DecisionsEndpoint implements EndpointServer.Handler {
                         + other.apiVersion() + " HPA of that name are at " + PREFIX + otherKey;
             }
         }
-        return "this instance has not synced " + key + (leading.getAsBoolean() ? "" : " (a standby syncs nothing)")
+        String why = owner == null ? (leading.getAsBoolean() ? "" : " (a standby syncs nothing)")
+                : ownedBy == null ? " (no replica claims it now: a handover is under way)" : " (the replica " + ownedBy + " owns it)";
+        return "this instance has not synced " + key + why
                 + (HpaApi.ofKey(key) == HpaApi.MIRROR ? "" : "; a mirror HPA's decisions are at " + PREFIX + HpaApi.MIRROR.key(namespace, name));
     }
 }

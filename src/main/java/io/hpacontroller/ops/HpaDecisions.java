@@ -1,5 +1,6 @@
 package io.hpacontroller.ops;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.hpacontroller.core.normalize.HistorySnapshot;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.core.trace.DecisionTrace;
@@ -18,9 +19,11 @@ import java.util.List;
  * @param history   the HPA's history in this instance
  * @param decisions the last traces, oldest first (at most {@link RecentDecisions#PER_HPA})
  * @param message   why there is nothing, and where to look instead (a 404's); null with decisions
+ * @param owner     with {@code --sharding}, the replica that syncs the HPA (its identity), as the answering replica sees
+ *                  the ring; absent without sharding, and when no replica claims it (a handover under way)
  */
 public record HpaDecisions(String hpa, boolean leading, Flags flags, HistorySnapshot history, List<DecisionTrace> decisions,
-                           String message) {
+                           String message, @JsonInclude(JsonInclude.Include.NON_NULL) String owner) {
 
     public HpaDecisions {
         decisions = decisions == null ? List.of() : decisions;
@@ -28,7 +31,7 @@ public record HpaDecisions(String hpa, boolean leading, Flags flags, HistorySnap
     }
 
     public HpaDecisions(String hpa, boolean leading, Flags flags, HistorySnapshot history, List<DecisionTrace> decisions) {
-        this(hpa, leading, flags, history, decisions, null);
+        this(hpa, leading, flags, history, decisions, null, null);
     }
 
     /**

@@ -4,6 +4,7 @@ import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.StableHash;
 
 import java.util.Collection;
+import java.util.Map;
 
 /**
  * The ring: rendezvous (highest random weight) hashing of an HPA's key over a set of members. Each member scores the
@@ -30,5 +31,18 @@ public final class Ring {
             }
         }
         return best;
+    }
+
+    /**
+     * The member whose own published view gives it the key (the views by member, in name order), null when none does
+     * (a handover under way): who syncs it, by the claim rule ({@link ShardClaims}), when that member also read the others'.
+     */
+    public static String claimant(HpaKey key, Map<String, ? extends Collection<String>> views) {
+        for (Map.Entry<String, ? extends Collection<String>> member : views.entrySet()) {
+            if (member.getKey().equals(owner(key, member.getValue()))) {
+                return member.getKey();
+            }
+        }
+        return null;
     }
 }

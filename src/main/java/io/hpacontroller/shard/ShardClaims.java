@@ -84,12 +84,12 @@ public final class ShardClaims implements SyncClaims {
                 return false;
             }
         }
-        for (Map.Entry<String, SortedSet<String>> other : others.entrySet()) {
-            if (other.getKey().equals(Ring.owner(key, other.getValue()))) {
-                return false;
-            }
-        }
-        return true;
+        return Ring.claimant(key, others) == null;
+    }
+
+    /** The replica that syncs the HPA: this one when it claims it, else the other live member whose view gives it that one, else null. */
+    public synchronized String ownerOf(HpaKey key) {
+        return owns(key) ? me : Ring.claimant(key, others);
     }
 
     /** The view this replica's Lease publishes. */

@@ -19,7 +19,7 @@ import java.util.Map;
  * guarded by its resourceVersion, and all of them, listed by their label. A list without a resourceVersion is served
  * from etcd (a quorum read), so it sees every write that completed before it: the claim rule relies on that.
  */
-class ShardLeases {
+public final class ShardLeases {
 
     private final KubeApi api;
     private final String namespace;
@@ -34,6 +34,11 @@ class ShardLeases {
 
     private String collection() {
         return "/apis/coordination.k8s.io/v1/namespaces/" + PathSegment.encode(namespace) + "/leases";
+    }
+
+    /** Every member's Lease (live or not) of the group in the namespace: for {@code explain}, which asks the owner of an HPA. */
+    public static List<MemberLease> list(KubeApi api, String namespace, String group) throws ApiException {
+        return new ShardLeases(api, namespace, group).list();
     }
 
     /** Every member's Lease (live or not). */

@@ -2,6 +2,7 @@ package io.hpacontroller.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
@@ -9,9 +10,12 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBui
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hpacontroller.controller.ControllerOptions;
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.ops.ControllerRuntime;
 import io.hpacontroller.ops.MetricsServing;
+import io.hpacontroller.shard.MemberLease;
+import io.hpacontroller.shard.Ring;
 import io.hpacontroller.testing.MockCluster;
 import io.hpacontroller.testing.RecordedExit;
 import io.hpacontroller.testing.Waits;
@@ -28,8 +32,11 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.ZonedDateTime;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -178,6 +185,28 @@ class ExplainCommandTest {
         assertThat(proxied.exit()).as(proxied.err()).isZero();
         assertThat(proxied.out()).containsPattern("^demo/web: holding at 8: the 30s scale-down window keeps the recommendation of (8|1[0-6]) made ")
                 .contains("history:  from the leader hpa-controller-0 (Lease hpa-controller/hpa-controller), through the API server's pod proxy");
+
+        // --sharding: no leader's Lease; the member Leases name the replica that owns demo/web, and its pod is asked
+        client.leases().inNamespace("hpa-controller").withName("hpa-controller").delete();
+        SortedSet<String> view = new TreeSet<>(List.of("hpa-controller-0", "hpa-controller-1"));
+        for (String member : view) {
+            client.leases().inNamespace("hpa-controller").resource(new LeaseBuilder().withNewMetadata()
+                    .withName(MemberLease.leaseName("hpa-controller", member)).withNamespace("hpa-controller")
+                    .withLabels(Map.of(MemberLease.MEMBER_LABEL, "hpa-controller"))
+                    .withAnnotations(Map.of(MemberLease.VIEW_ANNOTATION, MemberLease.viewText(view))).endMetadata()
+                    .withNewSpec().withHolderIdentity(member).withLeaseDurationSeconds(600).withRenewTime(ZonedDateTime.now()).endSpec().build()).create();
+        }
+        String owner = Ring.owner(HpaKey.parse("demo/web"), view);
+        if (!owner.equals("hpa-controller-0")) { // the owner's pod is the one serving this controller's /decisions
+            Pod pod = client.pods().inNamespace("hpa-controller").withName("hpa-controller-0").get();
+            pod.getMetadata().setName(owner);
+            pod.getMetadata().setResourceVersion(null);
+            client.pods().inNamespace("hpa-controller").resource(pod).create();
+        }
+        CommandRun sharded = explain();
+        assertThat(sharded.exit()).as(sharded.err()).isZero();
+        assertThat(sharded.out()).contains("history:  from the replica " + owner + " that owns demo/web (--sharding, Lease hpa-controller/"
+                + MemberLease.leaseName("hpa-controller", owner) + "), through the API server's pod proxy");
     }
 
     @Test

@@ -178,14 +178,15 @@ class HistoryObjectsTest {
     }
 
     /** One controller instance: its histories in memory and its view of the cluster's objects. */
-    private record Instance(HistoryStore histories, HistoryObjects kept) {
+    private record Instance(HistoryStore histories, HistoryObjects kept, WriteGate gate) {
     }
 
     private Instance instance() {
         HistoryStore histories = new HistoryStore();
         KubeApi api = new KubeApi(client, Duration.ofSeconds(5));
         EventRecorder recorder = (hpa, type, reason, message) -> events.add(type + " " + reason + " " + message);
-        return new Instance(histories, new HistoryObjects(api, api, WriteGate.alwaysOpen(), histories, recorder, Duration.ofSeconds(15)));
+        WriteGate gate = WriteGate.alwaysOpen();
+        return new Instance(histories, new HistoryObjects(api, api, gate, histories, recorder, Duration.ofSeconds(15)), gate);
     }
 
     private static HorizontalPodAutoscaler hpa(String uid) {
@@ -377,6 +378,8 @@ class HistoryObjectsTest {
 
         assertThatThrownBy(() -> b.kept().save(hpa("u1"), history(List.of(rec(5, NOW)), List.of(new HpaHistory.ScaleEvent(1, NOW))), RETENTION, NOW))
                 .isInstanceOf(ApiException.Conflict.class);
+        assertThat(b.gate().refusedAsFenced()).as("counted as a stale write the fencing token refused").isEqualTo(1);
+        assertThat(a.gate().refusedAsFenced()).isZero();
         assertThat(b.kept().knows(key("shop/web"))).isFalse();
         assertThat(b.histories().snapshot("shop/web")).isEqualTo(HistorySnapshot.NEVER_SEEN);
 

@@ -7,6 +7,13 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.hpacontroller.api.KubeApi;
+import io.hpacontroller.api.WriteGate;
+import io.hpacontroller.controller.HorizontalController;
+import io.hpacontroller.controller.LiveFixtures;
+import io.hpacontroller.core.port.ApiException;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.hpacontroller.core.HpaKey;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -21,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Sharding's loop on Leases of a CRUD API server (the fabric8 mock), stepped by hand on a manual clock. */
 class ShardingTest {
@@ -102,6 +110,40 @@ class ShardingTest {
         a.step();
         assertThat(a.holdsFreshLease()).isFalse();
         assertThat(a.claims().ownedOf(keys)).isZero();
+    }
+
+    @Test
+    void writesRefusedAsStaleAreCountedByReason() throws ApiException {
+        Sharding a = replica("a");
+        WriteGate gate = WriteGate.whileLeading(a::holdsFreshLease, a.writeTimeout());
+        PrometheusRegistry registry = new PrometheusRegistry();
+        try (HorizontalController controller = new HorizontalController(client, LiveFixtures.fastOptions(), Clock.systemUTC(), gate)) {
+            ShardMetrics.register(registry, a, controller, gate);
+            period(List.of(a));
+            gate.check(); // a fresh Lease: the write goes
+            assertThat(refusedWrites(registry, "lease")).isZero();
+
+            now.addAndGet(TimeUnit.SECONDS.toNanos(10)); // no renewal for the renew deadline: a sync still in flight writes nothing
+            assertThatThrownBy(gate::check).isInstanceOf(ApiException.class).hasMessageContaining("fresh");
+            assertThatThrownBy(gate::check).isInstanceOf(ApiException.class);
+            gate.fenced(); // the kept history's write met a 409 (HistoryObjectsTest)
+            assertThat(refusedWrites(registry, "lease")).isEqualTo(2);
+            assertThat(refusedWrites(registry, "fenced")).isEqualTo(1);
+
+            gate.close(); // shutdown: refused, but not as stale
+            assertThatThrownBy(gate::check).isInstanceOf(ApiException.class);
+            assertThat(refusedWrites(registry, "lease")).isEqualTo(2);
+        }
+    }
+
+    private static double refusedWrites(PrometheusRegistry registry, String reason) {
+        for (MetricSnapshot m : registry.scrape()) {
+            if (m.getMetadata().getPrometheusName().equals("hpa_controller_shard_refused_writes")) {
+                return ((CounterSnapshot) m).getDataPoints().stream().filter(d -> reason.equals(d.getLabels().get("reason")))
+                        .findFirst().orElseThrow().getValue();
+            }
+        }
+        throw new AssertionError("no hpa_controller_shard_refused_writes_total");
     }
 
     @Test

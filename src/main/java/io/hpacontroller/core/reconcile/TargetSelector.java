@@ -1,6 +1,7 @@
 package io.hpacontroller.core.reconcile;
 
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.hpacontroller.core.labels.ParsedSelectors;
 import io.hpacontroller.core.labels.Selector;
 import io.hpacontroller.core.model.PodInfo;
 import io.hpacontroller.core.port.EventRecorder;
@@ -9,8 +10,6 @@ import io.hpacontroller.core.port.SelectorOwnership;
 import io.hpacontroller.core.trace.ConditionList;
 
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The selector check of a sync (upstream {@code validateSelector} and its ambiguity check): the target scale's
@@ -19,12 +18,10 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class TargetSelector {
 
-    private static final int PARSED_SELECTORS_MAX = 65_536;
-
     private final PodSource pods;
     private final SelectorOwnership ownership;
     private final EventRecorder events;
-    private final Map<String, Selector> parsedSelectors = new ConcurrentHashMap<>();
+    private final ParsedSelectors parsed = new ParsedSelectors();
 
     TargetSelector(PodSource pods, SelectorOwnership ownership, EventRecorder events) {
         this.pods = pods;
@@ -45,7 +42,7 @@ final class TargetSelector {
         }
         Selector selector;
         try {
-            selector = parsed(text);
+            selector = parsed.of(text);
         } catch (IllegalArgumentException e) {
             String error = "couldn't convert selector into a corresponding internal selector object: " + e.getMessage();
             events.record(hpa, EventRecorder.Type.Warning, "InvalidSelector", error);
@@ -74,23 +71,6 @@ final class TargetSelector {
     static String ambiguous(String selectorText, SelectorOwnership.Controllers controllers) {
         return "pods by selector " + selectorText + " are controlled by multiple HPAs: " + controllers.named()
                 + (controllers.allNamed() ? "" : " and more");
-    }
-
-    /**
-     * The parsed form of a scale's selector text, parsed once: a target's selector rarely changes, and every sync
-     * needs it. Invalid texts are not kept (they are parsed again, and fail again, at each sync). The map is
-     * emptied when it holds more texts than {@value #PARSED_SELECTORS_MAX}.
-     */
-    private Selector parsed(String text) {
-        Selector selector = parsedSelectors.get(text);
-        if (selector == null) {
-            selector = Selector.parse(text);
-            if (parsedSelectors.size() >= PARSED_SELECTORS_MAX) {
-                parsedSelectors.clear();
-            }
-            parsedSelectors.put(text, selector);
-        }
-        return selector;
     }
 
     /** The HPA is gone. */

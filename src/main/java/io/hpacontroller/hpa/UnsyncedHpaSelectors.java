@@ -1,0 +1,80 @@
+package io.hpacontroller.hpa;
+
+import io.fabric8.kubernetes.api.model.autoscaling.v2.CrossVersionObjectReference;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.hpacontroller.core.HpaKey;
+import io.hpacontroller.core.labels.ParsedSelectors;
+import io.hpacontroller.core.model.ScaleTarget;
+import io.hpacontroller.core.port.ApiException;
+import io.hpacontroller.core.port.ScaleClient;
+import io.hpacontroller.core.reconcile.HpaSelectorIndex;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * The selectors of the HPAs this controller watches but does not sync here, recorded in the selector index so that
+ * the AmbiguousSelector check of the HPAs it syncs sees them, as upstream's check sees every HPA of the namespace:
+ * <ul>
+ * <li>the autoscaling/v2 HPAs left to the built-in controller beside mirror HPAs (a mirror HPA and a built-in HPA on
+ *     the same pods would fight, and only the mirror one can be told to stand back);</li>
+ * <li>with {@code --sharding}, the HPAs other replicas own (two HPAs on one target owned by two replicas would both
+ *     scale it).</li>
+ * </ul>
+ * Read-only: the target's scale (from the workload informers, so no request for the built-in workload kinds; one GET
+ * of the scale subresource for other kinds), once per sync period of the HPA (the queue keeps its key: a change of its
+ * spec or of its target's selector is picked up within one period, as upstream records it at each sync).
+ */
+public final class UnsyncedHpaSelectors {
+
+    private static final Logger LOG = LoggerFactory.getLogger(UnsyncedHpaSelectors.class);
+
+    private final ScaleClient scales;
+    private final HpaSelectorIndex index;
+    private final ParsedSelectors parsed = new ParsedSelectors();
+
+    public UnsyncedHpaSelectors(ScaleClient scales, HpaSelectorIndex index) {
+        this.scales = scales;
+        this.index = index;
+    }
+
+    /**
+     * Records the selector of the HPA's target. When it cannot be read, the selector recorded last stays:
+     * an HPA on the same pods keeps refusing rather than start a fight.
+     */
+    public void refresh(HorizontalPodAutoscaler hpa) {
+        CrossVersionObjectReference ref = hpa.getSpec() == null ? null : hpa.getSpec().getScaleTargetRef();
+        if (ref == null || ref.getKind() == null || ref.getName() == null) {
+            return;
+        }
+        String namespace = hpa.getMetadata().getNamespace();
+        try {
+            ScaleTarget scale = scales.get(namespace, ref);
+            if (scale.selector() != null && !scale.selector().isEmpty()) {
+                index.controllers(HpaKey.of(hpa).toString(), namespace, parsed.of(scale.selector()), List.of());
+            }
+        } catch (ApiException | IllegalArgumentException e) {
+            LOG.debug("selector of the target of {} not read: {}", HpaKey.of(hpa), e.getMessage());
+        }
+    }
+
+    /**
+     * An HPA another replica syncs ({@code --sharding}): its selector counts in the AmbiguousSelector check of the HPAs
+     * synced here, as upstream checks every HPA of the namespace. It is registered again (a handover forgot it here),
+     * then unregistered if it was deleted meanwhile: the informer drops an HPA from its cache before it tells, so a
+     * deletion is seen either by the second lookup or by the delete event, which comes after it.
+     */
+    public void refreshOther(HpaKey key, Function<HpaKey, HorizontalPodAutoscaler> lookup) {
+        HorizontalPodAutoscaler hpa = lookup.apply(key);
+        if (hpa == null) {
+            return;
+        }
+        index.register(key.toString(), key.namespace());
+        refresh(hpa);
+        if (lookup.apply(key) == null) {
+            index.forget(key.toString());
+        }
+    }
+}
