@@ -45,7 +45,7 @@ public final class BuiltinHpaSelectors {
         try {
             ScaleTarget scale = scales.get(namespace, ref);
             if (scale.selector() != null && !scale.selector().isEmpty()) {
-                index.controllers(HpaKey.of(hpa).toString(), namespace, Selector.parse(scale.selector()), List.of());
+                index.controllers(HpaKey.of(hpa), namespace, Selector.parse(scale.selector()), List.of());
             }
         } catch (ApiException | IllegalArgumentException e) {
             LOG.debug("selector of the target of {} not read: {}", HpaKey.of(hpa), e.getMessage());
