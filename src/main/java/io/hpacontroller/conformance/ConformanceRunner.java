@@ -265,7 +265,7 @@ public final class ConformanceRunner {
         InMemoryCluster world = CaseWorld.load(c, now);
         HorizontalPodAutoscaler hpa = convert(withAbsoluteTimes(c.path("hpa").deepCopy(), now), HorizontalPodAutoscaler.class);
         HistoryStore histories = new HistoryStore();
-        seedHistory(histories.of(HpaKey.of(hpa).toString()), histories.metricFailures(HpaKey.of(hpa).toString()), c.path("history"), now);
+        seedHistory(histories.of(HpaKey.of(hpa)), histories.metricFailures(HpaKey.of(hpa)), c.path("history"), now);
         Reconciler reconciler = new Reconciler(cfg, Ports.of(world, SelectorOwnership.NONE), histories, Clock.fixed(NOW, ZoneOffset.UTC));
         return new CaseSync(world, hpa, reconciler.reconcile(hpa));
     }

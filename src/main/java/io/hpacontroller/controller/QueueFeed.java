@@ -87,7 +87,7 @@ final class QueueFeed implements Informers.HpaEvents {
 
     private void added(HorizontalPodAutoscaler hpa, boolean queue) {
         HpaKey key = HpaKey.of(hpa);
-        selectors.register(key.toString(), hpa.getMetadata().getNamespace());
+        selectors.register(key, hpa.getMetadata().getNamespace());
         if (!queue) {
             return;
         }
@@ -116,7 +116,7 @@ final class QueueFeed implements Informers.HpaEvents {
 
     private void updated(HorizontalPodAutoscaler old, HorizontalPodAutoscaler hpa, boolean queue) {
         HpaKey key = HpaKey.of(hpa);
-        selectors.register(key.toString(), hpa.getMetadata().getNamespace());
+        selectors.register(key, hpa.getMetadata().getNamespace());
         if (queue && (!Objects.equals(old.getMetadata().getGeneration(), hpa.getMetadata().getGeneration()) || HpaControlsCache.changed(old, hpa))) {
             this.queue.addChanged(key, periodOf(key, hpa));
         }

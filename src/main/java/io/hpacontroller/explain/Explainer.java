@@ -67,8 +67,8 @@ public final class Explainer {
      * @param hpa    the HPA, as the core takes it (a mirror one with the mirror's apiVersion)
      */
     public static Explanation explain(KubernetesClient client, KubeApi api, HorizontalPodAutoscaler hpa, ControllerLink.Target target, Clock clock) {
-        String key = HpaKey.of(hpa).toString(); // the wire form: the /decisions path and the history's key
-        ControllerLink.Answer answer = ControllerLink.fetch(client, api, target, key);
+        HpaKey key = HpaKey.of(hpa);
+        ControllerLink.Answer answer = ControllerLink.fetch(client, api, target, key.toString()); // the wire form: the /decisions path
         HpaDecisions decisions = answer.decisions();
         HpaDecisions.Flags flags = decisions != null ? decisions.flags() : HpaDecisions.Flags.of(ControllerConfig.defaults(), Duration.ofSeconds(15), null);
         ControllerConfig config = flags.config();

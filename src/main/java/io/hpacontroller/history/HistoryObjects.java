@@ -194,7 +194,7 @@ public final class HistoryObjects implements HistoryWriter {
     }
 
     private void nothingKept(HpaKey key) {
-        histories.forget(key.toString());
+        histories.forget(key);
         kept.put(key, Kept.NOTHING);
     }
 
@@ -214,7 +214,7 @@ public final class HistoryObjects implements HistoryWriter {
         String version = stored.metadata().getResourceVersion();
         if (!stored.belongsTo(hpa)) {
             // left by an earlier HPA of that name: the garbage collector removes it; the first write replaces it
-            histories.forget(key.toString());
+            histories.forget(key);
             kept.put(key, new Kept(version, null, 0));
             return;
         }
@@ -224,7 +224,7 @@ public final class HistoryObjects implements HistoryWriter {
             unrestored(hpa, key, version, "cannot be parsed: " + e.getMessage());
             return;
         }
-        histories.restore(key.toString(), history.withRunUntil(now));
+        histories.restore(key, history.withRunUntil(now));
         kept.put(key, new Kept(version, history, 0));
         LOG.info("restored the history of {}: {} recommendations, {} scale-ups, {} scale-downs, {} failing metrics", key,
                 history.recommendations().size(), history.scaleUpEvents().size(), history.scaleDownEvents().size(), history.metricFailures().size());
@@ -235,7 +235,7 @@ public final class HistoryObjects implements HistoryWriter {
                 + "; deciding with an empty history, as after a restart without it";
         LOG.warn("{}: {}", key, message);
         events.record(hpa, EventRecorder.Type.Warning, FAILED_RESTORE_HISTORY, message);
-        histories.forget(key.toString());
+        histories.forget(key);
         kept.put(key, new Kept(version, null, 0));
     }
 
@@ -265,7 +265,7 @@ public final class HistoryObjects implements HistoryWriter {
             // written by another instance since this one read it: restore from the cluster at the next sync
             gate.fenced();
             kept.remove(key);
-            histories.forget(key.toString());
+            histories.forget(key);
             throw e;
         }
         if (body == null) {

@@ -53,7 +53,7 @@ public final class UnsyncedHpaSelectors {
         try {
             ScaleTarget scale = scales.get(namespace, ref);
             if (scale.selector() != null && !scale.selector().isEmpty()) {
-                index.controllers(HpaKey.of(hpa).toString(), namespace, parsed.of(scale.selector()), List.of());
+                index.controllers(HpaKey.of(hpa), namespace, parsed.of(scale.selector()), List.of());
             }
         } catch (ApiException | IllegalArgumentException e) {
             LOG.debug("selector of the target of {} not read: {}", HpaKey.of(hpa), e.getMessage());
@@ -71,10 +71,10 @@ public final class UnsyncedHpaSelectors {
         if (hpa == null) {
             return;
         }
-        index.register(key.toString(), key.namespace());
+        index.register(key, key.namespace());
         refresh(hpa);
         if (lookup.apply(key) == null) {
-            index.forget(key.toString());
+            index.forget(key);
         }
     }
 }

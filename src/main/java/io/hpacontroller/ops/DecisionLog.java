@@ -40,7 +40,7 @@ public final class DecisionLog implements HorizontalController.SyncListener {
         if (o.rescaled()) {
             String metric = o.metric() == null ? "none" : o.metric();
             String limit = o.limitReason() == null ? "nothing" : o.limitReason();
-            LOG.atInfo().addKeyValue("hpa", o.key()).addKeyValue("oldReplicas", o.currentReplicas())
+            LOG.atInfo().addKeyValue("hpa", o.key().toString()).addKeyValue("oldReplicas", o.currentReplicas())
                     .addKeyValue("newReplicas", o.desiredReplicas()).addKeyValue("metric", metric)
                     .addKeyValue("reason", o.rescaleReason()).addKeyValue("limitedBy", limit)
                     .log("scaled {} from {} to {} replicas; reason: {}; metric: {}; limited by: {}", o.key(), o.currentReplicas(),
@@ -48,7 +48,7 @@ public final class DecisionLog implements HorizontalController.SyncListener {
         } else if (o.error() != ReconcileOutcome.ErrorKind.NONE) {
             int error = Objects.hash(o.error(), o.errorMessage());
             boolean repeated = Objects.equals(failing.put(report.key(), error), error);
-            var line = (repeated ? LOG.atDebug() : LOG.atWarn()).addKeyValue("hpa", o.key()).addKeyValue("error", o.error().label());
+            var line = (repeated ? LOG.atDebug() : LOG.atWarn()).addKeyValue("hpa", o.key().toString()).addKeyValue("error", o.error().label());
             String reason = o.trace().errorReason();
             if (reason != null) {
                 line.addKeyValue("reason", reason).log("sync of {} ended with {}: {}", o.key(), reason, o.errorMessage());

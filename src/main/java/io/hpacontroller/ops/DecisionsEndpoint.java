@@ -49,25 +49,26 @@ final class DecisionsEndpoint implements EndpointServer.Handler {
         if (!request.isGetOrHead()) {
             return EndpointServer.Response.onlyGet();
         }
-        String key = HpaApi.parseKey(path.substring(PREFIX.length()));
-        if (key == null) {
+        String text = HpaApi.parseKey(path.substring(PREFIX.length()));
+        if (text == null) {
             return EndpointServer.Response.text(400, "expected " + PREFIX + "NAMESPACE/NAME, or " + PREFIX + HpaApi.MIRROR.group()
                     + "/NAMESPACE/NAME for a mirror HPA, got " + path + "\n");
         }
+        HpaKey key = HpaKey.parse(text);
         List<DecisionTrace> decisions = recent.of(key);
         HistorySnapshot history = histories.snapshot(key);
         boolean found = !decisions.isEmpty() || history.seen();
-        String ownedBy = owner == null ? null : owner.apply(HpaKey.parse(key));
-        HpaDecisions body = new HpaDecisions(key, leading.getAsBoolean(), flags, history, decisions, found ? null : notFound(key, ownedBy), ownedBy);
+        String ownedBy = owner == null ? null : owner.apply(key);
+        HpaDecisions body = new HpaDecisions(text, leading.getAsBoolean(), flags, history, decisions, found ? null : notFound(key, ownedBy), ownedBy);
         return EndpointServer.Response.of(found ? 200 : 404, "application/json; charset=utf-8", DecisionsJson.write(body));
     }
 
     /** Why there are no decisions for this key: the HPA of the other API that this instance knows, else it has not synced it. */
-    private String notFound(String key, String ownedBy) {
-        String namespace = HpaKey.namespace(key);
-        String name = HpaKey.name(key);
+    private String notFound(HpaKey key, String ownedBy) {
+        String namespace = key.namespace();
+        String name = key.name();
         for (HpaApi other : HpaApi.values()) {
-            String otherKey = other.key(namespace, name);
+            HpaKey otherKey = HpaKey.of(other.group(), namespace, name);
             if (!otherKey.equals(key) && (!recent.of(otherKey).isEmpty() || histories.snapshot(otherKey).seen())) {
                 return "no decisions for the " + HpaApi.ofKey(key).apiVersion() + " HPA " + namespace + "/" + name + "; those of the "
                         + other.apiVersion() + " HPA of that name are at " + PREFIX + otherKey;

@@ -19,6 +19,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
+import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
+import io.hpacontroller.core.HpaKey;
 
 import java.io.IOException;
 import java.time.Instant;
@@ -27,7 +29,7 @@ import java.util.List;
 
 /**
  * JSON of the decision traces and of what the decisions endpoint serves: the records' fields as they are,
- * enums by their text ("flag", "SCALE_UP"), a number that is not one (a failed metric's value) as null. Instants (the
+ * enums by their text ("flag", "SCALE_UP"), an HPA's key by its wire form ("namespace/name"), a number that is not one (a failed metric's value) as null. Instants (the
  * records' {@code long} fields named {@code time}, {@code timestamp}, {@code at}, {@code since} or ending in {@code Since},
  * or ending in {@code At}, kept as epoch milliseconds) are RFC 3339 text ({@code "2026-11-28T02:15:00.123Z"}), null when
  * unknown (0); a replica count, metric index or control's duration the records hold as -1 for "none" is null. Read back
@@ -38,7 +40,8 @@ public final class DecisionsJson {
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .registerModule(new SimpleModule().addSerializer(double.class, new FiniteDouble()).addSerializer(Double.class, new FiniteDouble())
                     .setSerializerModifier(new InstantsAndNones()).addDeserializer(long.class, new LongOrInstant(-1))
-                    .addDeserializer(int.class, new IntOrNone()))
+                    .addDeserializer(int.class, new IntOrNone())
+                    .addSerializer(HpaKey.class, ToStringSerializer.instance).addDeserializer(HpaKey.class, new KeyText()))
             .enable(SerializationFeature.WRITE_ENUMS_USING_TO_STRING)
             .enable(DeserializationFeature.READ_ENUMS_USING_TO_STRING)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
@@ -117,6 +120,18 @@ public final class DecisionsJson {
             } else {
                 gen.writeNumber(v);
             }
+        }
+    }
+
+    /** An HPA's key from its wire form ({@link HpaKey#toString}). */
+    private static final class KeyText extends StdDeserializer<HpaKey> {
+        KeyText() {
+            super(HpaKey.class);
+        }
+
+        @Override
+        public HpaKey deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+            return HpaKey.parse(p.getValueAsString());
         }
     }
 

@@ -1,5 +1,6 @@
 package io.hpacontroller.ops;
 
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.controller.HorizontalController;
 import io.hpacontroller.controller.SyncReport;
 import io.hpacontroller.core.trace.DecisionTrace;
@@ -26,7 +27,7 @@ public final class RecentDecisions implements HorizontalController.SyncListener 
 
     private final int perHpa;
     private final int total;
-    private final Map<String, ArrayDeque<DecisionTrace>> byHpa = new HashMap<>();
+    private final Map<HpaKey, ArrayDeque<DecisionTrace>> byHpa = new HashMap<>();
     /** Every trace added, oldest first; some were since dropped (trimmed per HPA, or forgotten) and are skipped. */
     private final ArrayDeque<DecisionTrace> order = new ArrayDeque<>();
     private int size;
@@ -46,7 +47,7 @@ public final class RecentDecisions implements HorizontalController.SyncListener 
     @Override
     public void onSync(SyncReport report) {
         if (report.outcome() == null) {
-            forget(report.key().toString());
+            forget(report.key());
         } else {
             add(report.outcome().trace());
         }
@@ -101,7 +102,7 @@ public final class RecentDecisions implements HorizontalController.SyncListener 
         return false;
     }
 
-    public synchronized void forget(String key) {
+    public synchronized void forget(HpaKey key) {
         ArrayDeque<DecisionTrace> traces = byHpa.remove(key);
         if (traces != null) {
             size -= traces.size();
@@ -109,7 +110,7 @@ public final class RecentDecisions implements HorizontalController.SyncListener 
     }
 
     /** The HPA's kept traces, oldest first. */
-    public synchronized List<DecisionTrace> of(String key) {
+    public synchronized List<DecisionTrace> of(HpaKey key) {
         ArrayDeque<DecisionTrace> traces = byHpa.get(key);
         return traces == null ? List.of() : new ArrayList<>(traces);
     }

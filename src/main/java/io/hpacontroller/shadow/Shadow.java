@@ -235,7 +235,7 @@ public final class Shadow implements AutoCloseable {
         pending.remove(key);
         ledger.remove(key);
         firstSeen.remove(key);
-        histories.forget(key.toString());
+        histories.forget(key);
         listeners.forEach(l -> l.onGone(key.namespace(), key.name()));
     }
 
@@ -327,11 +327,11 @@ public final class Shadow implements AutoCloseable {
 
     /** The shadow's history keeps its recommendations and takes the built-in controller's scale changes. */
     private void useBuiltinScaleHistory(HpaKey key) {
-        HpaHistory own = histories.of(key.toString());
+        HpaHistory own = histories.of(key);
         boolean seen = own.seen();
         List<HpaHistory.Recommendation> recommendations = own.recommendations();
-        histories.forget(key.toString());
-        HpaHistory history = histories.of(key.toString());
+        histories.forget(key);
+        HpaHistory history = histories.of(key);
         if (seen) {
             history.setRecommendations(recommendations);
         }
@@ -414,12 +414,12 @@ public final class Shadow implements AutoCloseable {
     private static SelectorOwnership builtinOnly(HpaSelectorIndex index) {
         return new SelectorOwnership() {
             @Override
-            public Controllers controllers(String hpaKey, String namespace, Selector selector, List<PodInfo> pods) {
+            public Controllers controllers(HpaKey hpaKey, String namespace, Selector selector, List<PodInfo> pods) {
                 return index.controllers(hpaKey, namespace, selector, pods, k -> HpaApi.ofKey(k) == HpaApi.BUILTIN);
             }
 
             @Override
-            public void forget(String hpaKey) {
+            public void forget(HpaKey hpaKey) {
                 // the index belongs to the controller's informers
             }
         };

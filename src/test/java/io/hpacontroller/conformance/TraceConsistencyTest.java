@@ -1,5 +1,6 @@
 package io.hpacontroller.conformance;
 
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.calc.CalculationException;
 import io.hpacontroller.core.calc.Proposal;
 import io.hpacontroller.core.calc.ReplicaCalculator;
@@ -68,7 +69,7 @@ class TraceConsistencyTest {
     @Test
     void aFinalCountThatIsNotTheScaleWrittenIsCaught() {
         Normalization n = normalization(6, 6, 6, null, null, List.of(), false);
-        DecisionTrace t = new DecisionTrace("ns/web", 0, 3, 1, 10, List.of(), -1, null, 6, null, n, List.of(), null, 6,
+        DecisionTrace t = new DecisionTrace(HpaKey.parse("ns/web"), 0, 3, 1, 10, List.of(), -1, null, 6, null, n, List.of(), null, 6,
                 Action.SCALE_UP, true, "", ErrorKind.NONE, null, null);
         ReconcileOutcome o = new ReconcileOutcome(t, null, true, List.of());
         assertThat(TraceConsistency.ofSync(o, List.of(6), 3)).anySatisfy(p -> assertThat(p).contains("rawDesiredReplicas 6 but the highest proposal is -1"));

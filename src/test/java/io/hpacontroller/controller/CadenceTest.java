@@ -1,5 +1,6 @@
 package io.hpacontroller.controller;
 
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.trace.ReconcileOutcome;
 import io.hpacontroller.testing.Waits;
 import org.junit.jupiter.api.Test;
@@ -73,7 +74,7 @@ class CadenceTest extends LiveTestBase {
     }
 
     private static List<Long> secondsOf(List<Sync> syncs, String hpa) {
-        return syncs.stream().filter(s -> s.outcome() != null && s.outcome().key().equals(NS + "/" + hpa)).map(Sync::second).toList();
+        return syncs.stream().filter(s -> s.outcome() != null && s.outcome().key().toString().equals(NS + "/" + hpa)).map(Sync::second).toList();
     }
 
     /**
@@ -118,7 +119,7 @@ class CadenceTest extends LiveTestBase {
         assertThat(secondsOf(syncs, "bad")).as("an invalid period: the flag's, and the condition says why")
                 .containsExactlyElementsOf(expected(0, "bad", PRODUCTION_PERIOD, PRODUCTION_PERIOD, 120));
         assertThat(condition(readHpa("bad"), "ScalingActive")).isEqualTo("False/InvalidAnnotation");
-        assertThat(syncs.stream().filter(s -> s.outcome().key().equals(NS + "/fast")).findFirst().orElseThrow().outcome().trace()
+        assertThat(syncs.stream().filter(s -> s.outcome().key().toString().equals(NS + "/fast")).findFirst().orElseThrow().outcome().trace()
                 .controls().syncPeriodMillis()).isEqualTo(5000);
     }
 

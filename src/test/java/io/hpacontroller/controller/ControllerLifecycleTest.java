@@ -1,6 +1,7 @@
 package io.hpacontroller.controller;
 
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.testing.MockCluster;
 import io.hpacontroller.testing.Waits;
 import org.junit.jupiter.api.Test;
@@ -60,14 +61,14 @@ class ControllerLifecycleTest extends LiveTestBase {
             create(hpa(NS, name, "apps/v1", "Deployment", name, 1, 4, cpuUtilization(50)));
         }
         HorizontalController c = startController(LiveFixtures.fastOptions());
-        await().atMost(Waits.STATE).until(() -> c.histories().keys().contains("demo/web"));
+        await().atMost(Waits.STATE).until(() -> c.histories().keys().contains(HpaKey.parse("demo/web")));
 
         client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(NS).withName("web").delete();
-        await().atMost(Waits.STATE).until(() -> !c.histories().keys().contains("demo/web") && !c.queue().isTracked(key("demo/web")));
+        await().atMost(Waits.STATE).until(() -> !c.histories().keys().contains(HpaKey.parse("demo/web")) && !c.queue().isTracked(key("demo/web")));
         long syncsOfWeb = syncsOf("web");
         awaitMoreSyncs("other", 4); // the controller keeps running
         assertThat(syncsOf("web")).as("no sync of the deleted HPA").isEqualTo(syncsOfWeb);
-        assertThat(c.histories().keys()).containsExactly("demo/other");
+        assertThat(c.histories().keys()).containsExactly(HpaKey.parse("demo/other"));
     }
 
     @Test

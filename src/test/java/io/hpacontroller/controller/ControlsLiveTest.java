@@ -2,6 +2,7 @@ package io.hpacontroller.controller;
 
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.controls.ControlAnnotations;
 import io.hpacontroller.hpa.HpaApi;
 import io.hpacontroller.hpa.MirrorHpa;
@@ -55,7 +56,7 @@ class ControlsLiveTest extends LiveTestBase {
     }
 
     private static long syncsOf(List<Sync> syncs, String hpa) {
-        return syncs.stream().filter(s -> s.outcome() != null && s.outcome().key().equals(NS + "/" + hpa)).count();
+        return syncs.stream().filter(s -> s.outcome() != null && s.outcome().key().toString().equals(NS + "/" + hpa)).count();
     }
 
     private String message(String hpa, String type) {
@@ -108,7 +109,7 @@ class ControlsLiveTest extends LiveTestBase {
             assertThat(e.getInvolvedObject().getName()).isEqualTo("preview");
             assertThat(e.getMessage()).contains("New size: 6").contains("not written");
         });
-        assertThat(syncs).filteredOn(s -> s.outcome().key().equals(NS + "/preview"))
+        assertThat(syncs).filteredOn(s -> s.outcome().key().toString().equals(NS + "/preview"))
                 .allSatisfy(s -> assertThat(s.outcome().trace().controls().preview()).isTrue());
 
         // kubectl annotate preview autoscaling.hpa-controller.io/mode-

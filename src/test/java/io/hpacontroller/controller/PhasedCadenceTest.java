@@ -240,7 +240,7 @@ class PhasedCadenceTest {
     private static io.hpacontroller.core.trace.DecisionTrace cpuRead(HpaKey key, long at, long sampleTime) {
         var metric = new io.hpacontroller.core.trace.MetricTrace("Resource", "cpu", "cpu resource utilization (percentage of request)",
                 "Utilization", 50, 40, sampleTime, null, 3, null, null, null, false);
-        return io.hpacontroller.core.trace.DecisionTrace.builder(key.toString(), at).metrics(List.of(metric), 0, null, 3).build();
+        return io.hpacontroller.core.trace.DecisionTrace.builder(key, at).metrics(List.of(metric), 0, null, 3).build();
     }
 
     @Test

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.api.KubeApi;
 import io.hpacontroller.api.ServedResource;
 import io.hpacontroller.api.WriteGate;
@@ -243,7 +244,7 @@ class HistoryObjectsTest {
         Instance next = instance();
         long takeover = NOW + 60_000;
         next.kept().restore(hpa("u1"), takeover);
-        assertThat(next.histories().snapshot("shop/web")).as("the run in progress taken to have lasted until the takeover")
+        assertThat(next.histories().snapshot(HpaKey.parse("shop/web"))).as("the run in progress taken to have lasted until the takeover")
                 .isEqualTo(dropped.withRunUntil(takeover));
         next.kept().save(hpa("u1"), history(List.of(rec(8, NOW + 15_000), rec(2, takeover + 15_000)), List.of(new HpaHistory.ScaleEvent(6, NOW))),
                 RETENTION, takeover + 15_000);
@@ -272,10 +273,10 @@ class HistoryObjectsTest {
             assertThat(requests).as("one page an object").containsExactly("LIST", "LIST");
             for (String name : List.of("web", "cart")) {
                 assertThat(next.kept().knows(key("shop/" + name))).isTrue();
-                assertThat(next.histories().snapshot("shop/" + name)).isEqualTo(scaled.withRunUntil(takeover));
+                assertThat(next.histories().snapshot(HpaKey.parse("shop/" + name))).isEqualTo(scaled.withRunUntil(takeover));
             }
             assertThat(next.kept().knows(key("shop/api"))).as("no object: nothing kept").isTrue();
-            assertThat(next.histories().snapshot("shop/api")).isEqualTo(HistorySnapshot.NEVER_SEEN);
+            assertThat(next.histories().snapshot(HpaKey.parse("shop/api"))).isEqualTo(HistorySnapshot.NEVER_SEEN);
 
             for (String name : List.of("web", "cart", "api")) {
                 next.kept().restore(hpa(name, "u-" + name), takeover + 5_000);
@@ -302,7 +303,7 @@ class HistoryObjectsTest {
 
         reconciler.reconcile(web);
         assertThat(requests).as("read before the first decision").first().isEqualTo("GET web");
-        assertThat(next.histories().snapshot("shop/web").scaleUpEvents()).as("which counted the earlier leader's scale")
+        assertThat(next.histories().snapshot(HpaKey.parse("shop/web")).scaleUpEvents()).as("which counted the earlier leader's scale")
                 .isEqualTo(scaled.scaleUpEvents());
         reconciler.reconcile(web);
         assertThat(requests.stream().filter(r -> r.startsWith("GET"))).as("once for the key").containsExactly("GET web");
@@ -323,7 +324,7 @@ class HistoryObjectsTest {
         assertThat(next.kept().knows(key("shop/web"))).isFalse();
         next.kept().restore(hpa("web", "u-web"), NOW + 61_000);
         assertThat(requests).containsExactly("LIST", "GET web");
-        assertThat(next.histories().snapshot("shop/web")).isEqualTo(scaled.withRunUntil(NOW + 61_000));
+        assertThat(next.histories().snapshot(HpaKey.parse("shop/web"))).isEqualTo(scaled.withRunUntil(NOW + 61_000));
         assertThat(events).isEmpty();
     }
 
@@ -334,7 +335,7 @@ class HistoryObjectsTest {
         a.kept().restore(hpa("u1"), NOW);
         assertThat(events).singleElement().asString().startsWith("Warning FailedRestoreHistory the kept history (HorizontalPodAutoscalerHistory shop/web)"
                 + " cannot be read: injected 500");
-        assertThat(a.histories().snapshot("shop/web")).isEqualTo(HistorySnapshot.NEVER_SEEN);
+        assertThat(a.histories().snapshot(HpaKey.parse("shop/web"))).isEqualTo(HistorySnapshot.NEVER_SEEN);
 
         failures.clear();
         events.clear();
@@ -346,7 +347,7 @@ class HistoryObjectsTest {
         b.kept().restore(hpa("u1"), NOW);
         assertThat(events).singleElement().asString().contains("cannot be parsed: recommendations[].time is not an RFC 3339 time: yesterday")
                 .endsWith("deciding with an empty history, as after a restart without it");
-        assertThat(b.histories().snapshot("shop/web")).isEqualTo(HistorySnapshot.NEVER_SEEN);
+        assertThat(b.histories().snapshot(HpaKey.parse("shop/web"))).isEqualTo(HistorySnapshot.NEVER_SEEN);
 
         b.kept().save(hpa("u1"), history(List.of(rec(2, NOW)), List.of()), RETENTION, NOW);
         assertThat(writes()).as("the broken object is replaced at the first sync").containsExactly("PUT web");
@@ -361,7 +362,7 @@ class HistoryObjectsTest {
 
         Instance next = instance();
         next.kept().restore(hpa("u2"), NOW + 1000);
-        assertThat(next.histories().snapshot("shop/web")).isEqualTo(HistorySnapshot.NEVER_SEEN);
+        assertThat(next.histories().snapshot(HpaKey.parse("shop/web"))).isEqualTo(HistorySnapshot.NEVER_SEEN);
         assertThat(events).isEmpty();
         next.kept().save(hpa("u2"), history(List.of(rec(3, NOW + 1000)), List.of()), RETENTION, NOW + 1000);
         assertThat(objects.get("web").at("/metadata/ownerReferences/0/uid").asText()).isEqualTo("u2");
@@ -373,7 +374,7 @@ class HistoryObjectsTest {
         Instance b = instance();
         a.kept().restore(hpa("u1"), NOW);
         b.kept().restore(hpa("u1"), NOW);
-        Normalizer.recordInitialRecommendation(b.histories().of("shop/web"), 4, NOW);
+        Normalizer.recordInitialRecommendation(b.histories().of(HpaKey.parse("shop/web")), 4, NOW);
         a.kept().save(hpa("u1"), history(List.of(rec(8, NOW)), List.of(new HpaHistory.ScaleEvent(6, NOW))), RETENTION, NOW);
 
         assertThatThrownBy(() -> b.kept().save(hpa("u1"), history(List.of(rec(5, NOW)), List.of(new HpaHistory.ScaleEvent(1, NOW))), RETENTION, NOW))
@@ -381,10 +382,10 @@ class HistoryObjectsTest {
         assertThat(b.gate().refusedAsFenced()).as("counted as a stale write the fencing token refused").isEqualTo(1);
         assertThat(a.gate().refusedAsFenced()).isZero();
         assertThat(b.kept().knows(key("shop/web"))).isFalse();
-        assertThat(b.histories().snapshot("shop/web")).isEqualTo(HistorySnapshot.NEVER_SEEN);
+        assertThat(b.histories().snapshot(HpaKey.parse("shop/web"))).isEqualTo(HistorySnapshot.NEVER_SEEN);
 
         b.kept().restore(hpa("u1"), NOW + 1000);
-        assertThat(b.histories().snapshot("shop/web").scaleUpEvents()).containsExactly(new HpaHistory.ScaleEvent(6, NOW));
+        assertThat(b.histories().snapshot(HpaKey.parse("shop/web")).scaleUpEvents()).containsExactly(new HpaHistory.ScaleEvent(6, NOW));
     }
 
     @Test

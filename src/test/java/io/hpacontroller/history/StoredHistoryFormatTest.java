@@ -3,6 +3,7 @@ package io.hpacontroller.history;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.normalize.HistorySnapshot;
 import io.hpacontroller.core.normalize.HistoryStore;
 import io.hpacontroller.core.normalize.HpaHistory;
@@ -45,15 +46,15 @@ class StoredHistoryFormatTest {
                 List.of(new MetricFailures.MetricFailure("External/queue", at("2027-01-15T07:59:00Z"), true)), "AAEC"));
 
         HistoryStore histories = new HistoryStore();
-        histories.restore("shop/web", kept);
-        HpaHistory restored = histories.of("shop/web");
+        histories.restore(HpaKey.parse("shop/web"), kept);
+        HpaHistory restored = histories.of(HpaKey.parse("shop/web"));
         assertThat(restored.recommendationsSeen()).isInstanceOfSatisfying(HpaHistory.Seen.class,
                 seen -> assertThat(seen.runInProgress()).isEqualTo(new HpaHistory.Recommendation(6, at("2027-01-15T08:00:00.250Z"))));
-        assertThat(histories.snapshot("shop/web")).isEqualTo(kept);
+        assertThat(histories.snapshot(HpaKey.parse("shop/web"))).isEqualTo(kept);
 
         HorizontalPodAutoscaler hpa = new HorizontalPodAutoscalerBuilder().withApiVersion("autoscaling/v2").withKind("HorizontalPodAutoscaler")
                 .withNewMetadata().withNamespace("shop").withName("web").withUid("u1").endMetadata().build();
-        StoredHistory written = StoredHistory.of(hpa, histories.snapshot("shop/web"), "4711");
+        StoredHistory written = StoredHistory.of(hpa, histories.snapshot(HpaKey.parse("shop/web")), "4711");
         assertThat(JSON.convertValue(written, com.fasterxml.jackson.databind.JsonNode.class))
                 .isEqualTo(JSON.unmarshal(sample, com.fasterxml.jackson.databind.JsonNode.class));
     }
@@ -61,9 +62,9 @@ class StoredHistoryFormatTest {
     @Test
     void anHpaNeverSyncedIsNeverSeenNotAnEmptyList() {
         HistoryStore histories = new HistoryStore();
-        assertThat(histories.of("shop/web").recommendationsSeen()).isEqualTo(HpaHistory.NeverSeen.NEVER_SEEN);
-        histories.restore("shop/web", HistorySnapshot.NEVER_SEEN);
-        assertThat(histories.of("shop/web").seen()).isFalse();
-        assertThat(histories.snapshot("shop/web")).isEqualTo(HistorySnapshot.NEVER_SEEN);
+        assertThat(histories.of(HpaKey.parse("shop/web")).recommendationsSeen()).isEqualTo(HpaHistory.NeverSeen.NEVER_SEEN);
+        histories.restore(HpaKey.parse("shop/web"), HistorySnapshot.NEVER_SEEN);
+        assertThat(histories.of(HpaKey.parse("shop/web")).seen()).isFalse();
+        assertThat(histories.snapshot(HpaKey.parse("shop/web"))).isEqualTo(HistorySnapshot.NEVER_SEEN);
     }
 }

@@ -152,7 +152,7 @@ class MirrorHpaTest extends LiveTestBase {
             assertThat(readMirror("web").getStatus()).isNotNull().extracting(s -> s.getDesiredReplicas()).isEqualTo(4);
             assertThat(readHpa("web").getStatus()).isNotNull().extracting(s -> s.getDesiredReplicas()).isEqualTo(1);
         });
-        assertThat(controller.histories().keys()).containsExactlyInAnyOrder(NS + "/web", MIRROR_KEY);
+        assertThat(controller.histories().keys()).containsExactlyInAnyOrder(HpaKey.parse(NS + "/web"), HpaKey.parse(MIRROR_KEY));
         assertThat(HpaKey.of(readMirror("web").toCore())).hasToString(MIRROR_KEY);
         assertThat(controller.hpaCount()).isEqualTo(2);
     }

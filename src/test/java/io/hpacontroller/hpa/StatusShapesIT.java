@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpecBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.api.KubeApi;
 import io.hpacontroller.api.WriteGate;
 import io.hpacontroller.conformance.CaseStatuses;
@@ -241,13 +242,13 @@ class StatusShapesIT {
     private static SelectorOwnership sharedWith(String other) {
         return new SelectorOwnership() {
             @Override
-            public Controllers controllers(String hpaKey, String namespace, io.hpacontroller.core.labels.Selector selector,
+            public Controllers controllers(HpaKey hpaKey, String namespace, io.hpacontroller.core.labels.Selector selector,
                                            List<io.hpacontroller.core.model.PodInfo> pods) {
-                return new Controllers(2, new ArrayList<>(new TreeSet<>(List.of(hpaKey, other))));
+                return new Controllers(2, new ArrayList<>(new TreeSet<>(List.of(hpaKey.toString(), other))));
             }
 
             @Override
-            public void forget(String hpaKey) {
+            public void forget(HpaKey hpaKey) {
             }
         };
     }

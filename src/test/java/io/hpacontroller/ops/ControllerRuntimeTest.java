@@ -325,7 +325,7 @@ class ControllerRuntimeTest {
     /** A sync at {@code at} of an HPA with one External metric read the sample stamped {@code sampleTime}. */
     private static void learn(ControllerRuntime r, long at, long sampleTime) {
         MetricTrace m = new MetricTrace("External", "queue", "queue external metric", "Value", 1, 1, sampleTime, null, 1, null, null, null, false);
-        r.controller().pipelines().observe(HpaKey.parse("demo/queue"), DecisionTrace.builder("demo/queue", at).metrics(List.of(m), 0, null, 1).build());
+        r.controller().pipelines().observe(HpaKey.parse("demo/queue"), DecisionTrace.builder(HpaKey.parse("demo/queue"), at).metrics(List.of(m), 0, null, 1).build());
     }
 
     @Test

@@ -4,6 +4,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.controller.SyncReport;
 import io.hpacontroller.core.fakes.FakeCluster;
 import io.hpacontroller.core.fakes.Pods;
@@ -62,7 +63,7 @@ class DecisionLogTest {
     private String logged(SelectorOwnership ownership) {
         ReconcileOutcome o = new Reconciler(ControllerConfig.defaults(), Ports.of(cluster, ownership), new HistoryStore(),
                 Clock.fixed(NOW, ZoneOffset.UTC)).reconcile(Specs.hpa(1, 10, Specs.cpuUtilization(50)));
-        new DecisionLog().onSync(new SyncReport(key(o.key()), o, 0, 0, 0, 0, 0));
+        new DecisionLog().onSync(new SyncReport(o.key(), o, 0, 0, 0, 0, 0));
         assertThat(lines.list).hasSize(1);
         return lines.list.get(0).getFormattedMessage();
     }
@@ -78,12 +79,12 @@ class DecisionLogTest {
     void anAmbiguousSelectorIsLoggedWithItsReason() {
         SelectorOwnership shared = new SelectorOwnership() {
             @Override
-            public Controllers controllers(String hpaKey, String namespace, Selector selector, List<PodInfo> pods) {
-                return new Controllers(2, List.of("default/other", hpaKey));
+            public Controllers controllers(HpaKey hpaKey, String namespace, Selector selector, List<PodInfo> pods) {
+                return new Controllers(2, List.of("default/other", hpaKey.toString()));
             }
 
             @Override
-            public void forget(String hpaKey) {
+            public void forget(HpaKey hpaKey) {
             }
         };
         assertThat(logged(shared)).startsWith("sync of default/web ended with AmbiguousSelector: ")
@@ -98,7 +99,7 @@ class DecisionLogTest {
     }
 
     private static SyncReport sync(String hpa, ErrorKind error, String message) {
-        DecisionTrace trace = new DecisionTrace(hpa, 0, 3, 1, 10, List.of(), -1, null, -1, null, null, List.of(), null, 3, Action.NONE, false, "",
+        DecisionTrace trace = new DecisionTrace(key(hpa), 0, 3, 1, 10, List.of(), -1, null, -1, null, null, List.of(), null, 3, Action.NONE, false, "",
                 error, error == ErrorKind.NONE ? null : "AmbiguousSelector", message);
         return new SyncReport(key(hpa), new ReconcileOutcome(trace, null, false, List.of()), 0, 0, 0, 0, 0);
     }

@@ -1,5 +1,6 @@
 package io.hpacontroller.ops;
 
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.controls.ControlAnnotations;
 import io.hpacontroller.core.fakes.FakeCluster;
 import io.hpacontroller.core.fakes.Pods;
@@ -41,15 +42,17 @@ class DecisionsJsonTest {
 
         HpaDecisions written = new HpaDecisions("default/web", true, HpaDecisions.Flags.of(ControllerConfig.defaults(), Duration.ofSeconds(15),
                 List.of("autoscaling/v2")),
-                histories.snapshot("default/web"), List.of(o.trace()));
+                histories.snapshot(HpaKey.parse("default/web")), List.of(o.trace()));
         String json = DecisionsJson.write(written);
         assertThat(json).as("times in RFC 3339, no -1 for none").contains("\"time\":\"2026-03-01T12:01:00Z\"")
                 .contains("\"since\":\"2026-03-01T12:00:00Z\"").doesNotContain(":-1");
+        assertThat(json).as("the trace's key in its wire form").contains("\"decisions\":[{\"hpa\":\"default/web\",");
         HpaDecisions read = DecisionsJson.read(json, HpaDecisions.class);
 
         assertThat(read.history().metricFailures()).containsExactly(new MetricFailures.MetricFailure("External/queue", now.toEpochMilli(), true));
         assertThat(read.history()).isEqualTo(written.history());
         DecisionTrace t = read.decisions().get(0);
+        assertThat(t.hpa()).isEqualTo(HpaKey.parse("default/web"));
         assertThat(t.controls()).isEqualTo(o.trace().controls());
         assertThat(t.controls().preview()).isTrue();
         assertThat(t.controls().syncPeriodMillis()).isEqualTo(5000);
@@ -75,7 +78,7 @@ class DecisionsJsonTest {
                 .reconcile(Specs.hpa(1, 10, Specs.cpuUtilization(50)));
 
         String json = DecisionsJson.write(new HpaDecisions("default/web", true, HpaDecisions.Flags.of(ControllerConfig.defaults(),
-                Duration.ofSeconds(15), List.of("autoscaling/v2")), new HistoryStore().snapshot("default/web"), List.of(o.trace())));
+                Duration.ofSeconds(15), List.of("autoscaling/v2")), new HistoryStore().snapshot(HpaKey.parse("default/web")), List.of(o.trace())));
 
         assertThat(json).containsPattern("\"timestamp\" ?: ?\"2026-03-01T11:59:55.500Z\"").containsPattern("\"ageMillis\" ?: ?4500");
         assertThat(DecisionsJson.read(json, HpaDecisions.class).decisions().get(0).metrics().get(0).ageMillis()).isEqualTo(4500);

@@ -1,5 +1,6 @@
 package io.hpacontroller.ops;
 
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.trace.DecisionTrace;
 import io.hpacontroller.core.trace.ReconcileOutcome.Action;
 import io.hpacontroller.core.trace.ReconcileOutcome.ErrorKind;
@@ -13,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RecentDecisionsTest {
 
     private static DecisionTrace trace(String hpa, long time) {
-        return new DecisionTrace(hpa, time, 3, 1, 10, List.of(), -1, null, -1, null, null, List.of(), null, 3, Action.NONE, false, "",
+        return new DecisionTrace(HpaKey.parse(hpa), time, 3, 1, 10, List.of(), -1, null, -1, null, null, List.of(), null, 3, Action.NONE, false, "",
                 ErrorKind.NONE, null, null);
     }
 
@@ -28,8 +29,8 @@ class RecentDecisionsTest {
             recent.add(trace("demo/web", t));
         }
         recent.add(trace("demo/api", 100));
-        assertThat(times(recent.of("demo/web"))).hasSize(RecentDecisions.PER_HPA).startsWith(6L).endsWith(25L).isSorted();
-        assertThat(times(recent.of("demo/api"))).containsExactly(100L);
+        assertThat(times(recent.of(HpaKey.parse("demo/web")))).hasSize(RecentDecisions.PER_HPA).startsWith(6L).endsWith(25L).isSorted();
+        assertThat(times(recent.of(HpaKey.parse("demo/api")))).containsExactly(100L);
         assertThat(recent.size()).isEqualTo(21);
     }
 
@@ -45,7 +46,7 @@ class RecentDecisionsTest {
         }
         assertThat(recent.size()).isEqualTo(10);
         for (int h = 0; h < 5; h++) {
-            assertThat(times(recent.of("demo/hpa-" + h))).containsExactly(50L + h, 60L + h);
+            assertThat(times(recent.of(HpaKey.parse("demo/hpa-" + h)))).containsExactly(50L + h, 60L + h);
         }
     }
 
@@ -57,8 +58,8 @@ class RecentDecisionsTest {
             assertThat(recent.orderLength()).isLessThanOrEqualTo(2 * 12);
         }
         assertThat(recent.size()).isEqualTo(6);
-        recent.forget("demo/hpa-0");
-        assertThat(recent.of("demo/hpa-0")).isEmpty();
+        recent.forget(HpaKey.parse("demo/hpa-0"));
+        assertThat(recent.of(HpaKey.parse("demo/hpa-0"))).isEmpty();
         assertThat(recent.size()).isEqualTo(3);
         for (long t = 0; t < 100; t++) {
             recent.add(trace("demo/hpa-new-" + t, t));

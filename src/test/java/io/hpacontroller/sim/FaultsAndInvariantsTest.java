@@ -3,6 +3,7 @@ package io.hpacontroller.sim;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatusBuilder;
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.trace.DecisionTrace;
 import io.hpacontroller.core.trace.ReconcileOutcome;
 import io.hpacontroller.sim.scenario.Scenario;
@@ -89,7 +90,7 @@ class FaultsAndInvariantsTest {
     }
 
     private static ReconcileOutcome outcome(int current, int desired, boolean rescaled) {
-        DecisionTrace trace = new DecisionTrace("default/web", 0, current, 2, 10, List.of(), -1, null, desired, null, null, List.of(),
+        DecisionTrace trace = new DecisionTrace(HpaKey.parse("default/web"), 0, current, 2, 10, List.of(), -1, null, desired, null, null, List.of(),
                 null, desired, rescaled ? ReconcileOutcome.Action.SCALE_UP : ReconcileOutcome.Action.NONE, rescaled, "",
                 ReconcileOutcome.ErrorKind.NONE, null, null);
         return new ReconcileOutcome(trace, null, false, List.of());

@@ -98,8 +98,7 @@ public final class SampleCadence {
             return;
         }
         long interval = interval();
-        long backSlack = interval > 0 ? interval / 2 : BACK_SLACK_MILLIS;
-        if (sampleTime > at + FUTURE_SLACK_MILLIS || (newest != Long.MIN_VALUE && sampleTime < newest - backSlack)) {
+        if (outOfOrder(at, sampleTime, interval)) {
             forget();
             ignoredUntil = at + QUARANTINE_MILLIS;
             return;
@@ -107,6 +106,26 @@ public final class SampleCadence {
         if (at < ignoredUntil) {
             return;
         }
+        advanceNewest(at, sampleTime, interval);
+        if (interval() != interval) { // the resolution changed (or is known now): bounds computed with the old one may be wrong
+            lower = Long.MIN_VALUE;
+            upper = Long.MAX_VALUE;
+            interval = interval();
+        }
+        if (interval <= 0) {
+            return;
+        }
+        narrowBounds(at - sampleTime, interval);
+    }
+
+    /** A sample from the future, or older than the newest by more than the slack: the source is not what was learned. */
+    private boolean outOfOrder(long at, long sampleTime, long interval) {
+        long backSlack = interval > 0 ? interval / 2 : BACK_SLACK_MILLIS;
+        return sampleTime > at + FUTURE_SLACK_MILLIS || (newest != Long.MIN_VALUE && sampleTime < newest - backSlack);
+    }
+
+    /** Takes the sample as the newest, learning the step from the previous newest. */
+    private void advanceNewest(long at, long sampleTime, long interval) {
         if (newest == Long.MIN_VALUE) {
             newest = sampleTime;
             newestSince = at;
@@ -129,15 +148,10 @@ public final class SampleCadence {
             }
             newest = sampleTime;
         }
-        if (interval() != interval) { // the resolution changed (or is known now): bounds computed with the old one may be wrong
-            lower = Long.MIN_VALUE;
-            upper = Long.MAX_VALUE;
-            interval = interval();
-        }
-        if (interval <= 0) {
-            return;
-        }
-        long age = at - sampleTime;
+    }
+
+    /** Narrows the bounds of the pipeline's delay with a sample {@code age} ms old when read. */
+    private void narrowBounds(long age, long interval) {
         long newLower = Math.max(lower, age - interval);
         long newUpper = Math.min(upper, age);
         if (newLower >= newUpper) { // contradicts what was learned: the pipeline changed; learn again from here

@@ -74,52 +74,67 @@ public final class ControlAnnotations {
             return Parsed.valid(HpaControls.NONE);
         }
         List<String> problems = new ArrayList<>();
-        Duration syncPeriod = null;
-        Integer fallbackReplicas = null;
-        Duration fallbackAfter = null;
-        Mode mode = Mode.AUTO;
-        Duration cpuInitialization = null;
-        Duration initialReadiness = null;
-        Schedules schedules = null;
-        PredictSetting predict = null;
-        SyncCadence cadence = null;
+        Given given = new Given();
         for (Map.Entry<String, String> a : ours.entrySet()) {
-            String name = a.getKey();
-            String value = a.getValue() == null ? "" : a.getValue().strip();
             try {
-                switch (name) {
-                    case SYNC_PERIOD -> syncPeriod = duration(name, value, HpaControls.SYNC_PERIOD, "30s");
-                    case FALLBACK_AFTER -> fallbackAfter = duration(name, value, HpaControls.FALLBACK_AFTER, "2m");
-                    case CPU_INITIALIZATION_PERIOD -> cpuInitialization = duration(name, value, HpaControls.WARM_UP, "2m");
-                    case INITIAL_READINESS_DELAY -> initialReadiness = duration(name, value, HpaControls.WARM_UP, "60s");
-                    case FALLBACK_REPLICAS -> fallbackReplicas = replicas(name, value);
-                    case MODE -> mode = mode(name, value);
-                    case CADENCE -> cadence = cadence(name, value);
-                    case SchedulesAnnotation.NAME -> schedules = valueOf(SchedulesAnnotation.parse(a.getValue()));
-                    case PredictAnnotation.NAME -> predict = valueOf(PredictAnnotation.parse(a.getValue()));
-                    default -> {
-                        if (!KNOWN.contains(name)) {
-                            throw new IllegalArgumentException(name + ": unknown annotation (known under " + PREFIX + ": " + knownShortNames() + ")");
-                        }
-                    }
-                }
+                given.take(a.getKey(), a.getValue());
             } catch (IllegalArgumentException e) {
                 problems.add(e.getMessage());
             }
         }
-        if (fallbackReplicas != null && fallbackAfter == null && !ours.containsKey(FALLBACK_AFTER)) {
-            problems.add(FALLBACK_AFTER + ": required with " + FALLBACK_REPLICAS + " (a duration " + HpaControls.FALLBACK_AFTER.asText()
-                    + ", e.g. 2m)");
+        given.checkFallbackHalves(ours, problems);
+        return problems.isEmpty() ? Parsed.valid(given.controls()) : Parsed.invalid(String.join("; ", problems));
+    }
+
+    /** The controls read so far, one annotation at a time in the order of their names. */
+    private static final class Given {
+        private Duration syncPeriod;
+        private Integer fallbackReplicas;
+        private Duration fallbackAfter;
+        private Mode mode = Mode.AUTO;
+        private Duration cpuInitialization;
+        private Duration initialReadiness;
+        private Schedules schedules;
+        private PredictSetting predict;
+        private SyncCadence cadence;
+
+        /** Reads one annotation; a bad value or an unknown name throws, naming the annotation. */
+        void take(String name, String raw) {
+            String value = raw == null ? "" : raw.strip();
+            switch (name) {
+                case SYNC_PERIOD -> syncPeriod = duration(name, value, HpaControls.SYNC_PERIOD, "30s");
+                case FALLBACK_AFTER -> fallbackAfter = duration(name, value, HpaControls.FALLBACK_AFTER, "2m");
+                case CPU_INITIALIZATION_PERIOD -> cpuInitialization = duration(name, value, HpaControls.WARM_UP, "2m");
+                case INITIAL_READINESS_DELAY -> initialReadiness = duration(name, value, HpaControls.WARM_UP, "60s");
+                case FALLBACK_REPLICAS -> fallbackReplicas = replicas(name, value);
+                case MODE -> mode = mode(name, value);
+                case CADENCE -> cadence = cadence(name, value);
+                case SchedulesAnnotation.NAME -> schedules = valueOf(SchedulesAnnotation.parse(raw));
+                case PredictAnnotation.NAME -> predict = valueOf(PredictAnnotation.parse(raw));
+                default -> {
+                    if (!KNOWN.contains(name)) {
+                        throw new IllegalArgumentException(name + ": unknown annotation (known under " + PREFIX + ": " + knownShortNames() + ")");
+                    }
+                }
+            }
         }
-        if (fallbackAfter != null && fallbackReplicas == null && !ours.containsKey(FALLBACK_REPLICAS)) {
-            problems.add(FALLBACK_REPLICAS + ": required with " + FALLBACK_AFTER + " (a whole number of at least "
-                    + HpaControls.MIN_FALLBACK_REPLICAS + ")");
+
+        /** The fallback needs both its annotations: one given alone (and not refused already) is a problem. */
+        void checkFallbackHalves(SortedMap<String, String> ours, List<String> problems) {
+            if (fallbackReplicas != null && fallbackAfter == null && !ours.containsKey(FALLBACK_AFTER)) {
+                problems.add(FALLBACK_AFTER + ": required with " + FALLBACK_REPLICAS + " (a duration " + HpaControls.FALLBACK_AFTER.asText()
+                        + ", e.g. 2m)");
+            }
+            if (fallbackAfter != null && fallbackReplicas == null && !ours.containsKey(FALLBACK_REPLICAS)) {
+                problems.add(FALLBACK_REPLICAS + ": required with " + FALLBACK_AFTER + " (a whole number of at least "
+                        + HpaControls.MIN_FALLBACK_REPLICAS + ")");
+            }
         }
-        if (!problems.isEmpty()) {
-            return Parsed.invalid(String.join("; ", problems));
+
+        HpaControls controls() {
+            Fallback fallback = fallbackReplicas == null ? null : new Fallback(fallbackReplicas, fallbackAfter);
+            return new HpaControls(syncPeriod, fallback, mode, cpuInitialization, initialReadiness, schedules, predict, cadence);
         }
-        Fallback fallback = fallbackReplicas == null ? null : new Fallback(fallbackReplicas, fallbackAfter);
-        return Parsed.valid(new HpaControls(syncPeriod, fallback, mode, cpuInitialization, initialReadiness, schedules, predict, cadence));
     }
 
     private static Duration duration(String name, String value, DurationRange range, String example) {

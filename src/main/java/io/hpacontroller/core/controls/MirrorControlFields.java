@@ -71,62 +71,84 @@ public final class MirrorControlFields {
         Map<String, Object> specFields = spec == null || spec.getAdditionalProperties() == null ? Map.of() : spec.getAdditionalProperties();
         Map<String, Object> behaviorFields = spec == null || spec.getBehavior() == null || spec.getBehavior().getAdditionalProperties() == null
                 ? Map.of() : spec.getBehavior().getAdditionalProperties();
-        if (!specFields.containsKey("mode") && !specFields.containsKey("fallback") && !behaviorFields.containsKey("syncPeriodSeconds")
-                && !specFields.containsKey("syncPeriodSeconds") && !specFields.containsKey("cadence")
-                && !behaviorFields.containsKey("cpuInitializationPeriodSeconds") && !behaviorFields.containsKey("initialReadinessDelaySeconds")
-                && !specFields.containsKey("schedules") && !specFields.containsKey("predict")) {
+        if (!hasControlField(specFields, behaviorFields)) {
             return fromAnnotations;
         }
         List<String> problems = new ArrayList<>();
-        SortedMap<String, String> annotated = ControlAnnotations.ours(annotations);
-        Duration syncPeriod = syncPeriod(problems, specFields, behaviorFields);
-        SyncCadence cadence = cadence(problems, specFields.get("cadence"));
-        Duration cpuInitialization = seconds(problems, CPU_INITIALIZATION_PERIOD, behaviorFields, "cpuInitializationPeriodSeconds", HpaControls.WARM_UP);
-        Duration initialReadiness = seconds(problems, INITIAL_READINESS_DELAY, behaviorFields, "initialReadinessDelaySeconds", HpaControls.WARM_UP);
-        Mode mode = mode(problems, specFields.get("mode"));
-        Fallback fallback = fallback(problems, specFields.get("fallback"));
-        Schedules schedules = setting(problems, specFields, "schedules", SCHEDULES, SchedulesAnnotation::parse);
-        PredictSetting predict = setting(problems, specFields, "predict", PREDICT, PredictAnnotation::parse);
-        twice(problems, syncPeriod, specFields.containsKey("syncPeriodSeconds") ? SYNC_PERIOD : BEHAVIOR_SYNC_PERIOD, annotated,
-                ControlAnnotations.SYNC_PERIOD);
-        twice(problems, cadence, CADENCE, annotated, ControlAnnotations.CADENCE);
-        twice(problems, cpuInitialization, CPU_INITIALIZATION_PERIOD, annotated, ControlAnnotations.CPU_INITIALIZATION_PERIOD);
-        twice(problems, initialReadiness, INITIAL_READINESS_DELAY, annotated, ControlAnnotations.INITIAL_READINESS_DELAY);
-        twice(problems, mode, MODE, annotated, ControlAnnotations.MODE);
-        twice(problems, fallback, FALLBACK, annotated, ControlAnnotations.FALLBACK_REPLICAS);
-        twice(problems, fallback, FALLBACK, annotated, ControlAnnotations.FALLBACK_AFTER);
-        twice(problems, specFields.containsKey("schedules") ? SCHEDULES : null, SCHEDULES, annotated, SchedulesAnnotation.NAME);
-        twice(problems, specFields.containsKey("predict") ? PREDICT : null, PREDICT, annotated, PredictAnnotation.NAME);
+        Fields fields = Fields.read(problems, specFields, behaviorFields);
+        fields.checkGivenOnce(problems, specFields, ControlAnnotations.ours(annotations));
         if (fromAnnotations instanceof Parsed.Invalid<HpaControls> invalid) {
             problems.add(invalid.message());
         }
         if (!problems.isEmpty()) {
             return Parsed.invalid(String.join("; ", problems));
         }
-        HpaControls c = ((Parsed.Valid<HpaControls>) fromAnnotations).value();
-        if (syncPeriod != null) {
-            c = c.withSyncPeriod(syncPeriod);
-        }
-        if (fallback != null) {
-            c = c.withFallback(fallback);
-        }
-        if (mode != null) {
-            c = c.withMode(mode);
-        }
-        if (cadence != null) {
-            c = c.withCadence(cadence);
-        }
-        if (schedules != null) {
-            c = c.withSchedules(schedules);
-        }
-        if (predict != null) {
-            c = c.withPredict(predict);
-        }
-        if (cpuInitialization != null || initialReadiness != null) {
-            c = c.withWarmUp(cpuInitialization != null ? cpuInitialization : c.cpuInitializationPeriod(),
-                    initialReadiness != null ? initialReadiness : c.initialReadinessDelay());
-        }
+        HpaControls c = fields.over(((Parsed.Valid<HpaControls>) fromAnnotations).value());
         return Parsed.valid(c.isNone() ? HpaControls.NONE : c);
+    }
+
+    private static boolean hasControlField(Map<String, Object> specFields, Map<String, Object> behaviorFields) {
+        return specFields.containsKey("mode") || specFields.containsKey("fallback") || behaviorFields.containsKey("syncPeriodSeconds")
+                || specFields.containsKey("syncPeriodSeconds") || specFields.containsKey("cadence")
+                || behaviorFields.containsKey("cpuInitializationPeriodSeconds") || behaviorFields.containsKey("initialReadinessDelaySeconds")
+                || specFields.containsKey("schedules") || specFields.containsKey("predict");
+    }
+
+    /** The controls the fields give (null where a field is absent or invalid; its problem is listed). */
+    private record Fields(Duration syncPeriod, SyncCadence cadence, Duration cpuInitialization, Duration initialReadiness, Mode mode,
+                          Fallback fallback, Schedules schedules, PredictSetting predict) {
+
+        static Fields read(List<String> problems, Map<String, Object> specFields, Map<String, Object> behaviorFields) {
+            return new Fields(MirrorControlFields.syncPeriod(problems, specFields, behaviorFields),
+                    MirrorControlFields.cadence(problems, specFields.get("cadence")),
+                    seconds(problems, CPU_INITIALIZATION_PERIOD, behaviorFields, "cpuInitializationPeriodSeconds", HpaControls.WARM_UP),
+                    seconds(problems, INITIAL_READINESS_DELAY, behaviorFields, "initialReadinessDelaySeconds", HpaControls.WARM_UP),
+                    MirrorControlFields.mode(problems, specFields.get("mode")),
+                    MirrorControlFields.fallback(problems, specFields.get("fallback")),
+                    setting(problems, specFields, "schedules", SCHEDULES, SchedulesAnnotation::parse),
+                    setting(problems, specFields, "predict", PREDICT, PredictAnnotation::parse));
+        }
+
+        /** A control given both by a field and by its annotation is a problem. */
+        void checkGivenOnce(List<String> problems, Map<String, Object> specFields, Map<String, String> annotated) {
+            twice(problems, syncPeriod, specFields.containsKey("syncPeriodSeconds") ? SYNC_PERIOD : BEHAVIOR_SYNC_PERIOD, annotated,
+                    ControlAnnotations.SYNC_PERIOD);
+            twice(problems, cadence, CADENCE, annotated, ControlAnnotations.CADENCE);
+            twice(problems, cpuInitialization, CPU_INITIALIZATION_PERIOD, annotated, ControlAnnotations.CPU_INITIALIZATION_PERIOD);
+            twice(problems, initialReadiness, INITIAL_READINESS_DELAY, annotated, ControlAnnotations.INITIAL_READINESS_DELAY);
+            twice(problems, mode, MODE, annotated, ControlAnnotations.MODE);
+            twice(problems, fallback, FALLBACK, annotated, ControlAnnotations.FALLBACK_REPLICAS);
+            twice(problems, fallback, FALLBACK, annotated, ControlAnnotations.FALLBACK_AFTER);
+            twice(problems, specFields.containsKey("schedules") ? SCHEDULES : null, SCHEDULES, annotated, SchedulesAnnotation.NAME);
+            twice(problems, specFields.containsKey("predict") ? PREDICT : null, PREDICT, annotated, PredictAnnotation.NAME);
+        }
+
+        /** The annotations' controls with each given field in their place. */
+        HpaControls over(HpaControls c) {
+            if (syncPeriod != null) {
+                c = c.withSyncPeriod(syncPeriod);
+            }
+            if (fallback != null) {
+                c = c.withFallback(fallback);
+            }
+            if (mode != null) {
+                c = c.withMode(mode);
+            }
+            if (cadence != null) {
+                c = c.withCadence(cadence);
+            }
+            if (schedules != null) {
+                c = c.withSchedules(schedules);
+            }
+            if (predict != null) {
+                c = c.withPredict(predict);
+            }
+            if (cpuInitialization != null || initialReadiness != null) {
+                c = c.withWarmUp(cpuInitialization != null ? cpuInitialization : c.cpuInitializationPeriod(),
+                        initialReadiness != null ? initialReadiness : c.initialReadinessDelay());
+            }
+            return c;
+        }
     }
 
     private static void twice(List<String> problems, Object field, String fieldName, Map<String, String> annotated, String annotation) {

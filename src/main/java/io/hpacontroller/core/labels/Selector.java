@@ -277,6 +277,7 @@ public final class Selector {
             return new Selector(reqs, false);
         }
 
+        /** Upstream's parseRequirement: a key, then an operator and its values (none for "key" and "!key"). */
         private Requirement requirement() {
             skipSpace();
             if (peek() == '!') {
@@ -291,35 +292,53 @@ public final class Selector {
             if (pos == s.length() || peek() == ',') {
                 return new Requirement(key, Operator.EXISTS, Set.of());
             }
+            Operator op = operator();
+            return switch (op) {
+                case IN, NOT_IN -> new Requirement(key, op, values(key));
+                case GREATER_THAN, LESS_THAN -> integer(single(key, op));
+                default -> single(key, op);
+            };
+        }
+
+        /** Upstream's parseOperator: one of =, ==, !=, &gt;, &lt;, in, notin. */
+        private Operator operator() {
             if (s.startsWith("==", pos)) {
                 pos += 2;
-                return single(key, Operator.EQUALS);
+                return Operator.EQUALS;
             }
             if (s.startsWith("!=", pos)) {
                 pos += 2;
-                return single(key, Operator.NOT_EQUALS);
+                return Operator.NOT_EQUALS;
             }
             if (peek() == '=') {
                 pos++;
-                return single(key, Operator.EQUALS);
+                return Operator.EQUALS;
             }
             if (peek() == '>' || peek() == '<') {
                 Operator op = peek() == '>' ? Operator.GREATER_THAN : Operator.LESS_THAN;
                 pos++;
-                Requirement r = single(key, op);
-                try {
-                    Long.parseLong(r.values().iterator().next());
-                } catch (NumberFormatException e) {
-                    throw new IllegalArgumentException("for 'Gt', 'Lt' operators, the value must be an integer");
-                }
-                return r;
+                return op;
             }
             String word = identifier();
-            Operator op = switch (word) {
+            return switch (word) {
                 case "in" -> Operator.IN;
                 case "notin" -> Operator.NOT_IN;
                 default -> throw error("expected one of '=', '==', '!=', 'in', 'notin', found '" + word + "'");
             };
+        }
+
+        /** A Gt or Lt requirement, whose value must be an integer. */
+        private static Requirement integer(Requirement r) {
+            try {
+                Long.parseLong(r.values().iterator().next());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("for 'Gt', 'Lt' operators, the value must be an integer");
+            }
+            return r;
+        }
+
+        /** Upstream's parseValues: "(v1, v2, ...)", not empty. */
+        private Set<String> values(String key) {
             skipSpace();
             expect('(');
             Set<String> values = new TreeSet<>();
@@ -339,7 +358,7 @@ public final class Selector {
                 }
                 expect(',');
             }
-            return new Requirement(key, op, values);
+            return values;
         }
 
         private Requirement single(String key, Operator op) {

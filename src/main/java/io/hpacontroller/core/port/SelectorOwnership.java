@@ -1,5 +1,6 @@
 package io.hpacontroller.core.port;
 
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.labels.Selector;
 import io.hpacontroller.core.model.PodInfo;
 
@@ -36,12 +37,12 @@ public interface SelectorOwnership {
     /** No HPA ever shares pods: for drivers that see a single HPA. */
     SelectorOwnership NONE = new SelectorOwnership() {
         @Override
-        public Controllers controllers(String hpaKey, String namespace, Selector selector, List<PodInfo> pods) {
-            return new Controllers(1, List.of(hpaKey));
+        public Controllers controllers(HpaKey hpaKey, String namespace, Selector selector, List<PodInfo> pods) {
+            return new Controllers(1, List.of(hpaKey.toString()));
         }
 
         @Override
-        public void forget(String hpaKey) {
+        public void forget(HpaKey hpaKey) {
         }
     };
 
@@ -49,8 +50,8 @@ public interface SelectorOwnership {
      * Records the HPA's current selector (when the driver still knows the HPA) and returns the HPAs whose
      * selector matches at least one of these pods (the HPA itself included when it matches any).
      */
-    Controllers controllers(String hpaKey, String namespace, Selector selector, List<PodInfo> pods);
+    Controllers controllers(HpaKey hpaKey, String namespace, Selector selector, List<PodInfo> pods);
 
     /** The HPA is gone. */
-    void forget(String hpaKey);
+    void forget(HpaKey hpaKey);
 }

@@ -1,11 +1,11 @@
 package io.hpacontroller.core.reconcile;
 
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.labels.Selector;
 import io.hpacontroller.core.model.Labels;
 import io.hpacontroller.core.model.PodInfo;
 import io.hpacontroller.core.port.SelectorOwnership;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -37,17 +37,17 @@ public final class HpaSelectorIndex implements SelectorOwnership {
 
     private final Map<String, Namespace> namespaces = new ConcurrentHashMap<>();
     /** The registered HPAs and their namespace. */
-    private final Map<String, String> namespaceOf = new ConcurrentHashMap<>();
+    private final Map<HpaKey, String> namespaceOf = new ConcurrentHashMap<>();
 
     /** One namespace's HPAs, grouped by selector; guarded by its own lock (a check holds it for a handful of selector matches). */
     private static final class Namespace {
-        final Map<String, Selector> selectorOf = new HashMap<>();
+        final Map<HpaKey, Selector> selectorOf = new HashMap<>();
         /** The HPAs of each distinct selector, in key order. */
-        final Map<Selector, TreeSet<String>> groups = new HashMap<>();
+        final Map<Selector, TreeSet<HpaKey>> groups = new HashMap<>();
         final Map<String, Set<Selector>> byRequiredLabel = new HashMap<>();
         final Set<Selector> withoutRequiredLabel = new HashSet<>();
 
-        synchronized void put(String hpaKey, Selector selector) {
+        synchronized void put(HpaKey hpaKey, Selector selector) {
             Selector previous = selectorOf.put(hpaKey, selector);
             if (selector.equals(previous)) {
                 return;
@@ -65,15 +65,15 @@ public final class HpaSelectorIndex implements SelectorOwnership {
             }).add(hpaKey);
         }
 
-        synchronized void remove(String hpaKey) {
+        synchronized void remove(HpaKey hpaKey) {
             Selector previous = selectorOf.remove(hpaKey);
             if (previous != null) {
                 leave(hpaKey, previous);
             }
         }
 
-        private void leave(String hpaKey, Selector selector) {
-            TreeSet<String> group = groups.get(selector);
+        private void leave(HpaKey hpaKey, Selector selector) {
+            TreeSet<HpaKey> group = groups.get(selector);
             if (group == null || !group.remove(hpaKey) || !group.isEmpty()) {
                 return;
             }
@@ -88,7 +88,7 @@ public final class HpaSelectorIndex implements SelectorOwnership {
         }
 
         /** The HPAs (of those {@code counted}) whose selector matches at least one of the pods. */
-        synchronized Controllers controlling(List<PodInfo> pods, Predicate<String> counted) {
+        synchronized Controllers controlling(List<PodInfo> pods, Predicate<HpaKey> counted) {
             Set<Selector> matching = new LinkedHashSet<>();
             for (PodInfo pod : pods) {
                 Labels labels = pod.labels();
@@ -101,18 +101,18 @@ public final class HpaSelectorIndex implements SelectorOwnership {
                 }
             }
             int count = 0;
-            TreeSet<String> first = new TreeSet<>();
+            TreeSet<HpaKey> first = new TreeSet<>();
             for (Selector s : matching) {
-                TreeSet<String> group = groups.get(s);
+                TreeSet<HpaKey> group = groups.get(s);
                 if (counted == ALL) { // the group's size, and its first keys (in key order, so the rest would be named no earlier)
                     count += group.size();
-                    for (String key : group) {
+                    for (HpaKey key : group) {
                         if (!offer(first, key)) {
                             break;
                         }
                     }
                 } else {
-                    for (String key : group) {
+                    for (HpaKey key : group) {
                         if (counted.test(key)) {
                             count++;
                             offer(first, key);
@@ -120,11 +120,11 @@ public final class HpaSelectorIndex implements SelectorOwnership {
                     }
                 }
             }
-            return new Controllers(count, new ArrayList<>(first));
+            return new Controllers(count, first.stream().map(HpaKey::toString).toList());
         }
 
         /** Keeps the key among the first {@value SelectorOwnership#NAMED_MAX} in key order; false when it is not one of them. */
-        private static boolean offer(TreeSet<String> first, String key) {
+        private static boolean offer(TreeSet<HpaKey> first, HpaKey key) {
             if (first.size() == NAMED_MAX) {
                 if (key.compareTo(first.last()) >= 0) {
                     return false;
@@ -142,24 +142,24 @@ public final class HpaSelectorIndex implements SelectorOwnership {
         }
     }
 
-    private static final Predicate<String> ALL = key -> true;
+    private static final Predicate<HpaKey> ALL = key -> true;
 
     /**
      * The HPA exists (its informer delivered it): its selector will be recorded by its reconciles. Until
      * the first one, it selects nothing.
      */
-    public void register(String hpaKey, String namespace) {
+    public void register(HpaKey hpaKey, String namespace) {
         namespaceOf.putIfAbsent(hpaKey, namespace);
     }
 
     /** Records the selector of a registered HPA (atomically with {@link #forget}), and finds the HPAs controlling the pods. */
     @Override
-    public Controllers controllers(String hpaKey, String namespace, Selector selector, List<PodInfo> pods) {
+    public Controllers controllers(HpaKey hpaKey, String namespace, Selector selector, List<PodInfo> pods) {
         return controllers(hpaKey, namespace, selector, pods, ALL);
     }
 
-    /** As {@link #controllers(String, String, Selector, List)}, counting and naming only the HPAs whose key passes {@code counted}. */
-    public Controllers controllers(String hpaKey, String namespace, Selector selector, List<PodInfo> pods, Predicate<String> counted) {
+    /** As {@link #controllers(HpaKey, String, Selector, List)}, counting and naming only the HPAs whose key passes {@code counted}. */
+    public Controllers controllers(HpaKey hpaKey, String namespace, Selector selector, List<PodInfo> pods, Predicate<HpaKey> counted) {
         Namespace ns = namespaces.computeIfAbsent(namespace, n -> new Namespace());
         namespaceOf.computeIfPresent(hpaKey, (key, registeredIn) -> {
             ns.put(key, selector);
@@ -169,7 +169,7 @@ public final class HpaSelectorIndex implements SelectorOwnership {
     }
 
     @Override
-    public void forget(String hpaKey) {
+    public void forget(HpaKey hpaKey) {
         String namespace = namespaceOf.remove(hpaKey);
         if (namespace != null) {
             Namespace ns = namespaces.get(namespace);

@@ -1,5 +1,6 @@
 package io.hpacontroller.core.reconcile;
 
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.GoDuration;
 import io.hpacontroller.core.Parsed;
 import io.hpacontroller.core.calc.Proposal;
@@ -60,10 +61,10 @@ final class LoadPrediction {
     private record CachedForecast(long nowMinute, long targetMinute, Forecast forecast) {
     }
 
-    private final Map<String, Learned> learned = new ConcurrentHashMap<>();
+    private final Map<HpaKey, Learned> learned = new ConcurrentHashMap<>();
 
     /** The HPA was deleted: forget its decoded load (its history goes with it). */
-    void forget(String key) {
+    void forget(HpaKey key) {
         learned.remove(key);
     }
 
@@ -73,7 +74,7 @@ final class LoadPrediction {
     }
 
     /** The HPA does not predict (any more): nothing of its load is kept. */
-    void stop(String key, LearnedLoad load) {
+    void stop(HpaKey key, LearnedLoad load) {
         learned.remove(key);
         if (load.encoded() != null) {
             load.set(null);
@@ -88,7 +89,7 @@ final class LoadPrediction {
      * @param statusReplicas  status.replicas of the target
      * @param maxReplicas     spec.maxReplicas: a forecast worth more is discarded
      */
-    PredictionTrace predict(String key, LearnedLoad load, PredictSetting setting, List<String> identities, List<MetricTrace> traces,
+    PredictionTrace predict(HpaKey key, LearnedLoad load, PredictSetting setting, List<String> identities, List<MetricTrace> traces,
                             int currentReplicas, int statusReplicas, int maxReplicas, Tolerances tolerances, long now) {
         Learned l = learnedOf(key, load, setting);
         long nowMinute = Math.floorDiv(now, 60_000L);
@@ -138,7 +139,7 @@ final class LoadPrediction {
     }
 
     /** The decoded load of the HPA, read again when its history holds another stored text (restored) or the setting changed. */
-    private Learned learnedOf(String key, LearnedLoad kept, PredictSetting setting) {
+    private Learned learnedOf(HpaKey key, LearnedLoad kept, PredictSetting setting) {
         String stored = kept.encoded();
         Learned l = learned.get(key);
         if (l != null && l.stored == stored && l.setting.equals(setting)) {

@@ -181,25 +181,15 @@ public final class MetricEvaluator {
                 "failed to get " + source.getContainer() + " container metric value: ");
     }
 
+    /** Upstream's computeStatusForResourceMetricGeneric: an average value (usage) target, else an average utilization one. */
     private Evaluated resourceGeneric(Context ctx, String type, MetricTarget target, FieldPath at, String resource, String container, String outer)
             throws MetricError {
         if (target == null) {
             throw MetricError.spec(outer, "invalid resource metric source: neither an average utilization target nor an average value (usage) target was set");
         }
-        boolean containerMetric = !container.isEmpty();
         if (target.getAverageValue() != null) {
             long targetUsage = positiveMilli(target.getAverageValue(), at.child("target").child("averageValue"), outer);
-            String failed = "failed to get " + resource + " usage: ";
-            Map<String, PodMetric> fetched = fetchResource(ctx, resource, container, outer, failed);
-            Proposal p;
-            try {
-                p = calculator.averageValue(ctx.specReplicas(), targetUsage, resource, ctx.tolerances(), listPods(ctx), fetched, ctx.now());
-            } catch (CalculationException e) {
-                throw MetricError.failed(outer, failed + e.getMessage());
-            }
-            MetricValueStatus value = new MetricValueStatus(null, Quantities.decimal(p.usage()), null);
-            return new Evaluated(proposal(type, resource, resource + " resource", "AverageValue", targetUsage / 1000.0, p.usage() / 1000.0,
-                    timestampOf(fetched), p), resourceStatus(type, resource, container, value));
+            return resourceAverageValue(ctx, type, targetUsage, resource, container, outer);
         }
         if (target.getAverageUtilization() == null) {
             throw MetricError.spec(outer, "invalid resource metric source: neither an average utilization target nor an average value (usage) target was set");
@@ -208,6 +198,26 @@ public final class MetricEvaluator {
         if (targetUtilization <= 0) {
             throw MetricError.spec(outer, "invalid resource metric source: averageUtilization must be greater than 0, got " + targetUtilization);
         }
+        return resourceUtilization(ctx, type, targetUtilization, resource, container, outer);
+    }
+
+    private Evaluated resourceAverageValue(Context ctx, String type, long targetUsage, String resource, String container, String outer)
+            throws MetricError {
+        String failed = "failed to get " + resource + " usage: ";
+        Map<String, PodMetric> fetched = fetchResource(ctx, resource, container, outer, failed);
+        Proposal p;
+        try {
+            p = calculator.averageValue(ctx.specReplicas(), targetUsage, resource, ctx.tolerances(), listPods(ctx), fetched, ctx.now());
+        } catch (CalculationException e) {
+            throw MetricError.failed(outer, failed + e.getMessage());
+        }
+        MetricValueStatus value = new MetricValueStatus(null, Quantities.decimal(p.usage()), null);
+        return new Evaluated(proposal(type, resource, resource + " resource", "AverageValue", targetUsage / 1000.0, p.usage() / 1000.0,
+                timestampOf(fetched), p), resourceStatus(type, resource, container, value));
+    }
+
+    private Evaluated resourceUtilization(Context ctx, String type, int targetUtilization, String resource, String container, String outer)
+            throws MetricError {
         String failed = "failed to get " + resource + " utilization: ";
         Map<String, PodMetric> fetched = fetchResource(ctx, resource, container, outer, failed);
         Proposal p;
@@ -218,7 +228,7 @@ public final class MetricEvaluator {
             throw MetricError.failed(outer, failed + e.getMessage());
         }
         MetricValueStatus value = new MetricValueStatus(p.utilization(), Quantities.decimal(p.usage()), null);
-        String metric = resource + (containerMetric ? " container" : "") + " resource utilization (percentage of request)";
+        String metric = resource + (container.isEmpty() ? "" : " container") + " resource utilization (percentage of request)";
         return new Evaluated(proposal(type, resource, metric, "Utilization", targetUtilization, p.utilization(), timestampOf(fetched), p),
                 resourceStatus(type, resource, container, value));
     }

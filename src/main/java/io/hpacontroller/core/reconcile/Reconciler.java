@@ -143,12 +143,11 @@ public final class Reconciler {
         return config;
     }
 
-    /** The HPA was deleted: drop everything remembered about it (held by the key's wire form). */
+    /** The HPA was deleted: drop everything remembered about it. */
     public void forget(HpaKey key) {
-        String held = key.toString();
-        histories.forget(held);
-        selectors.forget(held);
-        ahead.forget(held);
+        histories.forget(key);
+        selectors.forget(key);
+        ahead.forget(key);
     }
 
     /** HPAs whose learned load (predictive scaling) is held decoded, besides their histories. */
@@ -173,7 +172,7 @@ public final class Reconciler {
      * that HPA, once. The HPA's history is restored first, where it is kept ({@link KeptHistory#restore}). Never throws.
      */
     public ReconcileOutcome reconcile(HorizontalPodAutoscaler hpa, Parsed<HpaControls> controls) {
-        String key = HpaKey.of(hpa).toString();
+        HpaKey key = HpaKey.of(hpa);
         long now = clock.millis();
         HorizontalPodAutoscalerStatus original = hpa == null || hpa.getStatus() == null ? new HorizontalPodAutoscalerStatus() : hpa.getStatus();
         try {

@@ -1,5 +1,6 @@
 package io.hpacontroller.core.reconcile;
 
+import io.hpacontroller.core.HpaKey;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerSpec;
 import io.hpacontroller.core.GoDuration;
 import io.hpacontroller.core.calc.Tolerances;
@@ -49,7 +50,7 @@ final class ScalingAhead {
      * Without the predict control, forgets what was learned; with it, what makes the setting unusable for this spec
      * (as the controls' error message), if anything.
      */
-    Optional<String> check(String key, LearnedLoad learned, PredictSetting setting, HorizontalPodAutoscalerSpec spec) {
+    Optional<String> check(HpaKey key, LearnedLoad learned, PredictSetting setting, HorizontalPodAutoscalerSpec spec) {
         if (setting == null) {
             prediction.stop(key, learned);
             return Optional.empty();
@@ -65,7 +66,7 @@ final class ScalingAhead {
      * @param currentReplicas spec.replicas of the target
      * @param statusReplicas  status.replicas of the target
      */
-    PredictionTrace predict(String key, LearnedLoad learned, PredictSetting setting, List<String> identities, List<MetricTrace> traces,
+    PredictionTrace predict(HpaKey key, LearnedLoad learned, PredictSetting setting, List<String> identities, List<MetricTrace> traces,
                             int currentReplicas, int statusReplicas, int maxReplicas, Tolerances tolerances, long now, int desiredReplicas) {
         PredictionTrace p = prediction.predict(key, learned, setting, identities, traces, currentReplicas, statusReplicas, maxReplicas,
                 tolerances, now);
@@ -79,7 +80,7 @@ final class ScalingAhead {
     }
 
     /** The HPA was deleted. */
-    void forget(String key) {
+    void forget(HpaKey key) {
         prediction.forget(key);
     }
 

@@ -1,5 +1,6 @@
 package io.hpacontroller.core.reconcile;
 
+import io.hpacontroller.core.HpaKey;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.CrossVersionObjectReference;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerCondition;
@@ -21,7 +22,7 @@ import java.util.Set;
  * phases return what they decided as values ({@link Phases}); the one thing they share that changes is the conditions,
  * the status being built (upstream sets them on its copy of the HPA).
  */
-record Sync(HorizontalPodAutoscaler hpa, String key, String namespace, long now, HorizontalPodAutoscalerStatus original,
+record Sync(HorizontalPodAutoscaler hpa, HpaKey key, String namespace, long now, HorizontalPodAutoscalerStatus original,
             ConditionList conditions, HpaControls controls) {
 
     /**

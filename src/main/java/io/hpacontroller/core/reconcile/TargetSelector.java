@@ -1,5 +1,6 @@
 package io.hpacontroller.core.reconcile;
 
+import io.hpacontroller.core.HpaKey;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.hpacontroller.core.labels.ParsedSelectors;
 import io.hpacontroller.core.labels.Selector;
@@ -33,7 +34,7 @@ final class TargetSelector {
     record Check(Selector selector, String error, String reason) {
     }
 
-    Check check(HorizontalPodAutoscaler hpa, String key, String namespace, String text, ConditionList conditions) {
+    Check check(HorizontalPodAutoscaler hpa, HpaKey key, String namespace, String text, ConditionList conditions) {
         if (text == null || text.isEmpty()) {
             String error = "selector is required";
             events.record(hpa, EventRecorder.Type.Warning, "SelectorRequired", error);
@@ -74,7 +75,7 @@ final class TargetSelector {
     }
 
     /** The HPA is gone. */
-    void forget(String key) {
+    void forget(HpaKey key) {
         ownership.forget(key);
     }
 }

@@ -1,5 +1,6 @@
 package io.hpacontroller.core.trace;
 
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.normalize.Normalization;
 import io.hpacontroller.core.trace.ReconcileOutcome.Action;
 import io.hpacontroller.core.trace.ReconcileOutcome.ErrorKind;
@@ -14,7 +15,7 @@ import java.util.List;
  * <p>Names follow upstream's where it has them ({@code rawDesiredReplicas}, {@code constraintsApplied} in
  * kubernetes/kubernetes#138992, KEP-6107).
  *
- * @param hpa                namespace/name
+ * @param hpa                the HPA's key (its wire form, "namespace/name", in JSON)
  * @param time               when the sync ran (epoch millis)
  * @param currentReplicas    spec.replicas of the target as read, -1 when the scale could not be read
  * @param minReplicas        spec.minReplicas (1 when unset), -1 before the bounds were read
@@ -46,7 +47,7 @@ import java.util.List;
  * @param prediction         what predictive scaling proposed ({@link PredictionTrace#NONE} without it); when it raised the
  *                           recommendation, the normalizer started from its proposal instead of {@code rawDesiredReplicas}
  */
-public record DecisionTrace(String hpa, long time, int currentReplicas, int minReplicas, int maxReplicas, List<MetricTrace> metrics,
+public record DecisionTrace(HpaKey hpa, long time, int currentReplicas, int minReplicas, int maxReplicas, List<MetricTrace> metrics,
                             int selectedMetric, String metricsVerdict, int rawDesiredReplicas, String rescaleRule,
                             Normalization normalization, List<String> constraintsApplied, String scaleToZero, int desiredReplicas,
                             Action action, boolean rescaled, String reason, ErrorKind error, String errorReason, String errorMessage,
@@ -97,7 +98,7 @@ public record DecisionTrace(String hpa, long time, int currentReplicas, int minR
     }
 
     /** A trace without per-HPA controls, scheduled or predictive scaling. */
-    public DecisionTrace(String hpa, long time, int currentReplicas, int minReplicas, int maxReplicas, List<MetricTrace> metrics,
+    public DecisionTrace(HpaKey hpa, long time, int currentReplicas, int minReplicas, int maxReplicas, List<MetricTrace> metrics,
                          int selectedMetric, String metricsVerdict, int rawDesiredReplicas, String rescaleRule,
                          Normalization normalization, List<String> constraintsApplied, String scaleToZero, int desiredReplicas,
                          Action action, boolean rescaled, String reason, ErrorKind error, String errorReason, String errorMessage) {
@@ -107,7 +108,7 @@ public record DecisionTrace(String hpa, long time, int currentReplicas, int minR
     }
 
     /** A trace of a sync of {@code hpa} at {@code time} that decided nothing yet: every other field as before the scale was read. */
-    public static Builder builder(String hpa, long time) {
+    public static Builder builder(HpaKey hpa, long time) {
         return new Builder(hpa, time);
     }
 
@@ -140,7 +141,7 @@ public record DecisionTrace(String hpa, long time, int currentReplicas, int minR
 
     /** Assembles a {@link DecisionTrace} as a sync goes: each step sets what it decided. */
     public static final class Builder {
-        private final String hpa;
+        private final HpaKey hpa;
         private final long time;
         private int currentReplicas = -1;
         private int minReplicas = -1;
@@ -164,7 +165,7 @@ public record DecisionTrace(String hpa, long time, int currentReplicas, int minR
         private ScheduleTrace schedule = ScheduleTrace.NONE;
         private PredictionTrace prediction = PredictionTrace.NONE;
 
-        private Builder(String hpa, long time) {
+        private Builder(HpaKey hpa, long time) {
             this.hpa = hpa;
             this.time = time;
         }

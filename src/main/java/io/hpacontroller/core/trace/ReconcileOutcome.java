@@ -1,5 +1,6 @@
 package io.hpacontroller.core.trace;
 
+import io.hpacontroller.core.HpaKey;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerCondition;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus;
 
@@ -18,8 +19,8 @@ import java.util.List;
 public record ReconcileOutcome(DecisionTrace trace, HorizontalPodAutoscalerStatus status, boolean statusWritten,
                                List<MetricComputation> computations) {
 
-    /** namespace/name. */
-    public String key() {
+    /** The synced HPA's key. */
+    public HpaKey key() {
         return trace.hpa();
     }
 

@@ -157,7 +157,26 @@ public final class HpaValidation {
         if (!METRIC_SOURCE_TYPES.contains(type)) {
             errors.add(FieldError.notSupported(path.child("type"), type, METRIC_SOURCE_TYPES));
         }
-        // only the first source present is validated; the others are refused below
+        Set<String> present = presentSources(spec, path);
+        String expected = sourceFieldOf(type);
+        if (expected == null) {
+            // upstream reports an unknown type twice (its switch's default case repeats the check above);
+            // kubectl shows it once
+            errors.add(FieldError.notSupported(path.child("type"), type, METRIC_SOURCE_TYPES));
+        } else if (!present.contains(expected)) {
+            errors.add(FieldError.required(path.child(expected), "must populate information for the given metric source"));
+        }
+        if (present.size() != 1) {
+            for (String other : present) {
+                if (!other.equals(expected)) {
+                    errors.add(FieldError.forbidden(path.child(other), "must populate the given metric source only"));
+                }
+            }
+        }
+    }
+
+    /** The source fields the metric sets, in upstream's order; only the first is validated (the others are refused). */
+    private Set<String> presentSources(MetricSpec spec, FieldPath path) {
         Set<String> present = new TreeSet<>();
         if (spec.getObject() != null && present.add("object") && present.size() == 1) {
             objectSource(spec.getObject(), path.child("object"));
@@ -174,7 +193,12 @@ public final class HpaValidation {
         if (spec.getContainerResource() != null && present.add("containerResource") && present.size() == 1) {
             containerResourceSource(spec.getContainerResource(), path.child("containerResource"));
         }
-        String expected = switch (type) {
+        return present;
+    }
+
+    /** The field a metric of {@code type} must set; null for an unknown type. */
+    private static String sourceFieldOf(String type) {
+        return switch (type) {
             case "Object" -> "object";
             case "Pods" -> "pods";
             case "Resource" -> "resource";
@@ -182,20 +206,6 @@ public final class HpaValidation {
             case "ContainerResource" -> "containerResource";
             default -> null;
         };
-        if (expected == null) {
-            // upstream reports an unknown type twice (its switch's default case repeats the check above);
-            // kubectl shows it once
-            errors.add(FieldError.notSupported(path.child("type"), type, METRIC_SOURCE_TYPES));
-        } else if (!present.contains(expected)) {
-            errors.add(FieldError.required(path.child(expected), "must populate information for the given metric source"));
-        }
-        if (present.size() != 1) {
-            for (String other : present) {
-                if (!other.equals(expected)) {
-                    errors.add(FieldError.forbidden(path.child(other), "must populate the given metric source only"));
-                }
-            }
-        }
     }
 
     private void objectSource(ObjectMetricSource src, FieldPath path) {

@@ -34,7 +34,7 @@ class MetricsPipelinesTest {
     private static DecisionTrace cpuRead(HpaKey key, long at, long sampleTime) {
         MetricTrace m = new MetricTrace("Resource", "cpu", "cpu resource utilization (percentage of request)", "Utilization", 50, 40,
                 sampleTime, null, 3, null, null, null, false);
-        return DecisionTrace.builder(key.toString(), at).metrics(List.of(m), 0, null, 3).build();
+        return DecisionTrace.builder(key, at).metrics(List.of(m), 0, null, 3).build();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.hpacontroller.core.normalize;
 
+import io.hpacontroller.core.HpaKey;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBehavior;
 import org.junit.jupiter.api.Test;
 
@@ -135,13 +136,13 @@ class HpaHistoryTest {
     @Test
     void theStoreKeepsOneHistoryPerHpaUntilItIsForgotten() {
         HistoryStore store = new HistoryStore();
-        HpaHistory a = store.of("ns/a");
-        assertThat(store.of("ns/a")).isSameAs(a);
-        store.of("ns/b");
-        assertThat(store.keys()).containsExactlyInAnyOrder("ns/a", "ns/b");
-        store.forget("ns/a");
+        HpaHistory a = store.of(HpaKey.parse("ns/a"));
+        assertThat(store.of(HpaKey.parse("ns/a"))).isSameAs(a);
+        store.of(HpaKey.parse("ns/b"));
+        assertThat(store.keys()).containsExactlyInAnyOrder(HpaKey.parse("ns/a"), HpaKey.parse("ns/b"));
+        store.forget(HpaKey.parse("ns/a"));
         assertThat(store.size()).isEqualTo(1);
-        assertThat(store.of("ns/a")).isNotSameAs(a);
+        assertThat(store.of(HpaKey.parse("ns/a"))).isNotSameAs(a);
     }
 
     @Test
@@ -168,14 +169,14 @@ class HpaHistoryTest {
     @Test
     void metricFailuresAreInTheSnapshotAndRestoredFromIt() {
         HistoryStore store = new HistoryStore();
-        Normalizer.recordInitialRecommendation(store.of("ns/a"), 3, 0);
-        store.metricFailures("ns/a").metricFailed("Resource/cpu", 5_000);
-        store.metricFailures("ns/a").fallbackStarted("Resource/cpu");
-        HistorySnapshot snapshot = store.snapshot("ns/a");
+        Normalizer.recordInitialRecommendation(store.of(HpaKey.parse("ns/a")), 3, 0);
+        store.metricFailures(HpaKey.parse("ns/a")).metricFailed("Resource/cpu", 5_000);
+        store.metricFailures(HpaKey.parse("ns/a")).fallbackStarted("Resource/cpu");
+        HistorySnapshot snapshot = store.snapshot(HpaKey.parse("ns/a"));
         assertThat(snapshot.metricFailures()).containsExactly(new MetricFailures.MetricFailure("Resource/cpu", 5_000, true));
         HistoryStore restored = new HistoryStore();
-        restored.restore("ns/a", snapshot);
-        assertThat(restored.snapshot("ns/a")).isEqualTo(snapshot);
+        restored.restore(HpaKey.parse("ns/a"), snapshot);
+        assertThat(restored.snapshot(HpaKey.parse("ns/a"))).isEqualTo(snapshot);
         assertThat(new HistorySnapshot(true, List.of(), List.of(), List.of()).metricFailures()).isEmpty();
     }
 }

@@ -62,7 +62,7 @@ class DecisionPropertyTest {
         forEachSeed(1, seed -> {
             RandomWorld w = RandomWorld.any(seed);
             HistoryStore histories = new HistoryStore();
-            HpaHistory history = histories.of(HpaKey.of(w.hpa).toString());
+            HpaHistory history = histories.of(HpaKey.of(w.hpa));
             w.seedHistory(history);
             List<HpaHistory.ScaleEvent> ups = history.scaleUpEvents();
             List<HpaHistory.ScaleEvent> downs = history.scaleDownEvents();
@@ -84,7 +84,7 @@ class DecisionPropertyTest {
         forEachSeed(20, seed -> {
             RandomWorld w = RandomWorld.forSequence(seed);
             HistoryStore histories = new HistoryStore();
-            HpaHistory history = histories.of(HpaKey.of(w.hpa).toString());
+            HpaHistory history = histories.of(HpaKey.of(w.hpa));
             long now = RandomWorld.NOW;
             for (int step = 0; step < 40; step++) {
                 List<HpaHistory.ScaleEvent> ups = history.scaleUpEvents();
@@ -138,7 +138,7 @@ class DecisionPropertyTest {
 
     private static Decision decide(RandomWorld w) {
         HistoryStore histories = new HistoryStore();
-        w.seedHistory(histories.of(HpaKey.of(w.hpa).toString()));
+        w.seedHistory(histories.of(HpaKey.of(w.hpa)));
         ReconcileOutcome o = sync(w, histories, RandomWorld.NOW);
         return new Decision(w.cluster.scaleWrites, w.cluster.events, o.proposedReplicas(), o.desiredReplicas(), o.action(),
                 o.error(), o.errorMessage(), o.limitReason(), o.status(), o.statusWritten());

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBehaviorBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerCondition;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerStatus;
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.controls.ControlAnnotations;
 import io.hpacontroller.core.fakes.FakeCluster;
 import io.hpacontroller.core.fakes.Pods;
@@ -183,7 +184,7 @@ class ControlsTest {
                 .endScaleUp().build());
         ReconcileOutcome preview = sync(hpa, 0);
         assertThat(preview.status().getDesiredReplicas()).as("one pod per minute").isEqualTo(4);
-        HpaHistory history = histories.of("default/web");
+        HpaHistory history = histories.of(HpaKey.parse("default/web"));
         assertThat(history.recommendations()).extracting(HpaHistory.Recommendation::replicas).contains(6);
         assertThat(history.scaleUpEvents()).as("no scale event for a scale that was not written").isEmpty();
 
@@ -301,7 +302,7 @@ class ControlsTest {
         assertThat(first.rescaled()).as("not yet: it blocks, as upstream").isFalse();
         assertThat(condition(first.status(), "ScalingActive").getReason()).isEqualTo("FailedGetExternalMetric");
         assertThat(first.trace().metrics().get(0).failingSince()).isEqualTo(NOW_MILLIS);
-        assertThat(histories.metricFailures("default/web").all()).containsExactly(
+        assertThat(histories.metricFailures(HpaKey.parse("default/web")).all()).containsExactly(
                 new MetricFailures.MetricFailure("External/queue", NOW_MILLIS, false));
         assertThat(sync(hpa, 105).rescaled()).isFalse();
         assertThat(cluster.eventReasons()).containsOnly("FailedGetExternalMetric", "FailedComputeMetricsReplicas");
@@ -338,7 +339,7 @@ class ControlsTest {
             assertThat(e.type()).isEqualTo(EventRecorder.Type.Normal);
             assertThat(e.message()).isEqualTo("External metric queue gives a value again after failing for 2m30s: the fallback replicas are no longer proposed");
         });
-        assertThat(histories.metricFailures("default/web").all()).isEmpty();
+        assertThat(histories.metricFailures(HpaKey.parse("default/web")).all()).isEmpty();
     }
 
     @Test
@@ -360,14 +361,14 @@ class ControlsTest {
         ReconcileOutcome later = sync(hpa, 600);
         assertThat(cluster.scaleWrites).isEmpty();
         assertThat(later.trace().metrics().get(0).fallback()).isFalse();
-        assertThat(histories.metricFailures("default/web").all()).isEmpty();
+        assertThat(histories.metricFailures(HpaKey.parse("default/web")).all()).isEmpty();
     }
 
     @Test
     void withoutTheControlNothingIsMeasuredAndRemovingItEndsAFallbackInForce() {
         HorizontalPodAutoscaler plain = queueHpa();
         sync(plain, 0);
-        assertThat(histories.metricFailures("default/web").all()).isEmpty();
+        assertThat(histories.metricFailures(HpaKey.parse("default/web")).all()).isEmpty();
         assertThat(sync(plain, 0).trace().metrics().get(0).failingSince()).isZero();
 
         HorizontalPodAutoscaler hpa = queueHpa("fallback-replicas", "6", "fallback-after", "1m");
@@ -378,7 +379,7 @@ class ControlsTest {
         ReconcileOutcome o = sync(hpa, 85);
         assertThat(o.rescaled()).isFalse();
         assertThat(cluster.eventReasons()).contains("FallbackEnded");
-        assertThat(histories.metricFailures("default/web").all()).isEmpty();
+        assertThat(histories.metricFailures(HpaKey.parse("default/web")).all()).isEmpty();
     }
 
     @Test
@@ -387,7 +388,7 @@ class ControlsTest {
         sync(hpa, 0);
         hpa.getMetadata().getAnnotations().put(P + "mode", "Suspended");
         sync(hpa, 30);
-        assertThat(histories.metricFailures("default/web").all()).as("nothing is observed while suspended").isEmpty();
+        assertThat(histories.metricFailures(HpaKey.parse("default/web")).all()).as("nothing is observed while suspended").isEmpty();
         hpa.getMetadata().getAnnotations().remove(P + "mode");
         assertThat(sync(hpa, 70).rescaled()).as("failing for 0s, not 70s").isFalse();
     }

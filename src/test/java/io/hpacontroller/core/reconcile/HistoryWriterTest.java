@@ -79,7 +79,7 @@ class HistoryWriterTest {
             assertThat(s.kept().runInProgress()).isEqualTo(new HpaHistory.Recommendation(8, NOW));
             assertThat(s.retention()).isEqualTo(new Retention(0, 30_000));
         });
-        assertThat(histories.snapshot(HpaKey.of(hpa).toString()).scaleUpEvents()).as("then recorded in memory alike")
+        assertThat(histories.snapshot(HpaKey.of(hpa)).scaleUpEvents()).as("then recorded in memory alike")
                 .isEqualTo(saved.get(0).kept().scaleUpEvents());
     }
 
@@ -103,7 +103,7 @@ class HistoryWriterTest {
         assertThat(cluster.events).contains(new FakeCluster.Event(EventRecorder.Type.Warning, "FailedUpdateHistory",
                 "failed to keep the history (recommendations, scale events) for the next leader: "
                         + "horizontalpodautoscalerhistories.autoscaling.hpa-controller.io is forbidden"));
-        assertThat(histories.snapshot(HpaKey.of(hpa).toString()).scaleUpEvents()).as("no event recorded for a scale not written").isEmpty();
+        assertThat(histories.snapshot(HpaKey.of(hpa)).scaleUpEvents()).as("no event recorded for a scale not written").isEmpty();
 
         failure = null;
         ReconcileOutcome next = sync(hpa, NOW + 15_000);

@@ -1,5 +1,6 @@
 package io.hpacontroller.core.reconcile;
 
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.labels.Selector;
 import io.hpacontroller.core.model.ContainerInfo;
 import io.hpacontroller.core.model.Labels;
@@ -61,7 +62,7 @@ class HpaSelectorIndexTest {
 
     private void register(String... keys) {
         for (String key : keys) {
-            index.register(key, key.substring(0, key.indexOf('/')));
+            index.register(HpaKey.parse(key), key.substring(0, key.indexOf('/')));
         }
     }
 
@@ -69,8 +70,8 @@ class HpaSelectorIndexTest {
     void onlyRegisteredHpasHaveTheirSelectorRecorded() {
         List<PodInfo> pods = List.of(pod("web-1", Map.of("app", "web")));
         register("ns/web");
-        assertThat(index.controllers("ns/gone", "ns", Selector.parse("app=web"), pods).named()).as("never registered (or deleted)").isEmpty();
-        assertThat(index.controllers("ns/web", "ns", Selector.parse("app=web"), pods).named()).containsExactly("ns/web");
+        assertThat(index.controllers(HpaKey.parse("ns/gone"), "ns", Selector.parse("app=web"), pods).named()).as("never registered (or deleted)").isEmpty();
+        assertThat(index.controllers(HpaKey.parse("ns/web"), "ns", Selector.parse("app=web"), pods).named()).containsExactly("ns/web");
         assertThat(index.size()).isEqualTo(1);
     }
 
@@ -145,8 +146,8 @@ class HpaSelectorIndexTest {
     void anHpaAloneOnItsPodsControlsThem() {
         register("ns/web", "ns/api");
         List<PodInfo> pods = List.of(pod("web-1", Map.of("app", "web")));
-        assertThat(index.controllers("ns/web", "ns", Selector.parse("app=web"), pods).named()).containsExactly("ns/web");
-        assertThat(index.controllers("ns/api", "ns", Selector.parse("app=api"), List.of(pod("api-1", Map.of("app", "api")))).named())
+        assertThat(index.controllers(HpaKey.parse("ns/web"), "ns", Selector.parse("app=web"), pods).named()).containsExactly("ns/web");
+        assertThat(index.controllers(HpaKey.parse("ns/api"), "ns", Selector.parse("app=api"), List.of(pod("api-1", Map.of("app", "api")))).named())
                 .containsExactly("ns/api");
     }
 
@@ -154,39 +155,39 @@ class HpaSelectorIndexTest {
     void overlappingSelectorsAreAmbiguousEvenWhenTheyDiffer() {
         register("ns/by-app", "ns/by-tier");
         List<PodInfo> pods = List.of(pod("web-1", Map.of("app", "web", "tier", "front")));
-        index.controllers("ns/by-app", "ns", Selector.parse("app=web"), pods);
-        List<String> controllers = index.controllers("ns/by-tier", "ns", Selector.parse("tier in (front,back)"), pods).named();
+        index.controllers(HpaKey.parse("ns/by-app"), "ns", Selector.parse("app=web"), pods);
+        List<String> controllers = index.controllers(HpaKey.parse("ns/by-tier"), "ns", Selector.parse("tier in (front,back)"), pods).named();
         assertThat(controllers).containsExactly("ns/by-app", "ns/by-tier");
-        assertThat(index.controllers("ns/by-app", "ns", Selector.parse("app=web"), pods).named()).hasSize(2);
+        assertThat(index.controllers(HpaKey.parse("ns/by-app"), "ns", Selector.parse("app=web"), pods).named()).hasSize(2);
     }
 
     @Test
     void aSelectorWithoutEqualityRequirementsIsStillChecked() {
         register("ns/exists", "ns/web");
         List<PodInfo> pods = List.of(pod("web-1", Map.of("app", "web")));
-        index.controllers("ns/exists", "ns", Selector.parse("app"), pods);
-        assertThat(index.controllers("ns/web", "ns", Selector.parse("app=web"), pods).named()).containsExactly("ns/exists", "ns/web");
+        index.controllers(HpaKey.parse("ns/exists"), "ns", Selector.parse("app"), pods);
+        assertThat(index.controllers(HpaKey.parse("ns/web"), "ns", Selector.parse("app=web"), pods).named()).containsExactly("ns/exists", "ns/web");
     }
 
     @Test
     void namespacesDoNotMixAndForgettingReleasesThePods() {
         register("a/web", "b/web", "a/web-2");
         List<PodInfo> pods = List.of(pod("web-1", Map.of("app", "web")));
-        index.controllers("a/web", "a", Selector.parse("app=web"), pods);
-        assertThat(index.controllers("b/web", "b", Selector.parse("app=web"), pods).named()).containsExactly("b/web");
-        index.controllers("a/web-2", "a", Selector.parse("app=web"), pods);
-        assertThat(index.controllers("a/web", "a", Selector.parse("app=web"), pods).named()).hasSize(2);
-        index.forget("a/web-2");
-        assertThat(index.controllers("a/web", "a", Selector.parse("app=web"), pods).named()).containsExactly("a/web");
+        index.controllers(HpaKey.parse("a/web"), "a", Selector.parse("app=web"), pods);
+        assertThat(index.controllers(HpaKey.parse("b/web"), "b", Selector.parse("app=web"), pods).named()).containsExactly("b/web");
+        index.controllers(HpaKey.parse("a/web-2"), "a", Selector.parse("app=web"), pods);
+        assertThat(index.controllers(HpaKey.parse("a/web"), "a", Selector.parse("app=web"), pods).named()).hasSize(2);
+        index.forget(HpaKey.parse("a/web-2"));
+        assertThat(index.controllers(HpaKey.parse("a/web"), "a", Selector.parse("app=web"), pods).named()).containsExactly("a/web");
     }
 
     @Test
     void aChangedSelectorReplacesTheOldOne() {
         register("ns/h", "ns/web");
         List<PodInfo> web = List.of(pod("web-1", Map.of("app", "web")));
-        index.controllers("ns/h", "ns", Selector.parse("app=web"), web);
-        index.controllers("ns/h", "ns", Selector.parse("app=api"), List.of());
-        assertThat(index.controllers("ns/web", "ns", Selector.parse("app=web"), web).named()).containsExactly("ns/web");
+        index.controllers(HpaKey.parse("ns/h"), "ns", Selector.parse("app=web"), web);
+        index.controllers(HpaKey.parse("ns/h"), "ns", Selector.parse("app=api"), List.of());
+        assertThat(index.controllers(HpaKey.parse("ns/web"), "ns", Selector.parse("app=web"), web).named()).containsExactly("ns/web");
     }
 
     @Test
@@ -199,21 +200,21 @@ class HpaSelectorIndexTest {
         List<PodInfo> pods = List.of(pod("web-1", Map.of("app", "web", "tier", "front")));
         for (String key : keys) {
             register(key);
-            index.controllers(key, "ns", Selector.parse("app=web"), List.of());
+            index.controllers(HpaKey.parse(key), "ns", Selector.parse("app=web"), List.of());
         }
         register("ns/z-by-tier", "ns/other");
-        index.controllers("ns/z-by-tier", "ns", Selector.parse("tier=front"), List.of());
-        index.controllers("ns/other", "ns", Selector.parse("app=api"), List.of());
+        index.controllers(HpaKey.parse("ns/z-by-tier"), "ns", Selector.parse("tier=front"), List.of());
+        index.controllers(HpaKey.parse("ns/other"), "ns", Selector.parse("app=api"), List.of());
 
-        SelectorOwnership.Controllers controllers = index.controllers("ns/hpa-1999", "ns", Selector.parse("app=web"), pods);
+        SelectorOwnership.Controllers controllers = index.controllers(HpaKey.parse("ns/hpa-1999"), "ns", Selector.parse("app=web"), pods);
 
         assertThat(controllers.count()).as("the 2,000 on app=web and the one on tier=front, not the one on app=api").isEqualTo(2001);
         assertThat(controllers.named()).containsExactly("ns/hpa-0000", "ns/hpa-0001", "ns/hpa-0002");
         assertThat(controllers.allNamed()).isFalse();
-        index.forget("ns/hpa-0001");
-        assertThat(index.controllers("ns/z-by-tier", "ns", Selector.parse("tier=front"), pods))
+        index.forget(HpaKey.parse("ns/hpa-0001"));
+        assertThat(index.controllers(HpaKey.parse("ns/z-by-tier"), "ns", Selector.parse("tier=front"), pods))
                 .isEqualTo(new SelectorOwnership.Controllers(2000, List.of("ns/hpa-0000", "ns/hpa-0002", "ns/hpa-0003")));
-        assertThat(index.controllers("ns/z-by-tier", "ns", Selector.parse("tier=front"), pods, key -> key.startsWith("ns/z")))
+        assertThat(index.controllers(HpaKey.parse("ns/z-by-tier"), "ns", Selector.parse("tier=front"), pods, key -> key.toString().startsWith("ns/z")))
                 .as("only those counted (the shadow's check counts autoscaling/v2 HPAs only)")
                 .isEqualTo(new SelectorOwnership.Controllers(1, List.of("ns/z-by-tier")));
     }
@@ -226,7 +227,7 @@ class HpaSelectorIndexTest {
         Reconciler reconciler = new Reconciler(ControllerConfig.defaults(), Ports.of(world, index), new HistoryStore(), clock);
         HorizontalPodAutoscaler hpa = Specs.hpa(1, 10, Specs.cpuUtilization(50));
         register("default/web", "default/web-2");
-        index.controllers("default/web-2", "default", Selector.parse("app=web"), List.of());
+        index.controllers(HpaKey.parse("default/web-2"), "default", Selector.parse("app=web"), List.of());
 
         ReconcileOutcome two = reconciler.reconcile(hpa);
         assertThat(two.errorMessage()).as("two HPAs: upstream's message, naming both")
@@ -235,7 +236,7 @@ class HpaSelectorIndexTest {
         for (int i = 0; i < 2000; i++) {
             String key = "default/mirror-" + i;
             register(key);
-            index.controllers(key, "default", Selector.parse("app=web"), List.of());
+            index.controllers(HpaKey.parse(key), "default", Selector.parse("app=web"), List.of());
         }
         ReconcileOutcome many = reconciler.reconcile(hpa);
         String bounded = "pods by selector app=web are controlled by multiple HPAs: [default/mirror-0, default/mirror-1, default/mirror-10] and more";
@@ -247,7 +248,7 @@ class HpaSelectorIndexTest {
         hpa.setStatus(world.lastStatus()); // as the informer would deliver it
 
         register("default/mirror-2000");
-        index.controllers("default/mirror-2000", "default", Selector.parse("app=web"), List.of());
+        index.controllers(HpaKey.parse("default/mirror-2000"), "default", Selector.parse("app=web"), List.of());
         assertThat(reconciler.reconcile(hpa).errorMessage()).as("one more HPA on the pods changes nothing in the message")
                 .isEqualTo(many.errorMessage());
         assertThat(world.statusWrites).as("so the status is not written again").hasSize(writes);

@@ -172,7 +172,7 @@ class ReconcilerTest {
         assertThat(first.status().getCurrentReplicas()).isEqualTo(3);
         assertThat(first.status().getDesiredReplicas()).as("desired stays as it was (unset: 0)").isZero();
         assertThat(first.status().getLastScaleTime()).isNull();
-        assertThat(histories.of("default/web").scaleUpEvents()).as("no scale event for a write that did not happen").isEmpty();
+        assertThat(histories.of(HpaKey.parse("default/web")).scaleUpEvents()).as("no scale event for a write that did not happen").isEmpty();
 
         hpa.setStatus(first.status());
         ReconcileOutcome second = sync(hpa, NOW.plusSeconds(15));
@@ -271,10 +271,10 @@ class ReconcilerTest {
         HorizontalPodAutoscaler hpa = Specs.hpa(1, 10, Specs.cpuUtilization(50));
         Reconciler r = cluster.reconciler(ControllerConfig.defaults(), histories, Clock.fixed(NOW, ZoneOffset.UTC));
         r.reconcile(hpa);
-        assertThat(histories.of("default/web").seen()).isTrue();
+        assertThat(histories.of(HpaKey.parse("default/web")).seen()).isTrue();
         r.forget(HpaKey.of(hpa));
         assertThat(histories.size()).isZero();
-        assertThat(histories.of("default/web").seen()).isFalse();
+        assertThat(histories.of(HpaKey.parse("default/web")).seen()).isFalse();
     }
 
     @Test

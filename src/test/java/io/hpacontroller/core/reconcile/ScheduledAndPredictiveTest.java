@@ -1,6 +1,7 @@
 package io.hpacontroller.core.reconcile;
 
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.Parsed;
 import io.hpacontroller.core.fakes.FakeCluster;
 import io.hpacontroller.core.fakes.Pods;
@@ -37,7 +38,7 @@ class ScheduledAndPredictiveTest {
     /** A Monday, 12:00 UTC. */
     private static final Instant NOW = Instant.parse("2026-03-02T12:00:00Z");
     private static final long NOW_MILLIS = NOW.toEpochMilli();
-    private static final String KEY = "default/web";
+    private static final HpaKey KEY = HpaKey.parse("default/web");
 
     private final FakeCluster cluster = new FakeCluster();
     private final HistoryStore histories = new HistoryStore();

@@ -1,5 +1,6 @@
 package io.hpacontroller.core.trace;
 
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.fakes.FakeCluster;
 import io.hpacontroller.core.fakes.Pods;
 import io.hpacontroller.core.fakes.Specs;
@@ -44,7 +45,7 @@ class MetricAgeTest {
         assertThat(cpuSampledAt(NOW_MILLIS + 300).sampledBeforeSync()).as("a clock skew").isEqualTo("cpu sampled 0.0 s before this sync");
         MetricTrace failed = new MetricTrace("External", "queue", null, null, Double.NaN, Double.NaN, 0, null, -1, "FailedGetExternalMetric",
                 "unavailable", "unavailable", false);
-        DecisionTrace t = DecisionTrace.builder("default/web", NOW_MILLIS).metrics(List.of(failed), -1, DecisionTrace.ALL_METRICS_FAILED, -1).build();
+        DecisionTrace t = DecisionTrace.builder(HpaKey.parse("default/web"), NOW_MILLIS).metrics(List.of(failed), -1, DecisionTrace.ALL_METRICS_FAILED, -1).build();
         assertThat(t.metrics().get(0).ageMillis()).isEqualTo(-1);
         assertThat(failed.sampledBeforeSync()).isNull();
     }
