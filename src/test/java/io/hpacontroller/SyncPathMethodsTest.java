@@ -32,7 +32,7 @@ class SyncPathMethodsTest {
             "LoadHistory.read", 62,              // decoding a kept learned load, on the first sync after a restore
             "HoltWinters.run", 44,               // the forecast's fit loop, with predict only
             "CronExpression.parseElement", 47,   // a schedules annotation's cron field
-            "HistoryObjects.save", 45,           // the kept history's write
+            "HistoryObjects.save", 46,           // the kept history's write
             "KubeApi.getStreamedOnce", 42);      // a bounded streamed GET (the metrics' reads)
 
     @Test
