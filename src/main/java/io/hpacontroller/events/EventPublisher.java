@@ -62,6 +62,9 @@ public final class EventPublisher implements EventRecorder, AutoCloseable {
 
     @Override
     public void record(HorizontalPodAutoscaler hpa, Type type, String reason, String message) {
+        if (!gate.isOpen()) {
+            return; // recorded by a sync whose writes are refused (a lapsed lease): not posted later, when the gate may be open again
+        }
         Instant now = clock.instant();
         var meta = hpa.getMetadata();
         Involved involved = new Involved(HpaApi.of(hpa).apiVersion(), meta.getNamespace(), meta.getName(), meta.getUid(), meta.getResourceVersion());

@@ -95,6 +95,10 @@ public final class Sharding implements AutoCloseable {
 
     /** One period: read the members, change view if they changed (after the drain), renew the Lease with the view. */
     synchronized void step() {
+        lapse();
+        if (!renewed && !drainedAll()) {
+            return;
+        }
         long attemptStart = ticker.nanos();
         SortedSet<String> target = null;
         try {
@@ -134,11 +138,38 @@ public final class Sharding implements AutoCloseable {
         } else {
             renew(attemptStart, view);
         }
-        if (ticker.nanos() - renewedAt >= settings.renewDeadline().toNanos() && renewed) {
+        lapse();
+    }
+
+    /**
+     * Once the renew deadline passed since the last renewal (its renewals failed, or this process was stopped, SIGSTOP
+     * or a long pause), it claims nothing until it renewed, published and read again.
+     */
+    private void lapse() {
+        if (renewed && ticker.nanos() - renewedAt >= settings.renewDeadline().toNanos()) {
             renewed = false;
             claims.stale();
             LOG.error("{} could not renew its Lease within {}: syncing nothing until it does", settings.identity(), settings.renewDeadline());
         }
+    }
+
+    /**
+     * Whether no sync is in flight (up to half the renew deadline), as a replica whose Lease lapsed must find before it
+     * renews: a renewal opens the write gate again, and a sync begun before the lapse (a process resumed after its Lease
+     * expired) may no longer be this replica's, so its writes must have met the closed gate first. When some still run,
+     * it does not renew this period.
+     */
+    private boolean drainedAll() {
+        try {
+            if (claims.drain(settings.renewDeadline().dividedBy(2))) {
+                return true;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+        LOG.warn("{}: syncs begun before its Lease lapsed still run: not renewing it this period", settings.identity());
+        return false;
     }
 
     /**

@@ -1,20 +1,18 @@
 package io.hpacontroller.ops;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HPAScalingRules;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HPAScalingRulesBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.hpacontroller.deploy.ChartReleases;
-import io.hpacontroller.history.StoredHistory;
 import io.hpacontroller.testing.Waits;
 import io.hpacontroller.testing.kube.AuditEvent;
 import io.hpacontroller.testing.kube.ChartRelease;
 import io.hpacontroller.testing.kube.ChildProcess;
 import io.hpacontroller.testing.kube.ControllerProcess;
+import io.hpacontroller.testing.kube.KeptHistories;
 import io.hpacontroller.testing.kube.KubeControlPlane;
 import io.hpacontroller.testing.kube.RealKube;
 import io.hpacontroller.testing.kube.TestNamespace;
@@ -54,8 +52,6 @@ class HistoryFailoverIT {
     private static final Duration RETRY = Duration.ofSeconds(1);
     private static final Duration WINDOW = Duration.ofSeconds(30);
     private static final Duration PERIOD = Duration.ofSeconds(60);
-    private static final ResourceDefinitionContext HISTORIES = new ResourceDefinitionContext.Builder().withGroup(StoredHistory.GROUP)
-            .withVersion(StoredHistory.VERSION).withKind(StoredHistory.KIND).withPlural(StoredHistory.PLURAL).withNamespaced(true).build();
 
     /**
      * What a run saw: the last high recommendation (null when nothing was kept), when the standby took the lease over
@@ -125,10 +121,8 @@ class HistoryFailoverIT {
             Instant dropped = Instant.now();
             Instant lastHigh = null;
             if (persist) {
-                await().atMost(Waits.STATE).until(() -> runInProgress(admin, ns, "down") == 2);
-                // recommendations are kept unclamped, as upstream records them: above 2 is the high load
-                lastHigh = kept(admin, ns, "down").stream().filter(r -> ((Number) r.get("replicas")).intValue() > 2)
-                        .map(r -> Instant.parse((String) r.get("time"))).max(Instant::compareTo).orElseThrow();
+                await().atMost(Waits.STATE).until(() -> KeptHistories.runInProgress(admin, ns.name(), "down") == 2);
+                lastHigh = KeptHistories.lastAbove(admin, ns.name(), "down", 2); // above 2 is the high load
             }
             Thread.sleep(Math.max(0, Duration.between(Instant.now(), dropped.plusSeconds(6)).toMillis())); // the scenario's timing
             ns.metrics().podUsage("app=up", "200m", "64Mi"); // recommends 8: +2 per 60 s
@@ -186,22 +180,6 @@ class HistoryFailoverIT {
 
     private static int replicas(KubernetesClient admin, TestNamespace ns, String name) {
         return admin.apps().deployments().inNamespace(ns.name()).withName(name).get().getSpec().getReplicas();
-    }
-
-    @SuppressWarnings("unchecked")
-    private static List<Map<String, Object>> kept(KubernetesClient admin, TestNamespace ns, String name) {
-        GenericKubernetesResource h = admin.genericKubernetesResources(HISTORIES).inNamespace(ns.name()).withName(name).get();
-        if (h == null) {
-            return List.of();
-        }
-        Map<String, Object> spec = (Map<String, Object>) h.getAdditionalProperties().get("spec");
-        List<Map<String, Object>> recs = spec == null ? null : (List<Map<String, Object>>) spec.get("recommendations");
-        return recs == null ? List.of() : recs;
-    }
-
-    private static int runInProgress(KubernetesClient admin, TestNamespace ns, String name) {
-        List<Map<String, Object>> recs = kept(admin, ns, name);
-        return recs.isEmpty() ? -1 : ((Number) recs.get(recs.size() - 1).get("replicas")).intValue();
     }
 
     private static Lease lease(KubernetesClient admin, String release) {

@@ -147,6 +147,35 @@ class ShardingTest {
     }
 
     @Test
+    void aReplicaResumedPastItsLeaseRenewsOnlyOnceTheSyncsItBeganBeforeHaveEnded() {
+        // a 400 ms renew deadline: a lapse drains for at most 200 ms
+        Sharding a = new Sharding(new KubeApi(client, Duration.ofSeconds(5)), new Sharding.Settings("hpa-controller", "hpa-controller", "a",
+                Duration.ofSeconds(15), Duration.ofMillis(400), Duration.ofMillis(100)), Clock.systemUTC(), now::get);
+        a.step();
+        now.addAndGet(TimeUnit.MILLISECONDS.toNanos(100));
+        a.step();
+        assertThat(a.claims().ownedOf(keys)).isEqualTo(keys.size());
+        HpaKey key = keys.get(0);
+        assertThat(a.claims().begin(key)).isTrue(); // a sync under way when the process is stopped (SIGSTOP)
+        String renewed = lease("a").getMetadata().getResourceVersion();
+        now.addAndGet(TimeUnit.SECONDS.toNanos(30)); // resumed long after the others could count its Lease expired
+
+        a.step();
+        assertThat(a.holdsFreshLease()).as("its writes stay fenced while the sync begun before the stop runs").isFalse();
+        assertThat(lease("a").getMetadata().getResourceVersion()).as("its Lease, not renewed meanwhile").isEqualTo(renewed);
+        assertThat(a.claims().ownedOf(keys)).isZero();
+
+        a.claims().end(key); // that sync met the closed gate and ended
+        a.step();
+        assertThat(a.holdsFreshLease()).isTrue();
+        assertThat(a.claims().ownedOf(keys)).isEqualTo(keys.size());
+    }
+
+    private Lease lease(String identity) {
+        return client.leases().inNamespace("hpa-controller").withName("hpa-controller-shard-" + identity).get();
+    }
+
+    @Test
     void closingReleasesTheLeaseSoTheOthersTakeOverAtOnce() {
         Sharding a = replica("a");
         Sharding b = replica("b");

@@ -20,6 +20,7 @@ public final class ChildProcess {
     private final String name;
     private final Path log;
     private final Process process;
+    private volatile boolean paused;
 
     private ChildProcess(String name, Path log, Process process) {
         this.name = name;
@@ -75,8 +76,38 @@ public final class ChildProcess {
         }
     }
 
-    /** SIGTERM, then SIGKILL after the grace period. */
+    /** SIGSTOP: every thread of the process stops where it is (its connections stay open) until {@link #resume}. */
+    public void pause() {
+        signal("STOP");
+        paused = true;
+    }
+
+    /** SIGCONT: a paused process goes on where it stopped. */
+    public void resume() {
+        signal("CONT");
+        paused = false;
+    }
+
+    private void signal(String signal) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + signal + " " + process.pid() + " failed (" + name + ")");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot signal " + name, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while signalling " + name, e);
+        }
+    }
+
+    /** SIGTERM (after a SIGCONT when paused), then SIGKILL after the grace period. */
     public void stop(Duration grace) {
+        if (paused && process.isAlive()) {
+            resume();
+        }
         if (process.isAlive()) {
             process.destroy();
             try {
