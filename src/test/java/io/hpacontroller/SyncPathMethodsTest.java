@@ -31,7 +31,6 @@ class SyncPathMethodsTest {
             "Informers.startHpas", 49,           // start-up, not a sync: the HPA informers and their handlers
             "LoadHistory.read", 62,              // decoding a kept learned load, on the first sync after a restore
             "HoltWinters.run", 44,               // the forecast's fit loop, with predict only
-            "CronExpression.parseElement", 47,   // a schedules annotation's cron field
             "HistoryObjects.save", 46,           // the kept history's write
             "KubeApi.getStreamedOnce", 42);      // a bounded streamed GET (the metrics' reads)
 
