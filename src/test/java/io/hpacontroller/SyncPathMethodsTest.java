@@ -28,7 +28,6 @@ class SyncPathMethodsTest {
 
     /** Not split yet: the method and its length today. */
     static final Map<String, Integer> NOT_SPLIT_YET = Map.of(
-            "Informers.startHpas", 49,           // start-up, not a sync: the HPA informers and their handlers
             "HistoryObjects.save", 46,           // the kept history's write
             "KubeApi.getStreamedOnce", 42);      // a bounded streamed GET (the metrics' reads)
 
