@@ -16,8 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Issue 36: no method on the sync path over 40 lines. The sync path is the packages a sync runs through, from the
  * worker ({@code controller}) through the core to the adapters of its ports and their API client; a method is
- * measured by {@link MethodLengths}. The few not split yet are listed with their length: one that grows fails, and
- * one that is split (or leaves) must leave the list.
+ * measured by {@link MethodLengths}. There are no exceptions: a method that grows past 40 lines fails this test.
  */
 class SyncPathMethodsTest {
 
@@ -25,15 +24,6 @@ class SyncPathMethodsTest {
 
     /** The packages of the sync path (with their sub-packages), under src/main/java/io/hpacontroller. */
     static final List<String> SYNC_PATH = List.of("controller", "core", "hpa", "scale", "pods", "metrics", "events", "history", "api");
-
-    /** Not split yet: the method and its length today. */
-    static final Map<String, Integer> NOT_SPLIT_YET = Map.of(
-            "Informers.startHpas", 49,           // start-up, not a sync: the HPA informers and their handlers
-            "LoadHistory.read", 62,              // decoding a kept learned load, on the first sync after a restore
-            "HoltWinters.run", 44,               // the forecast's fit loop, with predict only
-            "CronExpression.parseElement", 47,   // a schedules annotation's cron field
-            "HistoryObjects.save", 46,           // the kept history's write
-            "KubeApi.getStreamedOnce", 42);      // a bounded streamed GET (the metrics' reads)
 
     @Test
     void noMethodOnTheSyncPathIsOver40Lines() throws IOException {
@@ -51,7 +41,7 @@ class SyncPathMethodsTest {
             }
         }
         assertThat(over).as("methods over %d lines on the sync path (split them into named steps)", MAX_LINES)
-                .containsExactlyInAnyOrderEntriesOf(NOT_SPLIT_YET);
+                .isEmpty();
     }
 
     @Test

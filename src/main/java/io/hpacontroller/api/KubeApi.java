@@ -154,15 +154,9 @@ public final class KubeApi {
         try {
             HttpResponse<InputStream> response = sent.get(timeout.plus(GRACE).toMillis(), TimeUnit.MILLISECONDS);
             body = response.body();
-            if (response.code() < 200 || response.code() >= 300) {
-                String text = new String(body.readNBytes(MAX_ERROR_BODY), StandardCharsets.UTF_8);
-                throw failure(response.code(), "GET", path, response.header("Content-Type"), text);
-            }
-            InputStream answer = body;
-            long left = timeout.plus(GRACE).toNanos() - (System.nanoTime() - start);
-            // a stalled answer blocks a read: closing the stream cancels the request and ends the read
-            deadline = DEADLINES.schedule(() -> closeQuietly(answer), Math.max(left, 0), TimeUnit.NANOSECONDS);
-            return reader.read(new BoundedInputStream(answer, maxBytes));
+            requireSuccess(response, path);
+            deadline = closeAtDeadline(body, start);
+            return reader.read(new BoundedInputStream(body, maxBytes));
         } catch (BoundedInputStream.TooLarge e) {
             throw new ApiException("the answer is larger than " + maxBytes + " bytes (" + bound + ")");
         } catch (IOException e) {
@@ -185,6 +179,23 @@ public final class KubeApi {
             closeQuietly(body);
             ApiCallStats.record(System.nanoTime() - start);
         }
+    }
+
+    /** Throws the API server's failure when the answer is not a 2xx, with the start of its body. */
+    private void requireSuccess(HttpResponse<InputStream> response, String path) throws IOException, ApiException {
+        if (response.code() < 200 || response.code() >= 300) {
+            String text = new String(response.body().readNBytes(MAX_ERROR_BODY), StandardCharsets.UTF_8);
+            throw failure(response.code(), "GET", path, response.header("Content-Type"), text);
+        }
+    }
+
+    /**
+     * Closes the answer when the request's time (from {@code start}) is up: a stalled answer blocks a read, and
+     * closing the stream cancels the request and ends the read.
+     */
+    private ScheduledFuture<?> closeAtDeadline(InputStream answer, long start) {
+        long left = timeout.plus(GRACE).toNanos() - (System.nanoTime() - start);
+        return DEADLINES.schedule(() -> closeQuietly(answer), Math.max(left, 0), TimeUnit.NANOSECONDS);
     }
 
     private static void closeQuietly(InputStream in) {

@@ -58,38 +58,8 @@ final class Informers {
 
     /** Starts the HPA informers. */
     void startHpas(HpaEvents events) {
-        ResourceEventHandler<HorizontalPodAutoscaler> builtin = new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(HorizontalPodAutoscaler hpa) {
-                events.onAdd(hpa, HpaApi.BUILTIN);
-            }
-
-            @Override
-            public void onUpdate(HorizontalPodAutoscaler old, HorizontalPodAutoscaler hpa) {
-                events.onUpdate(old, hpa, HpaApi.BUILTIN);
-            }
-
-            @Override
-            public void onDelete(HorizontalPodAutoscaler hpa, boolean finalStateUnknown) {
-                events.onDelete(hpa, HpaApi.BUILTIN);
-            }
-        };
-        ResourceEventHandler<MirrorHpa> mirror = new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(MirrorHpa hpa) {
-                events.onAdd(hpa.toCore(), HpaApi.MIRROR);
-            }
-
-            @Override
-            public void onUpdate(MirrorHpa old, MirrorHpa hpa) {
-                events.onUpdate(old.toCore(), hpa.toCore(), HpaApi.MIRROR);
-            }
-
-            @Override
-            public void onDelete(MirrorHpa hpa, boolean finalStateUnknown) {
-                events.onDelete(hpa.toCore(), HpaApi.MIRROR);
-            }
-        };
+        ResourceEventHandler<HorizontalPodAutoscaler> builtin = builtinHandler(events);
+        ResourceEventHandler<MirrorHpa> mirror = mirrorHandler(events);
         boolean mirrors = options.apis().contains(HpaApi.MIRROR);
         String builtinKept = options.apis().contains(HpaApi.BUILTIN) ? ALL : KEPT;
         if (options.namespaces().isEmpty()) {
@@ -105,6 +75,46 @@ final class Informers {
                 }
             }
         }
+    }
+
+    /** The built-in HPAs' handler: each change passed on as it comes. */
+    private static ResourceEventHandler<HorizontalPodAutoscaler> builtinHandler(HpaEvents events) {
+        return new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(HorizontalPodAutoscaler hpa) {
+                events.onAdd(hpa, HpaApi.BUILTIN);
+            }
+
+            @Override
+            public void onUpdate(HorizontalPodAutoscaler old, HorizontalPodAutoscaler hpa) {
+                events.onUpdate(old, hpa, HpaApi.BUILTIN);
+            }
+
+            @Override
+            public void onDelete(HorizontalPodAutoscaler hpa, boolean finalStateUnknown) {
+                events.onDelete(hpa, HpaApi.BUILTIN);
+            }
+        };
+    }
+
+    /** The mirror HPAs' handler: each change passed on as the core's HPA. */
+    private static ResourceEventHandler<MirrorHpa> mirrorHandler(HpaEvents events) {
+        return new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(MirrorHpa hpa) {
+                events.onAdd(hpa.toCore(), HpaApi.MIRROR);
+            }
+
+            @Override
+            public void onUpdate(MirrorHpa old, MirrorHpa hpa) {
+                events.onUpdate(old.toCore(), hpa.toCore(), HpaApi.MIRROR);
+            }
+
+            @Override
+            public void onDelete(MirrorHpa hpa, boolean finalStateUnknown) {
+                events.onDelete(hpa.toCore(), HpaApi.MIRROR);
+            }
+        };
     }
 
     /** Starts the Pod informers. */

@@ -244,14 +244,8 @@ public final class HistoryObjects implements HistoryWriter {
         HpaKey key = HpaKey.of(hpa);
         Kept last = kept.getOrDefault(key, Kept.NOTHING);
         HistorySnapshot next = bounded(key, history);
-        if (last.history() != null) {
-            // nothing a decision could tell, or only the learned load, whose change alone waits for its period
-            if (retention.equivalent(last.history().withLearnedLoad(null), next.withLearnedLoad(null), now)
-                    && (Objects.equals(last.history().learnedLoad(), next.learnedLoad()) || now - last.writtenAt() < LEARNED_LOAD_PERIOD_MILLIS)) {
-                return;
-            }
-        } else if (last.resourceVersion() == null && next.onlyTheRunInProgress()) {
-            return; // what a new leader's first sync makes up again
+        if (nothingToWrite(last, next, retention, now)) {
+            return;
         }
         if (!resource.served(now)) {
             inMemoryOnly(hpa, key, last);
@@ -272,19 +266,33 @@ public final class HistoryObjects implements HistoryWriter {
             inMemoryOnly(hpa, key, last);
             return;
         }
-        String version;
-        try {
-            StoredHistory written = writes.serialization().unmarshal(body, StoredHistory.class);
-            version = written == null || written.metadata() == null ? null : written.metadata().getResourceVersion();
-        } catch (RuntimeException e) {
-            version = null;
-        }
+        String version = resourceVersionOf(body);
         if (version == null) {
             // written, but its version is unknown: read it again before the next write
             kept.remove(key);
             return;
         }
         kept.put(key, new Kept(version, next, now));
+    }
+
+    /** Whether {@code next} tells nothing the kept history does not, so that no write is due. */
+    private static boolean nothingToWrite(Kept last, HistorySnapshot next, Retention retention, long now) {
+        if (last.history() != null) {
+            // nothing a decision could tell, or only the learned load, whose change alone waits for its period
+            return retention.equivalent(last.history().withLearnedLoad(null), next.withLearnedLoad(null), now)
+                    && (Objects.equals(last.history().learnedLoad(), next.learnedLoad()) || now - last.writtenAt() < LEARNED_LOAD_PERIOD_MILLIS);
+        }
+        return last.resourceVersion() == null && next.onlyTheRunInProgress(); // what a new leader's first sync makes up again
+    }
+
+    /** The resourceVersion of the written object in a write's answer, or null when it cannot be read. */
+    private String resourceVersionOf(String body) {
+        try {
+            StoredHistory written = writes.serialization().unmarshal(body, StoredHistory.class);
+            return written == null || written.metadata() == null ? null : written.metadata().getResourceVersion();
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     /**

@@ -125,20 +125,19 @@ public final class HoltWinters {
             // the forecast made now for t + steps lands in the slot read at t + steps
             int target = slot == 0 ? pending.length - 1 : slot - 1;
             pending[target] = level + damping * trend + seasonal[ahead];
-            if (++phase == m) {
-                phase = 0;
-            }
-            if (++ahead == m) {
-                ahead = 0;
-            }
-            if (++slot == pending.length) {
-                slot = 0;
-            }
+            phase = nextInRing(phase, m);
+            ahead = nextInRing(ahead, m);
+            slot = nextInRing(slot, pending.length);
         }
         // after the loop, ahead is (y.length + steps) mod m: the phase of the minute forecast
         int forecastPhase = ahead == 0 ? m - 1 : ahead - 1;
         double forecast = level + damping * trend + seasonal[forecastPhase];
         return new Fit(alpha, beta, gamma, Double.isNaN(error) ? Double.POSITIVE_INFINITY : error, forecast);
+    }
+
+    /** The index after {@code i} in a ring of {@code size}: the counters above, kept without a division a minute. */
+    private static int nextInRing(int i, int size) {
+        return i + 1 == size ? 0 : i + 1;
     }
 
     /** The state before the first update: from the first two seasons. */

@@ -187,18 +187,9 @@ public final class LoadHistory {
     }
 
     private static Parsed<LoadHistory> read(ByteBuffer in, Duration history) {
-        if (in.remaining() < FIXED_BYTES) {
-            return Parsed.invalid("stored load history is truncated");
-        }
-        CRC32 crc = new CRC32();
-        crc.update(in.array(), 0, in.limit() - 4);
-        if ((int) crc.getValue() != in.getInt(in.limit() - 4)) {
-            return Parsed.invalid("stored load history is corrupt (checksum mismatch)");
-        }
-        in.limit(in.limit() - 4);
-        int version = in.get() & 0xFF;
-        if (version != VERSION) {
-            return Parsed.invalid("stored load history has version " + version + ", this controller reads version " + VERSION);
+        String frame = openFrame(in);
+        if (frame != null) {
+            return Parsed.invalid(frame);
         }
         int metrics = in.get() & 0xFF;
         if (metrics > MAX_METRICS) {
@@ -207,46 +198,92 @@ public final class LoadHistory {
         LoadHistory h = new LoadHistory(history);
         int capacity = h.capacityPerMetric(metrics);
         for (int i = 0; i < metrics; i++) {
-            byte[] keyBytes = new byte[in.get() & 0xFF];
-            in.get(keyBytes);
-            String key;
-            try {
-                key = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                        .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(keyBytes)).toString();
-            } catch (CharacterCodingException e) {
-                return Parsed.invalid("stored load history has a metric name that is not UTF-8");
+            String problem = h.readSeries(in, capacity);
+            if (problem != null) {
+                return Parsed.invalid(problem);
             }
-            long newest = in.getLong();
-            int count = in.getShort() & 0xFFFF;
-            short exponent = in.getShort();
-            if (key.isEmpty() || h.series.containsKey(key)) {
-                return Parsed.invalid("stored load history has an empty or repeated metric name");
-            }
-            if (newest < 0 || newest > Instant.MAX.getEpochSecond() / 60 || count == 0) {
-                return Parsed.invalid("stored load history of " + key + " has an impossible time or no points");
-            }
-            boolean noStep = exponent == Short.MIN_VALUE;
-            if (!noStep && (exponent < Double.MIN_EXPONENT - 52 || !Double.isFinite(Math.scalb((double) MinuteSeries.MAX_Q, exponent)))) {
-                return Parsed.invalid("stored load history of " + key + " has an impossible scale");
-            }
-            char[] points = new char[count];
-            CharBuffer view = in.asCharBuffer();
-            if (view.remaining() < count) {
-                return Parsed.invalid("stored load history is truncated");
-            }
-            view.get(points);
-            in.position(in.position() + 2 * count);
-            for (char q : points) {
-                if (noStep && q != MinuteSeries.MISSING && q != 0) {
-                    return Parsed.invalid("stored load history of " + key + " has values but no scale");
-                }
-            }
-            h.series.put(key, new MinuteSeries(capacity, newest, points, noStep ? 0 : Math.scalb(1.0, exponent)));
         }
         if (in.hasRemaining()) {
             return Parsed.invalid("stored load history has " + in.remaining() + " bytes too many");
         }
         return Parsed.valid(h);
+    }
+
+    /**
+     * Checks the frame (length, CRC-32, version), then leaves {@code in} limited to the metrics, just after the
+     * version byte; what is wrong, or null.
+     */
+    private static String openFrame(ByteBuffer in) {
+        if (in.remaining() < FIXED_BYTES) {
+            return "stored load history is truncated";
+        }
+        CRC32 crc = new CRC32();
+        crc.update(in.array(), 0, in.limit() - 4);
+        if ((int) crc.getValue() != in.getInt(in.limit() - 4)) {
+            return "stored load history is corrupt (checksum mismatch)";
+        }
+        in.limit(in.limit() - 4);
+        int version = in.get() & 0xFF;
+        if (version != VERSION) {
+            return "stored load history has version " + version + ", this controller reads version " + VERSION;
+        }
+        return null;
+    }
+
+    /** Reads one metric's stored series into this history; what is wrong with it, or null. */
+    private String readSeries(ByteBuffer in, int capacity) {
+        byte[] keyBytes = new byte[in.get() & 0xFF];
+        in.get(keyBytes);
+        String key = strictUtf8(keyBytes);
+        if (key == null) {
+            return "stored load history has a metric name that is not UTF-8";
+        }
+        long newest = in.getLong();
+        int count = in.getShort() & 0xFFFF;
+        short exponent = in.getShort();
+        if (key.isEmpty() || series.containsKey(key)) {
+            return "stored load history has an empty or repeated metric name";
+        }
+        if (newest < 0 || newest > Instant.MAX.getEpochSecond() / 60 || count == 0) {
+            return "stored load history of " + key + " has an impossible time or no points";
+        }
+        boolean noStep = exponent == Short.MIN_VALUE;
+        if (!noStep && (exponent < Double.MIN_EXPONENT - 52 || !Double.isFinite(Math.scalb((double) MinuteSeries.MAX_Q, exponent)))) {
+            return "stored load history of " + key + " has an impossible scale";
+        }
+        char[] points = points(in, count);
+        if (points == null) {
+            return "stored load history is truncated";
+        }
+        for (char q : points) {
+            if (noStep && q != MinuteSeries.MISSING && q != 0) {
+                return "stored load history of " + key + " has values but no scale";
+            }
+        }
+        series.put(key, new MinuteSeries(capacity, newest, points, noStep ? 0 : Math.scalb(1.0, exponent)));
+        return null;
+    }
+
+    /** The bytes as UTF-8, or null when they are not (malformed or unmappable). */
+    private static String strictUtf8(byte[] bytes) {
+        try {
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            return null;
+        }
+    }
+
+    /** The next {@code count} u16 points, or null when fewer are left. */
+    private static char[] points(ByteBuffer in, int count) {
+        CharBuffer view = in.asCharBuffer();
+        if (view.remaining() < count) {
+            return null;
+        }
+        char[] points = new char[count];
+        view.get(points);
+        in.position(in.position() + 2 * count);
+        return points;
     }
 
     /** The stored name of a metric: itself, or a digest when longer than {@value #MAX_KEY_BYTES} UTF-8 bytes. */

@@ -133,45 +133,48 @@ public final class CronExpression {
         if (element.contains("?")) {
             throw new IllegalArgumentException(where + "'?' is not standard cron; use *");
         }
-        int step = 1;
-        String range = element;
         int slash = element.indexOf('/');
-        if (slash >= 0) {
-            range = element.substring(0, slash);
-            String stepText = element.substring(slash + 1);
-            if (!stepText.matches("\\d{1,4}")) {
-                throw new IllegalArgumentException(where + "step \"" + stepText + "\" is not a number");
-            }
-            step = Integer.parseInt(stepText);
-            if (step == 0) {
-                throw new IllegalArgumentException(where + "a step must be at least 1");
-            }
-        }
-        int from;
-        int to;
-        if (range.equals("*")) {
-            from = f.min;
-            to = f == Field.DAY_OF_WEEK ? 6 : f.max;
-        } else {
-            int dash = range.indexOf('-');
-            if (dash >= 0) {
-                from = value(range.substring(0, dash), f, where);
-                to = value(range.substring(dash + 1), f, where);
-                if (to < from) {
-                    throw new IllegalArgumentException(where + "range " + range + " goes backwards"
-                            + " (write a list instead, e.g. " + (f == Field.DAY_OF_WEEK ? "SAT,SUN" : "22,23,0,1") + ")");
-                }
-            } else {
-                from = value(range, f, where);
-                // "5/15" is "5-max/15"
-                to = slash >= 0 ? (f == Field.DAY_OF_WEEK ? 6 : f.max) : from;
-            }
-        }
+        String range = slash >= 0 ? element.substring(0, slash) : element;
+        int step = slash >= 0 ? step(element.substring(slash + 1), where) : 1;
+        int[] fromTo = range(range, slash >= 0, f, where);
         long mask = 0;
-        for (int v = from; v <= to; v += step) {
+        for (int v = fromTo[0]; v <= fromTo[1]; v += step) {
             mask |= 1L << v;
         }
         return mask;
+    }
+
+    /** The step after the slash of "a-b/step". */
+    private static int step(String stepText, String where) {
+        if (!stepText.matches("\\d{1,4}")) {
+            throw new IllegalArgumentException(where + "step \"" + stepText + "\" is not a number");
+        }
+        int step = Integer.parseInt(stepText);
+        if (step == 0) {
+            throw new IllegalArgumentException(where + "a step must be at least 1");
+        }
+        return step;
+    }
+
+    /** The range before the slash as {from, to}: "*", "a-b", or "a" (which is "a-max" when a step follows). */
+    private static int[] range(String range, boolean stepped, Field f, String where) {
+        int last = f == Field.DAY_OF_WEEK ? 6 : f.max;
+        if (range.equals("*")) {
+            return new int[] {f.min, last};
+        }
+        int dash = range.indexOf('-');
+        if (dash < 0) {
+            int from = value(range, f, where);
+            // "5/15" is "5-max/15"
+            return new int[] {from, stepped ? last : from};
+        }
+        int from = value(range.substring(0, dash), f, where);
+        int to = value(range.substring(dash + 1), f, where);
+        if (to < from) {
+            throw new IllegalArgumentException(where + "range " + range + " goes backwards"
+                    + " (write a list instead, e.g. " + (f == Field.DAY_OF_WEEK ? "SAT,SUN" : "22,23,0,1") + ")");
+        }
+        return new int[] {from, to};
     }
 
     private static int value(String text, Field f, String where) {
