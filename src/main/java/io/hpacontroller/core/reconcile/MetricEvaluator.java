@@ -205,12 +205,8 @@ public final class MetricEvaluator {
             throws MetricError {
         String failed = "failed to get " + resource + " usage: ";
         Map<String, PodMetric> fetched = fetchResource(ctx, resource, container, outer, failed);
-        Proposal p;
-        try {
-            p = calculator.averageValue(ctx.specReplicas(), targetUsage, resource, ctx.tolerances(), listPods(ctx), fetched, ctx.now());
-        } catch (CalculationException e) {
-            throw MetricError.failed(outer, failed + e.getMessage());
-        }
+        Proposal p = calculated(outer, failed,
+                () -> calculator.averageValue(ctx.specReplicas(), targetUsage, resource, ctx.tolerances(), listPods(ctx), fetched, ctx.now()));
         MetricValueStatus value = new MetricValueStatus(null, Quantities.decimal(p.usage()), null);
         return new Evaluated(proposal(type, resource, resource + " resource", "AverageValue", targetUsage / 1000.0, p.usage() / 1000.0,
                 timestampOf(fetched), p), resourceStatus(type, resource, container, value));
@@ -220,13 +216,8 @@ public final class MetricEvaluator {
             throws MetricError {
         String failed = "failed to get " + resource + " utilization: ";
         Map<String, PodMetric> fetched = fetchResource(ctx, resource, container, outer, failed);
-        Proposal p;
-        try {
-            p = calculator.utilization(ctx.specReplicas(), targetUtilization, resource, container, ctx.tolerances(),
-                    listPods(ctx), fetched, ctx.now());
-        } catch (CalculationException e) {
-            throw MetricError.failed(outer, failed + e.getMessage());
-        }
+        Proposal p = calculated(outer, failed, () -> calculator.utilization(ctx.specReplicas(), targetUtilization, resource, container,
+                ctx.tolerances(), listPods(ctx), fetched, ctx.now()));
         MetricValueStatus value = new MetricValueStatus(p.utilization(), Quantities.decimal(p.usage()), null);
         String metric = resource + (container.isEmpty() ? "" : " container") + " resource utilization (percentage of request)";
         return new Evaluated(proposal(type, resource, metric, "Utilization", targetUtilization, p.utilization(), timestampOf(fetched), p),
@@ -256,11 +247,7 @@ public final class MetricEvaluator {
         if (usage.isEmpty()) {
             throw MetricError.failed(outer, failed + "unable to get metrics for resource " + resource + ": no metrics returned from resource metrics API");
         }
-        try {
-            return ResourceUsage.perPod(usage, resource, container);
-        } catch (CalculationException e) {
-            throw MetricError.failed(outer, failed + e.getMessage());
-        }
+        return calculated(outer, failed, () -> ResourceUsage.perPod(usage, resource, container));
     }
 
     // ---- Pods ----
@@ -286,12 +273,7 @@ public final class MetricEvaluator {
         if (samples.isEmpty()) {
             throw MetricError.failed(outer, "unable to get metric " + name + ": no metrics returned from custom metrics API");
         }
-        Proposal p;
-        try {
-            p = calculator.averageValue(ctx.specReplicas(), target, "", ctx.tolerances(), listPods(ctx), samples, ctx.now());
-        } catch (CalculationException e) {
-            throw MetricError.failed(outer, e.getMessage());
-        }
+        Proposal p = calculated(outer, "", () -> calculator.averageValue(ctx.specReplicas(), target, "", ctx.tolerances(), listPods(ctx), samples, ctx.now()));
         MetricStatus status = new MetricStatus();
         status.setType("Pods");
         status.setPods(new PodsMetricStatus(new MetricValueStatus(null, Quantities.decimal(p.usage()), null), identifier(source.getMetric())));
@@ -393,13 +375,23 @@ public final class MetricEvaluator {
 
     // ---- helpers ----
 
+    /** A step of upstream's calculator; its failure reads as upstream's error after {@code failed}, named by {@code outer}. */
+    @FunctionalInterface
+    private interface Calculation<T> {
+        T run() throws CalculationException;
+    }
+
+    private static <T> T calculated(String outer, String failed, Calculation<T> step) throws MetricError {
+        try {
+            return step.run();
+        } catch (CalculationException e) {
+            throw MetricError.failed(outer, failed + e.getMessage());
+        }
+    }
+
     /** The sum of an external metric's values, failing as upstream's calculator does when it overflows. */
     private static long sum(List<Long> values, String wrap) throws MetricError {
-        try {
-            return ReplicaCalculator.sum(values);
-        } catch (CalculationException e) {
-            throw MetricError.failed(wrap, e.getMessage());
-        }
+        return calculated(wrap, "", () -> ReplicaCalculator.sum(values));
     }
 
     /**
@@ -407,13 +399,9 @@ public final class MetricEvaluator {
      * ready pods, an AverageValue target the total divided over status.replicas.
      */
     private Proposal totalProposal(Context ctx, boolean average, long target, long total, String outer) throws MetricError {
-        try {
-            return average
-                    ? calculator.averageOverReplicas(ctx.statusReplicas(), target, total, ctx.tolerances())
-                    : calculator.value(ctx.specReplicas(), target, total, ctx.tolerances(), () -> listPods(ctx));
-        } catch (CalculationException e) {
-            throw MetricError.failed(outer, e.getMessage());
-        }
+        return calculated(outer, "", () -> average
+                ? calculator.averageOverReplicas(ctx.statusReplicas(), target, total, ctx.tolerances())
+                : calculator.value(ctx.specReplicas(), target, total, ctx.tolerances(), () -> listPods(ctx)));
     }
 
     /** The current value of an Object or External metric as status.currentMetrics reports it. */
