@@ -51,8 +51,8 @@ public final class UnsyncedHpaSelectors {
         }
         String namespace = hpa.getMetadata().getNamespace();
         try {
-            ScaleTarget scale = scales.get(namespace, ref);
-            if (scale.selector() != null && !scale.selector().isEmpty()) {
+            ScaleTarget scale = scales.peek(namespace, ref); // no request for a built-in kind, even when the target is missing
+            if (scale != null && scale.selector() != null && !scale.selector().isEmpty()) {
                 index.controllers(HpaKey.of(hpa), namespace, parsed.of(scale.selector()), List.of());
             }
         } catch (ApiException | IllegalArgumentException e) {

@@ -77,6 +77,15 @@ public final class ScaleSubresource implements ScaleClient {
         return ownWrites.current(key(namespace, target), cachedScale, ScaleTarget::resourceVersion, () -> read(namespace, target));
     }
 
+    @Override
+    public ScaleTarget peek(String namespace, CrossVersionObjectReference target) throws ApiException {
+        if (!cached(target)) {
+            return read(namespace, target);
+        }
+        ScaleTarget cachedScale = cache.get(namespace, target.getApiVersion(), target.getKind(), target.getName());
+        return cachedScale != null || cache.synced(target.getApiVersion(), target.getKind()) ? cachedScale : read(namespace, target);
+    }
+
     private ScaleTarget read(String namespace, CrossVersionObjectReference target) throws ApiException {
         return scaleTarget(api.get(path(namespace, target), Scale.class));
     }

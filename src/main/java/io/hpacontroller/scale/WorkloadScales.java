@@ -86,6 +86,12 @@ public final class WorkloadScales {
         return e.scale(namespace, name);
     }
 
+    /** Whether the informer of this kind (started on first use) has synced: then a target not in its cache does not exist. */
+    boolean synced(String apiVersion, String kind) {
+        Kind k = kindOf(apiVersion, kind);
+        return supported.contains(k) && kinds.computeIfAbsent(k, this::start).synced();
+    }
+
     private Entry<?> start(Kind k) {
         return switch (k.kind()) {
             case "Deployment" -> start(client.resources(WorkloadFields.Deployment.class, WorkloadFields.DeploymentItems.class), WorkloadFields.Deployment::new, WorkloadScales::scale);

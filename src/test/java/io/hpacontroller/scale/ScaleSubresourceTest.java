@@ -90,6 +90,20 @@ class ScaleSubresourceTest extends LiveTestBase {
         assertThat(scaleReads()).as("the cache caught up: no more reads from the API").isEqualTo(reads);
     }
 
+    /**
+     * A selector that only counts (another replica's HPA, in the AmbiguousSelector check) is read from the synced cache:
+     * a missing Deployment costs no request, where a sync's read asks the API (and gets its NotFound).
+     */
+    @Test
+    void aPeekAtAMissingDeploymentAsksNothingOfTheApi() throws Exception {
+        CrossVersionObjectReference missing = new CrossVersionObjectReference("apps/v1", "Deployment", "gone");
+        assertThat(scales.peek(NS, WEB).selector()).isEqualTo(scales.get(NS, WEB).selector());
+        assertThat(scales.peek(NS, missing)).isNull();
+        assertThat(cluster.count("GET", p -> p.endsWith("/deployments/gone/scale"))).isZero();
+        assertThatThrownBy(() -> scales.get(NS, missing)).isInstanceOf(ApiException.class);
+        assertThat(cluster.count("GET", p -> p.endsWith("/deployments/gone/scale"))).isEqualTo(1);
+    }
+
     /** Waits until the fake workload controller has the pods and the cache holds the Deployment's latest version. */
     private void awaitCacheSettled(int replicas) {
         await().atMost(Waits.STATE).until(() -> {

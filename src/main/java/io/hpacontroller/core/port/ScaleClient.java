@@ -14,6 +14,17 @@ public interface ScaleClient {
     ScaleTarget get(String namespace, CrossVersionObjectReference target) throws ApiException;
 
     /**
+     * Reads the target's scale where that costs no request (an informer's cache of its kind), else as {@link #get}:
+     * for a selector that only counts (another HPA's, in the AmbiguousSelector check), never for a write.
+     *
+     * @return null when the synced cache of its kind holds no such target (it does not exist); read when it has not synced
+     * @throws ApiException when the target, its kind or its scale subresource cannot be read
+     */
+    default ScaleTarget peek(String namespace, CrossVersionObjectReference target) throws ApiException {
+        return get(namespace, target);
+    }
+
+    /**
      * Writes spec.replicas through the scale subresource.
      *
      * @param current the scale as last read (its resourceVersion guards the write)
