@@ -73,9 +73,15 @@ public record HpaKey(String group, String namespace, String name) implements Com
         return slash < 0 ? "" : namespacedName.substring(slash + 1);
     }
 
-    /** Keys sort by their wire form. */
+    /**
+     * Keys sort by their wire form. Keys of one group and namespace (the selector index's sets, per namespace) share
+     * its prefix, so their names decide, without building the two strings for each comparison.
+     */
     @Override
     public int compareTo(HpaKey other) {
+        if (group.equals(other.group) && namespace.equals(other.namespace)) {
+            return name.compareTo(other.name);
+        }
         return toString().compareTo(other.toString());
     }
 

@@ -36,4 +36,13 @@ class HpaKeyTest {
         assertThat(HpaKey.isKey("a/b/c/d")).isFalse();
         assertThat(HpaKey.isKey("autoscaling/shop/web")).as("autoscaling's keys carry no group").isFalse();
     }
+
+    /** The order of the wire forms, whichever way a comparison is made ('-' and '.' sort before '/'). */
+    @Test
+    void keysSortByTheirWireForm() {
+        java.util.List<HpaKey> keys = java.util.stream.Stream.of("a/web-2", "a/web", "a-b/web", "a.b/web", "a/web.1",
+                "autoscaling.hpa-controller.io/a/web", "autoscaling.hpa-controller.io/a/b", "b/a").map(HpaKey::parse).toList();
+        assertThat(keys.stream().sorted().map(HpaKey::toString).toList())
+                .isEqualTo(keys.stream().map(HpaKey::toString).sorted().toList());
+    }
 }
