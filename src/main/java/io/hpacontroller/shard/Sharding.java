@@ -123,8 +123,7 @@ public final class Sharding implements AutoCloseable {
                 return;
             }
             if (view == target) {
-                renew(attemptStart, view);
-                if (own != null && own.view().equals(target)) {
+                if (renew(attemptStart, view)) {
                     handovers.incrementAndGet();
                     handoverNanos.addAndGet(ticker.nanos() - start);
                     LOG.info("{} acts on the members {} now", settings.identity(), target);
@@ -184,17 +183,32 @@ public final class Sharding implements AutoCloseable {
         }
     }
 
-    /** Writes this replica's Lease with the view; a conflict or failure leaves it to the next period. */
-    private void renew(long attemptStart, SortedSet<String> view) {
+    /**
+     * Writes this replica's Lease with the view; a conflict or failure leaves it to the next period. Returns whether the
+     * renewal counts: not when its answer came once the renew deadline had passed since the last renewal that counted
+     * (from that one's start; joining, from its own). The others count this Lease expired a lease duration after they
+     * saw that renewal land, and this one may have landed only after that, when they could have claimed this replica's
+     * HPAs: it is a lapse, and this replica joins again as after one (it renews once its syncs ended, then claims by the
+     * claim rule).
+     */
+    private boolean renew(long attemptStart, SortedSet<String> view) {
         try {
             MemberLease next = new MemberLease(settings.identity(), (int) settings.leaseDuration().toSeconds(), clock.instant(), view,
                     own == null ? null : own.resourceVersion());
             own = leases.write(next);
+            if (ticker.nanos() - (renewed ? renewedAt : attemptStart) >= settings.renewDeadline().toNanos()) {
+                renewed = false;
+                claims.stale();
+                LOG.error("{}: its Lease's renewal was answered after the renew deadline ({}): syncing nothing until it renews again",
+                        settings.identity(), settings.renewDeadline());
+                return false;
+            }
             renewedAt = attemptStart;
             renewed = true;
             if (!view.equals(claims.publishedView())) {
                 claims.published(view);
             }
+            return true;
         } catch (ApiException e) {
             LOG.warn("{}: cannot renew its Lease: {}", settings.identity(), e.getMessage());
             try {
@@ -202,6 +216,7 @@ public final class Sharding implements AutoCloseable {
             } catch (ApiException again) {
                 own = null;
             }
+            return false;
         }
     }
 

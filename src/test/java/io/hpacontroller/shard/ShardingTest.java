@@ -55,8 +55,12 @@ class ShardingTest {
     }
 
     private Sharding replica(String identity) {
-        return new Sharding(new KubeApi(client, Duration.ofSeconds(5)), new Sharding.Settings("hpa-controller", "hpa-controller", identity,
-                Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(2)), Clock.systemUTC(), now::get);
+        return new Sharding(new KubeApi(client, Duration.ofSeconds(5)), settings(identity), Clock.systemUTC(), now::get);
+    }
+
+    private static Sharding.Settings settings(String identity) {
+        return new Sharding.Settings("hpa-controller", "hpa-controller", identity, Duration.ofSeconds(15), Duration.ofSeconds(10),
+                Duration.ofSeconds(2));
     }
 
     private void period(List<Sharding> replicas) {
@@ -169,6 +173,68 @@ class ShardingTest {
         a.step();
         assertThat(a.holdsFreshLease()).isTrue();
         assertThat(a.claims().ownedOf(keys)).isEqualTo(keys.size());
+    }
+
+    @Test
+    void aRenewalAnsweredAfterTheOthersCouldCountItsLeaseExpiredIsALapse() {
+        Sharding a = replica("node_1");
+        Sharding b = replica("node_2");
+        SlowLeases slow = new SlowLeases(new KubeApi(client, Duration.ofSeconds(5)));
+        Sharding c = new Sharding(slow, settings("node_3"), Clock.systemUTC(), now::get);
+        List<Sharding> all = List.of(a, b, c);
+        for (int i = 0; i < 3; i++) {
+            period(all);
+        }
+        List<HpaKey> ofC = keys.stream().filter(k -> c.claims().owns(k)).toList();
+        assertThat(ofC).isNotEmpty();
+        slow.failing = 3; // c renewed last at 6 s (a and b saw it at 8 s); its renewals at 8, 10 and 12 s fail
+        for (int i = 0; i < 3; i++) {
+            period(all);
+        }
+        assertThat(c.holdsFreshLease()).isTrue();
+        slow.duringNextWrite = () -> {
+            // its renewal of 14 s lands at 23 s: meanwhile a and b count its Lease expired and take its HPAs
+            for (int i = 0; i < 4; i++) {
+                period(List.of(a, b));
+            }
+            now.addAndGet(TimeUnit.SECONDS.toNanos(1));
+            a.step();
+            b.step();
+            assertThat(ofC).allMatch(k -> a.claims().owns(k) || b.claims().owns(k));
+        };
+        period(all); // asserts that no HPA has two owners: the late answer must not leave c its claims
+        assertThat(c.holdsFreshLease()).isFalse();
+        assertThat(c.claims().ownedOf(keys)).isZero();
+
+        for (int i = 0; i < 2; i++) {
+            period(all); // c joins again: it claims its HPAs once a and b drained and published a view with it
+        }
+        assertThat(keys).allMatch(k -> all.stream().filter(r -> r.claims().owns(k)).count() == 1);
+        assertThat(c.claims().ownedOf(ofC)).isEqualTo(ofC.size());
+    }
+
+    /** A replica's Lease writes, failed or held up (the API server answers late) while the test runs the others. */
+    private static final class SlowLeases extends ShardLeases {
+        int failing;
+        Runnable duringNextWrite;
+
+        SlowLeases(KubeApi api) {
+            super(api, "hpa-controller", "hpa-controller");
+        }
+
+        @Override
+        MemberLease write(MemberLease lease) throws ApiException {
+            if (failing > 0) {
+                failing--;
+                throw new ApiException("the server is overloaded");
+            }
+            Runnable meanwhile = duringNextWrite;
+            duringNextWrite = null;
+            if (meanwhile != null) {
+                meanwhile.run();
+            }
+            return super.write(lease);
+        }
     }
 
     private Lease lease(String identity) {
