@@ -27,6 +27,8 @@ class LeaderElectionTest {
         boolean loseNextAnswer;
         /** Runs while the next get is on its way (a slow answer), before the record is read. */
         Runnable duringNextGet;
+        /** Runs while the next update is on its way (an API server that answers late), before it is applied. */
+        Runnable duringNextUpdate;
 
         @Override
         public synchronized LeaderRecord get() throws LeaseException {
@@ -51,6 +53,11 @@ class LeaderElectionTest {
 
         @Override
         public synchronized LeaderRecord update(LeaderRecord r) throws LeaseException {
+            if (duringNextUpdate != null) {
+                Runnable meanwhile = duringNextUpdate;
+                duringNextUpdate = null;
+                meanwhile.run();
+            }
             if (unreachable || stored == null || !stored.resourceVersion().equals(r.resourceVersion())) {
                 throw new LeaseException("the object has been modified");
             }
@@ -187,6 +194,21 @@ class LeaderElectionTest {
         lease.unreachable = false;
         campaign(a, Duration.ofMinutes(1));
         assertThat(a.isLeading()).as("it does not campaign again: the process exits").isFalse();
+        assertThat(lost).hasValue(1);
+    }
+
+    @Test
+    void aRenewalThatReachesTheLeaseAfterAStandbyTookItOverFails() {
+        LeaderElection a = election("a");
+        a.step();
+        LeaderElection b = election("b");
+        b.step();
+        lease.duringNextUpdate = () -> campaign(b, Duration.ofSeconds(16)); // a's renewal of 2 s lands at 18 s
+        time.advance(RETRY);
+        a.step();
+        assertThat(b.isLeading()).isTrue();
+        assertThat(lease.stored.holder()).isEqualTo("b");
+        assertThat(a.holdsFreshLease()).as("a standby takes over by writing the Lease: a late renewal meets its resourceVersion").isFalse();
         assertThat(lost).hasValue(1);
     }
 
