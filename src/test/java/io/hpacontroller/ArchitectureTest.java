@@ -26,6 +26,7 @@ class ArchitectureTest {
             Set.of("explain", "describe", "sim", "conformance"),
             Set.of("ops"),
             Set.of("shard"),
+            Set.of("lease"),
             Set.of("controller"),
             Set.of("shadow", "history", "events"),
             Set.of("hpa", "metrics", "scale", "pods"),

@@ -8,9 +8,9 @@ import io.hpacontroller.core.Quantities;
 import io.hpacontroller.core.controls.SyncCadence;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.hpa.HpaApi;
+import io.hpacontroller.lease.LeaseSettings;
 import io.hpacontroller.metrics.RestMetrics;
 import io.hpacontroller.ops.ControllerRuntime;
-import io.hpacontroller.ops.LeaderElection;
 import io.hpacontroller.ops.LogFormat;
 import io.hpacontroller.ops.MetricsServing;
 import io.hpacontroller.ops.ServingCertificate;
@@ -295,10 +295,10 @@ public final class RunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, e.getMessage());
         }
-        LeaderElection.Settings election = null;
+        LeaseSettings election = null;
         if (leaderElect || sharding) {
             try {
-                election = new LeaderElection.Settings(leaseNamespaceGiven() ? leaseNamespace : "default", leaseName, identity(), leaseDuration, renewDeadline, retryPeriod);
+                election = new LeaseSettings(leaseNamespaceGiven() ? leaseNamespace : "default", leaseName, identity(), leaseDuration, renewDeadline, retryPeriod);
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(cl, e.getMessage());
             }
@@ -317,11 +317,11 @@ public final class RunCommand implements Callable<Integer> {
      * names one: a workstation run puts it where its user works, where {@code explain} with the same kubeconfig looks.
      */
     private ControllerRuntime.Settings inContextNamespace(ControllerRuntime.Settings s, String namespace) {
-        LeaderElection.Settings e = s.election();
+        LeaseSettings e = s.election();
         if (e == null || leaseNamespaceGiven()) {
             return s;
         }
-        return new ControllerRuntime.Settings(s.options(), new LeaderElection.Settings(namespace, e.name(), e.identity(), e.leaseDuration(),
+        return new ControllerRuntime.Settings(s.options(), new LeaseSettings(namespace, e.name(), e.identity(), e.leaseDuration(),
                 e.renewDeadline(), e.retryPeriod()), s.metricsAddress(), s.metricsServing(), s.healthAddress(), s.shutdownTimeout());
     }
 
@@ -431,7 +431,7 @@ public final class RunCommand implements Callable<Integer> {
             stopNow(shutdown);
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
-        LeaderElection.Settings election = settings.election();
+        LeaseSettings election = settings.election();
         boolean persist = settings.options().persistHistory();
         ClusterAccess access = new ClusterAccess(client, ClusterAccess.needed(settings.options().apis(), settings.options().namespaces(),
                 election == null ? null : election.namespace(), election == null ? null : election.name(), persist), settings.options().apis(), persist);

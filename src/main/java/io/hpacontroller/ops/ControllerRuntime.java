@@ -6,6 +6,7 @@ import io.hpacontroller.api.WriteGate;
 import io.hpacontroller.controller.ControllerOptions;
 import io.hpacontroller.controller.HorizontalController;
 import io.hpacontroller.controller.Ticker;
+import io.hpacontroller.lease.LeaseSettings;
 import io.hpacontroller.shadow.ShadowComparisons;
 import io.hpacontroller.shard.ShardMetrics;
 import io.hpacontroller.shard.Sharding;
@@ -58,21 +59,19 @@ public final class ControllerRuntime implements AutoCloseable {
      * @param sharding        {@code --sharding}: the replicas share the HPAs on a ring of membership Leases (no leader
      *                        election then: {@code election} is null); null without it
      */
-    public record Settings(ControllerOptions options, LeaderElection.Settings election, InetSocketAddress metricsAddress,
+    public record Settings(ControllerOptions options, LeaseSettings election, InetSocketAddress metricsAddress,
                            MetricsServing metricsServing, InetSocketAddress healthAddress, Duration shutdownTimeout,
-                           Sharding.Settings sharding) {
+                           LeaseSettings sharding) {
 
         /** Without sharding. */
-        public Settings(ControllerOptions options, LeaderElection.Settings election, InetSocketAddress metricsAddress,
+        public Settings(ControllerOptions options, LeaseSettings election, InetSocketAddress metricsAddress,
                         MetricsServing metricsServing, InetSocketAddress healthAddress, Duration shutdownTimeout) {
             this(options, election, metricsAddress, metricsServing, healthAddress, shutdownTimeout, null);
         }
 
         /** {@code --sharding}: the replicas share the HPAs on the ring of membership Leases named and timed as the election's Lease. */
         public Settings sharded() {
-            LeaderElection.Settings e = Objects.requireNonNull(election);
-            return new Settings(options, null, metricsAddress, metricsServing, healthAddress, shutdownTimeout, new Sharding.Settings(e.namespace(),
-                    e.name(), e.identity(), e.leaseDuration(), e.renewDeadline(), e.retryPeriod()));
+            return new Settings(options, null, metricsAddress, metricsServing, healthAddress, shutdownTimeout, Objects.requireNonNull(election));
         }
     }
 
@@ -113,8 +112,8 @@ public final class ControllerRuntime implements AutoCloseable {
         this.settings = settings;
         this.client = client;
         this.exit = exit;
-        LeaderElection.Settings lease = settings.election();
-        Sharding.Settings shard = settings.sharding();
+        LeaseSettings lease = settings.election();
+        LeaseSettings shard = settings.sharding();
         this.sharding = shard == null ? null : new Sharding(new KubeApi(client, shard.renewDeadline()), shard, clock, ticker);
         if (sharding != null) {
             this.election = null;

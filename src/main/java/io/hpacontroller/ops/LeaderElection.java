@@ -1,7 +1,9 @@
 package io.hpacontroller.ops;
 
-import io.hpacontroller.api.KubeApi;
 import io.hpacontroller.controller.Ticker;
+import io.hpacontroller.lease.LastRenewal;
+import io.hpacontroller.lease.LeaseSettings;
+import io.hpacontroller.lease.RenewLoop;
 import io.hpacontroller.ops.LeaseStore.LeaderRecord;
 import io.hpacontroller.ops.LeaseStore.LeaseException;
 import org.slf4j.Logger;
@@ -30,35 +32,8 @@ public final class LeaderElection implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(LeaderElection.class);
 
-    /**
-     * Lease settings, with kube-controller-manager's defaults: 15 s lease, 10 s renew deadline, 2 s retry.
-     */
-    public record Settings(String namespace, String name, String identity, Duration leaseDuration, Duration renewDeadline, Duration retryPeriod) {
-        public Settings {
-            if (!(leaseDuration.compareTo(renewDeadline) > 0)) {
-                throw new IllegalArgumentException("--leader-elect-lease-duration must be greater than --leader-elect-renew-deadline");
-            }
-            if (!(renewDeadline.compareTo(retryPeriod) > 0)) {
-                throw new IllegalArgumentException("--leader-elect-renew-deadline must be greater than --leader-elect-retry-period");
-            }
-            if (leaseDuration.minus(renewDeadline).compareTo(KubeApi.GRACE) <= 0) {
-                throw new IllegalArgumentException("--leader-elect-lease-duration must exceed --leader-elect-renew-deadline by more than "
-                        + KubeApi.GRACE.toSeconds() + "s: that difference is the time one write may take, so that it cannot land after "
-                        + "another instance took over");
-            }
-        }
-
-        /**
-         * The longest one write may take: a write starts only within the renew deadline after a renewal,
-         * and must be done before a standby may take over, a lease duration after it.
-         */
-        public Duration writeTimeout() {
-            return leaseDuration.minus(renewDeadline);
-        }
-    }
-
     private final LeaseStore store;
-    private final Settings settings;
+    private final LeaseSettings settings;
     private final Clock clock;
     private final Ticker ticker;
     private final Runnable onStartedLeading;
@@ -68,10 +43,10 @@ public final class LeaderElection implements AutoCloseable {
     private LeaderRecord observed;
     private long observedAt;
     private volatile boolean leading;
-    private volatile long renewedAt;
+    private final LastRenewal renewal;
     private boolean over;
     private volatile boolean closed;
-    private Thread loop;
+    private RenewLoop loop;
 
     /**
      * @param clock            wall-clock time written into the Lease (acquireTime, renewTime)
@@ -79,28 +54,19 @@ public final class LeaderElection implements AutoCloseable {
      * @param onStartedLeading called once, on the election thread, when this instance acquires the lease
      * @param onLostLease      called once, on the election thread, when this instance lost the lease
      */
-    LeaderElection(LeaseStore store, Settings settings, Clock clock, Ticker ticker, Runnable onStartedLeading, Runnable onLostLease) {
+    LeaderElection(LeaseStore store, LeaseSettings settings, Clock clock, Ticker ticker, Runnable onStartedLeading, Runnable onLostLease) {
         this.store = Objects.requireNonNull(store);
         this.settings = Objects.requireNonNull(settings);
         this.clock = Objects.requireNonNull(clock);
         this.ticker = Objects.requireNonNull(ticker);
         this.onStartedLeading = Objects.requireNonNull(onStartedLeading);
         this.onLostLease = Objects.requireNonNull(onLostLease);
+        this.renewal = new LastRenewal(ticker, settings.renewDeadline());
     }
 
     /** Starts campaigning on a thread of its own: one {@link #step} every retry period until the election is over. */
     public void start() {
-        loop = new Thread(() -> {
-            while (!closed && step()) {
-                try {
-                    Thread.sleep(settings.retryPeriod().toMillis());
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }, "leader-election");
-        loop.setDaemon(true);
-        loop.start();
+        loop = RenewLoop.start("leader-election", settings.retryPeriod(), this::step);
     }
 
     /**
@@ -114,7 +80,7 @@ public final class LeaderElection implements AutoCloseable {
         long attemptStart = ticker.nanos();
         boolean held = tryAcquireOrRenew(attemptStart);
         if (held) {
-            renewedAt = attemptStart;
+            renewal.renewed(attemptStart);
             if (!leading) {
                 leading = true;
                 LOG.info("{} became the leader (lease {}/{})", settings.identity(), settings.namespace(), settings.name());
@@ -124,7 +90,7 @@ public final class LeaderElection implements AutoCloseable {
         }
         if (leading) {
             boolean takenOver = observed != null && !observed.holder().isEmpty() && !observed.holder().equals(settings.identity());
-            if (takenOver || ticker.nanos() - renewedAt >= settings.renewDeadline().toNanos()) {
+            if (takenOver || !renewal.fresh()) {
                 leading = false;
                 over = true;
                 LOG.error("{} lost the lease {}/{} ({}): stopping", settings.identity(), settings.namespace(), settings.name(),
@@ -185,7 +151,7 @@ public final class LeaderElection implements AutoCloseable {
      * election thread is stuck in a request.
      */
     public boolean holdsFreshLease() {
-        return leading && ticker.nanos() - renewedAt < settings.renewDeadline().toNanos();
+        return leading && renewal.fresh();
     }
 
     /** Stops campaigning and releases the lease if this instance holds it. */
@@ -193,12 +159,7 @@ public final class LeaderElection implements AutoCloseable {
     public void close() {
         closed = true;
         if (loop != null) {
-            loop.interrupt();
-            try {
-                loop.join(settings.renewDeadline().toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            loop.stop(settings.renewDeadline());
         }
         release();
     }

@@ -3,12 +3,14 @@ package io.hpacontroller.shard;
 import io.hpacontroller.api.KubeApi;
 import io.hpacontroller.controller.Ticker;
 import io.hpacontroller.core.port.ApiException;
+import io.hpacontroller.lease.LastRenewal;
+import io.hpacontroller.lease.LeaseSettings;
+import io.hpacontroller.lease.RenewLoop;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -29,47 +31,32 @@ public final class Sharding implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Sharding.class);
 
-    /**
-     * @param namespace where the Leases are
-     * @param group     what names this controller's members: the label's value and the Leases' name prefix
-     * @param identity  this replica
-     */
-    public record Settings(String namespace, String group, String identity, Duration leaseDuration, Duration renewDeadline,
-                           Duration retryPeriod) {
-        public Settings {
-            Objects.requireNonNull(identity);
-            if (leaseDuration.compareTo(renewDeadline) <= 0 || renewDeadline.compareTo(retryPeriod) <= 0) {
-                throw new IllegalArgumentException("the lease duration must exceed the renew deadline, and that the retry period");
-            }
-        }
-    }
-
     private final ShardLeases leases;
-    private final Settings settings;
+    /** The members' Leases: its name is their prefix and label value. */
+    private final LeaseSettings settings;
     private final Clock clock;
     private final Ticker ticker;
     private final ShardClaims claims;
     private final Membership membership;
     private MemberLease own;
-    private volatile long renewedAt;
-    private volatile boolean renewed;
+    private final LastRenewal renewal;
     private volatile int liveMembers;
     private final AtomicLong handovers = new AtomicLong();
     private final AtomicLong handoverNanos = new AtomicLong();
-    private volatile boolean closed;
-    private Thread loop;
+    private RenewLoop loop;
 
-    public Sharding(KubeApi api, Settings settings, Clock clock, Ticker ticker) {
-        this(new ShardLeases(api, settings.namespace(), settings.group()), settings, clock, ticker);
+    public Sharding(KubeApi api, LeaseSettings settings, Clock clock, Ticker ticker) {
+        this(new ShardLeases(api, settings.namespace(), settings.name()), settings, clock, ticker);
     }
 
-    Sharding(ShardLeases leases, Settings settings, Clock clock, Ticker ticker) {
+    Sharding(ShardLeases leases, LeaseSettings settings, Clock clock, Ticker ticker) {
         this.leases = leases;
         this.settings = settings;
         this.clock = clock;
         this.ticker = ticker;
         this.claims = new ShardClaims(settings.identity());
         this.membership = new Membership(ticker);
+        this.renewal = new LastRenewal(ticker, settings.renewDeadline());
     }
 
     /** What this replica claims: hand it to the controller. */
@@ -79,24 +66,16 @@ public final class Sharding implements AutoCloseable {
 
     /** Starts on a thread of its own: one {@link #step} every retry period until closed. */
     public void start() {
-        loop = new Thread(() -> {
-            while (!closed) {
-                step();
-                try {
-                    Thread.sleep(settings.retryPeriod().toMillis());
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }, "sharding");
-        loop.setDaemon(true);
-        loop.start();
+        loop = RenewLoop.start("sharding", settings.retryPeriod(), () -> {
+            step();
+            return true;
+        });
     }
 
     /** One period: read the members, change view if they changed (after the drain), renew the Lease with the view. */
     synchronized void step() {
         lapse();
-        if (!renewed && !drainedAll()) {
+        if (!renewal.any() && !drainedAll()) {
             return;
         }
         long attemptStart = ticker.nanos();
@@ -145,8 +124,8 @@ public final class Sharding implements AutoCloseable {
      * or a long pause), it claims nothing until it renewed, published and read again.
      */
     private void lapse() {
-        if (renewed && ticker.nanos() - renewedAt >= settings.renewDeadline().toNanos()) {
-            renewed = false;
+        if (renewal.overdue()) {
+            renewal.forget();
             claims.stale();
             LOG.error("{} could not renew its Lease within {}: syncing nothing until it does", settings.identity(), settings.renewDeadline());
         }
@@ -196,15 +175,12 @@ public final class Sharding implements AutoCloseable {
             MemberLease next = new MemberLease(settings.identity(), (int) settings.leaseDuration().toSeconds(), clock.instant(), view,
                     own == null ? null : own.resourceVersion());
             own = leases.write(next);
-            if (ticker.nanos() - (renewed ? renewedAt : attemptStart) >= settings.renewDeadline().toNanos()) {
-                renewed = false;
+            if (!renewal.renewedInTime(attemptStart)) {
                 claims.stale();
                 LOG.error("{}: its Lease's renewal was answered after the renew deadline ({}): syncing nothing until it renews again",
                         settings.identity(), settings.renewDeadline());
                 return false;
             }
-            renewedAt = attemptStart;
-            renewed = true;
             if (!view.equals(claims.publishedView())) {
                 claims.published(view);
             }
@@ -222,12 +198,12 @@ public final class Sharding implements AutoCloseable {
 
     /** Whether a write may start now: the last renewal is younger than the renew deadline (monotonic clock). */
     public boolean holdsFreshLease() {
-        return renewed && ticker.nanos() - renewedAt < settings.renewDeadline().toNanos();
+        return renewal.fresh();
     }
 
     /** The longest one write may take: it must be over before the others could count this replica gone. */
     public Duration writeTimeout() {
-        return settings.leaseDuration().minus(settings.renewDeadline());
+        return settings.writeTimeout();
     }
 
     /** The live members this replica saw last (itself included). */
@@ -250,17 +226,11 @@ public final class Sharding implements AutoCloseable {
      */
     @Override
     public void close() {
-        closed = true;
         if (loop != null) {
-            loop.interrupt();
-            try {
-                loop.join(settings.renewDeadline().toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            loop.stop(settings.renewDeadline());
         }
         synchronized (this) {
-            renewed = false;
+            renewal.forget();
             claims.stale();
             if (own == null) {
                 return;

@@ -7,8 +7,8 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBui
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hpacontroller.controller.ControllerOptions;
 import io.hpacontroller.core.reconcile.ControllerConfig;
+import io.hpacontroller.lease.LeaseSettings;
 import io.hpacontroller.ops.ControllerRuntime;
-import io.hpacontroller.ops.LeaderElection;
 import io.hpacontroller.ops.MetricsServing;
 import io.hpacontroller.testing.MockCluster;
 import io.hpacontroller.testing.RecordedExit;
@@ -72,7 +72,7 @@ class DashboardAndAlertsTest {
                     .build()).create();
             ControllerOptions options = new ControllerOptions(ControllerConfig.defaults(), Duration.ofMillis(250), 2, List.of(),
                     Duration.ofSeconds(5));
-            LeaderElection.Settings election = Waits.steadyLease("hpa-controller", "hpa-controller", "test");
+            LeaseSettings election = Waits.steadyLease("hpa-controller", "hpa-controller", "test");
             RecordedExit exit = new RecordedExit();
             try (KubernetesClient controllerClient = cluster.newClient();
                  ControllerRuntime runtime = new ControllerRuntime(controllerClient, new ControllerRuntime.Settings(options, election,

@@ -14,7 +14,7 @@ import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hpacontroller.controller.ControllerOptions;
 import io.hpacontroller.core.reconcile.ControllerConfig;
-import io.hpacontroller.ops.LeaderElection;
+import io.hpacontroller.lease.LeaseSettings;
 import io.hpacontroller.ops.MetricsServing;
 import io.hpacontroller.ops.ServingCertificate;
 import io.hpacontroller.testing.TrustingHttps;
@@ -103,7 +103,7 @@ class RbacIT {
                 .withMinReplicas(1).withMaxReplicas(4).addToMetrics(new MetricSpecBuilder().withType("External").withNewExternal()
                         .withNewMetric().withName("queue_messages_ready").endMetric().withNewTarget().withType("AverageValue").withNewAverageValue("10")
                         .endTarget().endExternal().build()).endSpec().build());
-        LeaderElection.Settings election = Waits.steadyLease(release.namespace(), "hpa-controller", "rbac-it");
+        LeaseSettings election = Waits.steadyLease(release.namespace(), "hpa-controller", "rbac-it");
         // a scraper of the metrics port, which has the API server review its token and its access
         String scraper = ChartReleases.serviceAccountToken(admin, ns.name(), "scraper", true);
         MetricsServing https;

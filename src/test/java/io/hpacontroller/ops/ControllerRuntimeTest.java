@@ -14,6 +14,7 @@ import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.trace.DecisionTrace;
 import io.hpacontroller.core.trace.MetricTrace;
+import io.hpacontroller.lease.LeaseSettings;
 import io.hpacontroller.testing.MockCluster;
 import io.hpacontroller.testing.Waits;
 import org.junit.jupiter.api.AfterEach;
@@ -88,15 +89,15 @@ class ControllerRuntimeTest {
 
     /** A lease renewed every 300 ms, lost 2 s after the last renewal: for the tests about losing it, and its deadline. */
     private ControllerRuntime runtimeOnAShortLease(String identity) throws IOException {
-        return runtime(new LeaderElection.Settings(NS, "hpa-controller", identity, Duration.ofSeconds(4), Duration.ofSeconds(2), Duration.ofMillis(300)));
+        return runtime(new LeaseSettings(NS, "hpa-controller", identity, Duration.ofSeconds(4), Duration.ofSeconds(2), Duration.ofMillis(300)));
     }
 
-    private ControllerRuntime runtime(LeaderElection.Settings election) throws IOException {
+    private ControllerRuntime runtime(LeaseSettings election) throws IOException {
         return runtime(election, null);
     }
 
     /** @param syncs where every sync is added from the first, null for nowhere */
-    private ControllerRuntime runtime(LeaderElection.Settings election, List<SyncReport> syncs) throws IOException {
+    private ControllerRuntime runtime(LeaseSettings election, List<SyncReport> syncs) throws IOException {
         ControllerOptions options = new ControllerOptions(ControllerConfig.defaults().withDownscaleStabilization(Duration.ZERO),
                 Duration.ofMillis(250), 2, List.of(), Duration.ofSeconds(5));
         // in-flight syncs finish before a stop or a lost lease goes on, however slow the machine

@@ -1,6 +1,7 @@
 package io.hpacontroller.ops;
 
 import io.hpacontroller.api.WriteGate;
+import io.hpacontroller.lease.LeaseSettings;
 import io.hpacontroller.ops.LeaseStore.LeaderRecord;
 import io.hpacontroller.ops.LeaseStore.LeaseException;
 import io.hpacontroller.testing.ManualTime;
@@ -86,7 +87,7 @@ class LeaderElectionTest {
     private final AtomicInteger lost = new AtomicInteger();
 
     private LeaderElection election(String identity) {
-        return new LeaderElection(lease, new LeaderElection.Settings("ns", "hpa-controller", identity, Duration.ofSeconds(15),
+        return new LeaderElection(lease, new LeaseSettings("ns", "hpa-controller", identity, Duration.ofSeconds(15),
                 Duration.ofSeconds(10), RETRY), time, time, started::incrementAndGet, lost::incrementAndGet);
     }
 
@@ -253,9 +254,9 @@ class LeaderElectionTest {
 
     @Test
     void aWriteFitsBetweenTheRenewDeadlineAndTheEndOfTheLease() {
-        LeaderElection.Settings s = new LeaderElection.Settings("ns", "l", "a", Duration.ofSeconds(15), Duration.ofSeconds(10), RETRY);
+        LeaseSettings s = new LeaseSettings("ns", "l", "a", Duration.ofSeconds(15), Duration.ofSeconds(10), RETRY);
         assertThat(s.writeTimeout()).isEqualTo(Duration.ofSeconds(5));
-        assertThatThrownBy(() -> new LeaderElection.Settings("ns", "l", "a", Duration.ofSeconds(11), Duration.ofSeconds(10), RETRY))
+        assertThatThrownBy(() -> new LeaseSettings("ns", "l", "a", Duration.ofSeconds(11), Duration.ofSeconds(10), RETRY))
                 .hasMessageContaining("must exceed --leader-elect-renew-deadline by more than 1s");
     }
 }

@@ -7,8 +7,8 @@ import io.hpacontroller.controller.ControllerOptions;
 import io.hpacontroller.core.reconcile.ControllerConfig;
 import io.hpacontroller.deploy.ChartReleases;
 import io.hpacontroller.hpa.HpaApi;
-import io.hpacontroller.ops.LeaderElection;
 import io.hpacontroller.controller.ScaleTargetsIT;
+import io.hpacontroller.lease.LeaseSettings;
 import io.hpacontroller.testing.Waits;
 import io.hpacontroller.testing.kube.AuditEvent;
 import io.hpacontroller.testing.kube.ChartRelease;
@@ -81,7 +81,7 @@ class ShadowIT {
 
         ControllerOptions options = new ControllerOptions(ControllerConfig.defaults().withDownscaleStabilization(Duration.ZERO),
                 Duration.ofSeconds(1), 2, List.of(ns.name()), Duration.ofSeconds(5), Set.of(HpaApi.MIRROR), true);
-        LeaderElection.Settings election = Waits.steadyLease(release.namespace(), "hpa-controller", "shadow-it");
+        LeaseSettings election = Waits.steadyLease(release.namespace(), "hpa-controller", "shadow-it");
         List<Shadow.Comparison> comparisons = new CopyOnWriteArrayList<>();
         Instant start = Instant.now();
         try (InProcessController controller = InProcessController.start(release.client(), options, election)) {

@@ -11,6 +11,7 @@ import io.hpacontroller.api.WriteGate;
 import io.hpacontroller.controller.HorizontalController;
 import io.hpacontroller.controller.LiveFixtures;
 import io.hpacontroller.core.port.ApiException;
+import io.hpacontroller.lease.LeaseSettings;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
@@ -58,8 +59,8 @@ class ShardingTest {
         return new Sharding(new KubeApi(client, Duration.ofSeconds(5)), settings(identity), Clock.systemUTC(), now::get);
     }
 
-    private static Sharding.Settings settings(String identity) {
-        return new Sharding.Settings("hpa-controller", "hpa-controller", identity, Duration.ofSeconds(15), Duration.ofSeconds(10),
+    private static LeaseSettings settings(String identity) {
+        return new LeaseSettings("hpa-controller", "hpa-controller", identity, Duration.ofSeconds(15), Duration.ofSeconds(10),
                 Duration.ofSeconds(2));
     }
 
@@ -153,7 +154,7 @@ class ShardingTest {
     @Test
     void aReplicaResumedPastItsLeaseRenewsOnlyOnceTheSyncsItBeganBeforeHaveEnded() {
         // a 400 ms renew deadline: a lapse drains for at most 200 ms
-        Sharding a = new Sharding(new KubeApi(client, Duration.ofSeconds(5)), new Sharding.Settings("hpa-controller", "hpa-controller", "a",
+        Sharding a = new Sharding(new KubeApi(client, Duration.ofSeconds(5)), new LeaseSettings("hpa-controller", "hpa-controller", "a",
                 Duration.ofSeconds(15), Duration.ofMillis(400), Duration.ofMillis(100)), Clock.systemUTC(), now::get);
         a.step();
         now.addAndGet(TimeUnit.MILLISECONDS.toNanos(100));

@@ -1,7 +1,7 @@
 package io.hpacontroller.testing;
 
-import io.hpacontroller.ops.LeaderElection;
 
+import io.hpacontroller.lease.LeaseSettings;
 import java.time.Duration;
 
 /**
@@ -23,7 +23,7 @@ public final class Waits {
      * Leader election that a loaded machine does not lose: renewals every 2 s may fail for a minute before the
      * lease is lost (which stops the workers, and every wait on them). A test about losing the lease sizes its own.
      */
-    public static LeaderElection.Settings steadyLease(String namespace, String name, String identity) {
-        return new LeaderElection.Settings(namespace, name, identity, Duration.ofSeconds(90), Duration.ofSeconds(60), Duration.ofSeconds(2));
+    public static LeaseSettings steadyLease(String namespace, String name, String identity) {
+        return new LeaseSettings(namespace, name, identity, Duration.ofSeconds(90), Duration.ofSeconds(60), Duration.ofSeconds(2));
     }
 }

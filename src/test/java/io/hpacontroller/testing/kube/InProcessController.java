@@ -3,8 +3,8 @@ package io.hpacontroller.testing.kube;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hpacontroller.controller.ControllerOptions;
 import io.hpacontroller.controller.SyncReport;
+import io.hpacontroller.lease.LeaseSettings;
 import io.hpacontroller.ops.ControllerRuntime;
-import io.hpacontroller.ops.LeaderElection;
 import io.hpacontroller.ops.MetricsServing;
 import io.hpacontroller.testing.RecordedExit;
 
@@ -35,12 +35,12 @@ public final class InProcessController implements AutoCloseable {
     }
 
     /** Starts the controller; {@code election} null runs it without leader election. */
-    public static InProcessController start(KubernetesClient client, ControllerOptions options, LeaderElection.Settings election) {
+    public static InProcessController start(KubernetesClient client, ControllerOptions options, LeaseSettings election) {
         return start(client, options, election, null);
     }
 
     /** The same, serving /metrics and /decisions on a free loopback port ({@code runtime().metricsPort()}) as {@code serving} says; null: not. */
-    public static InProcessController start(KubernetesClient client, ControllerOptions options, LeaderElection.Settings election, MetricsServing serving) {
+    public static InProcessController start(KubernetesClient client, ControllerOptions options, LeaseSettings election, MetricsServing serving) {
         RecordedExit exit = new RecordedExit();
         ControllerRuntime runtime = new ControllerRuntime(client, new ControllerRuntime.Settings(options, election,
                 serving == null ? null : new java.net.InetSocketAddress("127.0.0.1", 0), serving == null ? MetricsServing.PLAIN : serving, null,
