@@ -23,8 +23,11 @@ import java.util.Objects;
  *
  * <p>The leader keeps the time of its last successful renewal (the start of the attempt, on a monotonic
  * clock): it {@linkplain #holdsFreshLease holds a fresh lease} while that is younger than the renew
- * deadline, and every write is fenced on that. When it cannot renew within the renew deadline, or sees
- * another holder, it has lost the lease for good: {@code onLostLease} runs once and the election ends
+ * deadline, and every write is fenced on that. A renewal counts however late its answer: a standby takes
+ * over only by writing this Lease, guarded by its resourceVersion, so a renewal that succeeded proves that
+ * nobody took over (the sharding's members never write each other's Leases: they need
+ * {@code LastRenewal.renewedInTime}). When it cannot renew within the renew deadline, or sees another
+ * holder, it has lost the lease for good: {@code onLostLease} runs once and the election ends
  * (kube-controller-manager exits then, and so does {@code run}: the pod restarts as a standby).
  * Closing releases a held lease (holder "", duration 1 s) so a standby takes over at once.
  */

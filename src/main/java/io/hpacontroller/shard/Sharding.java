@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>As the leader election does, it keeps the time of its last successful renewal (the start of the attempt, on a
  * monotonic clock): its writes are fenced on it ({@link #holdsFreshLease}), and once it is older than the renew
  * deadline the replica claims nothing ({@link ShardClaims#stale}) until it renewed, published and read again; the
- * others count it gone only a lease duration after they last saw its Lease change, which is later.
+ * others count it gone only a lease duration after they last saw its Lease change, which is later. A renewal answered
+ * after that deadline is such a lapse too.
  */
 public final class Sharding implements AutoCloseable {
 
@@ -164,11 +165,8 @@ public final class Sharding implements AutoCloseable {
 
     /**
      * Writes this replica's Lease with the view; a conflict or failure leaves it to the next period. Returns whether the
-     * renewal counts: not when its answer came once the renew deadline had passed since the last renewal that counted
-     * (from that one's start; joining, from its own). The others count this Lease expired a lease duration after they
-     * saw that renewal land, and this one may have landed only after that, when they could have claimed this replica's
-     * HPAs: it is a lapse, and this replica joins again as after one (it renews once its syncs ended, then claims by the
-     * claim rule).
+     * renewal counts ({@link LastRenewal#renewedInTime}): one answered late may have landed after the others counted this
+     * Lease expired and claimed its HPAs, so it is a lapse, and this replica joins again as after one.
      */
     private boolean renew(long attemptStart, SortedSet<String> view) {
         try {
