@@ -46,6 +46,15 @@ final class RunProcess implements AutoCloseable {
      * @param dir        where the kubeconfig and the log go
      */
     static RunProcess start(List<String> jvmOptions, int stubPort, int workers, Duration syncPeriod, Path dir) throws IOException {
+        return start(jvmOptions, stubPort, workers, syncPeriod, dir, null);
+    }
+
+    /**
+     * Starts {@code run}, with {@code --sharding} as the replica {@code identity} (its $POD_NAME, as in a pod) when one is
+     * given, else electing a leader.
+     */
+    static RunProcess start(List<String> jvmOptions, int stubPort, int workers, Duration syncPeriod, Path dir, String identity)
+            throws IOException {
         Path kubeconfig = dir.resolve("kubeconfig");
         Files.writeString(kubeconfig, """
                 apiVersion: v1
@@ -77,9 +86,15 @@ final class RunProcess implements AutoCloseable {
                 "--health-probe-bind-address=127.0.0.1:" + health, "--metrics-bind-address=127.0.0.1:" + metrics,
                 // plain HTTP, read by this process: the stub reviews no tokens, and the figures stay comparable with earlier runs
                 "--metrics-secure=false"));
+        if (identity != null) {
+            cmd.add("--sharding");
+        }
         Path log = dir.resolve("controller.log");
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
-        pb.environment().keySet().removeIf(k -> k.startsWith("HPA_CONTROLLER_") || k.equals("JAVA_TOOL_OPTIONS") || k.equals("JDK_JAVA_OPTIONS") || k.equals("KUBECONFIG"));
+        pb.environment().keySet().removeIf(k -> k.startsWith("HPA_CONTROLLER_") || k.equals("JAVA_TOOL_OPTIONS") || k.equals("JDK_JAVA_OPTIONS") || k.equals("KUBECONFIG") || k.equals("POD_NAME"));
+        if (identity != null) {
+            pb.environment().put("POD_NAME", identity);
+        }
         return new RunProcess(pb.start(), log, health, metrics);
     }
 
