@@ -7,12 +7,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.stream.Stream;
 
 /**
  * {@code bench --replicas N}: N controller processes ({@link RunProcess}, {@code run --sharding}, each its own identity
@@ -23,9 +20,6 @@ import java.util.stream.Stream;
  */
 final class ReplicasBench {
 
-    /** What the informers and the Leases cost, not the reconciles: left out of the requests per reconcile. */
-    private static final Set<String> NOT_RECONCILES = Set.of("list", "watch", "lease", "access-review", "other");
-    private static final long SAMPLE_MILLIS = 100;
     /** How often the replicas' /metrics are read for the members they count, until they agree. */
     private static final long MEMBERS_EVERY_MILLIS = 1000;
 
@@ -107,7 +101,7 @@ final class ReplicasBench {
                     steadyStart = snapshot(controllers, stub, seconds);
                     progress(String.format("steady from %.1f s", seconds));
                 }
-                Thread.sleep(SAMPLE_MILLIS);
+                Thread.sleep(ProcessBench.SAMPLE_MILLIS);
             }
             Snapshot end = snapshot(controllers, stub, (System.nanoTime() - start) / 1e9);
             f.put("seconds_to_first_reconcile_all", StartUpFigures.seconds(allReconciled));
@@ -138,10 +132,7 @@ final class ReplicasBench {
                 f.put("steady_cpu_ms_per_reconcile", "n/a");
             } else {
                 f.putAll(ReplicaFigures.totals(shares, steadySeconds));
-                Snapshot from = steadyStart;
-                long requests = end.requests().entrySet().stream().filter(e -> !NOT_RECONCILES.contains(e.getKey()))
-                        .mapToLong(e -> e.getValue() - from.requests().getOrDefault(e.getKey(), 0L)).sum();
-                f.put("steady_api_requests_per_reconcile", StartUpFigures.perReconcile(requests,
+                f.put("steady_api_requests_per_reconcile", StartUpFigures.perReconcile(ProcessBench.reconcileRequests(steadyStart.requests(), end.requests()),
                         shares.stream().mapToDouble(ReplicaFigures.Replica::reconciles).sum()));
             }
             f.put("handovers_total", String.format("%.0f", handovers));
@@ -150,9 +141,7 @@ final class ReplicasBench {
             return new Result(f, shares);
         } finally {
             controllers.forEach(RunProcess::close);
-            try (Stream<Path> files = Files.walk(dir)) {
-                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            ProcessBench.delete(dir);
         }
     }
 
