@@ -120,8 +120,8 @@ final class ProcessBench {
     }
 
     private Snapshot snapshot(RunProcess controller, StubProcess stub, double seconds) throws IOException {
-        return new Snapshot(seconds, controller.meter.cpuSeconds(), stub.counts(),
-                PrometheusText.sum(controller.metrics(), "horizontal_pod_autoscaler_controller_reconciliations_total", ""));
+        double[] reconcilesAndCpu = controller.reconcilesAndCpu();
+        return new Snapshot(seconds, reconcilesAndCpu[1], stub.counts(), reconcilesAndCpu[0]);
     }
 
     /** Reconciles, CPU and requests per reconcile between the start of the steady window and the end. */

@@ -154,9 +154,9 @@ final class ReplicasBench {
         double[] cpu = new double[controllers.size()];
         double[] reconciles = new double[controllers.size()];
         for (int i = 0; i < controllers.size(); i++) {
-            RunProcess c = controllers.get(i);
-            cpu[i] = c.meter.cpuSeconds();
-            reconciles[i] = PrometheusText.sum(c.metrics(), "horizontal_pod_autoscaler_controller_reconciliations_total", "");
+            double[] reconcilesAndCpu = controllers.get(i).reconcilesAndCpu();
+            reconciles[i] = reconcilesAndCpu[0];
+            cpu[i] = reconcilesAndCpu[1];
         }
         return new Snapshot(seconds, cpu, reconciles, stub.counts());
     }

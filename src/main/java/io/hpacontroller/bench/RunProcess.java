@@ -125,18 +125,36 @@ final class RunProcess implements AutoCloseable {
 
     /** Whether /readyz answers 200 (the informers have synced). */
     boolean ready() {
-        return get(healthPort, "/readyz") != null;
+        return get(healthPort, "/readyz", Duration.ofSeconds(5)) != null;
     }
 
-    /** The Prometheus text of /metrics, or null when it cannot be read. */
+    /**
+     * The Prometheus text of /metrics, or null when it cannot be read. Its time series grow with the HPAs: at 30,000 on a
+     * loaded machine one read took longer than 5 s.
+     */
     String metrics() {
-        return get(metricsPort, "/metrics");
+        return get(metricsPort, "/metrics", Duration.ofSeconds(60));
     }
 
-    private String get(int port, String path) {
+    /**
+     * The controller's reconciles so far ({@code horizontal_pod_autoscaler_controller_reconciliations_total}) and its CPU
+     * seconds midway through that read (a slow read moves the counter while it is on its way). A read that fails ends the
+     * run: counted as 0, the window's reconciles would be wrong.
+     */
+    double[] reconcilesAndCpu() {
+        double before = meter.cpuSeconds();
+        String text = metrics();
+        double after = meter.cpuSeconds();
+        if (text == null) {
+            throw new IllegalStateException("cannot read the controller's /metrics within 60 s; its last output:\n" + tail(20));
+        }
+        return new double[] {PrometheusText.sum(text, "horizontal_pod_autoscaler_controller_reconciliations_total", ""), (before + after) / 2};
+    }
+
+    private String get(int port, String path, Duration timeout) {
         try {
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+                    .timeout(timeout).build(), HttpResponse.BodyHandlers.ofString());
             return r.statusCode() == 200 ? r.body() : null;
         } catch (IOException e) {
             return null;
