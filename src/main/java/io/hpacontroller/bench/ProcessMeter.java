@@ -52,7 +52,7 @@ public final class ProcessMeter {
     }
 
     /** The machine's load average over the last minute (/proc/loadavg), -1 when it cannot be read. */
-    public static double loadAverage() {
+    static double loadAverage() {
         try {
             return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+")[0]);
         } catch (IOException | RuntimeException e) {
