@@ -25,7 +25,8 @@ import java.util.regex.Pattern;
  * A lean in-process stand-in for the API server, for the {@code bench} command: N HPAs over N
  * Deployments with M pods each, served from memory. It answers exactly what the controller asks:
  * lists (paged with limit/continue) and watches (kept open, silent), discovery, the scale
- * subresource, PodMetrics by label selector, HPA status writes, events and the kept histories.
+ * subresource, PodMetrics by label selector, HPA status writes, events, the kept histories and Leases (the leader's,
+ * and the members' of {@code run --sharding}).
  *
  * <p>Why not the fabric8 mock server: its CRUD mode keeps objects as JSON in one map searched
  * linearly, so one GET among 110,000 objects costs more than the reconcile being measured, and its
@@ -251,10 +252,17 @@ public final class ApiStub implements AutoCloseable {
         }
     }
 
-    /** Leases as the API server keeps them: create, get, update guarded by the resourceVersion. */
+    /**
+     * Leases as the API server keeps them: create, get, update guarded by the resourceVersion, and a list by one
+     * {@code key=value} label selector (the members' Leases of {@code run --sharding}).
+     */
     private void lease(HttpServerRequest req, HttpServerResponse res, String namespace, String named) {
         String method = req.method().name();
         if (named == null) {
+            if (method.equals("GET")) {
+                res.end(leaseList(namespace, req.getParam("labelSelector")));
+                return;
+            }
             if (!method.equals("POST")) {
                 res.setStatusCode(405).end();
                 return;
@@ -297,6 +305,21 @@ public final class ApiStub implements AutoCloseable {
                 res.end(stored);
             }
         });
+    }
+
+    /** The Leases of a namespace whose labels hold the selector's one {@code key=value} (every Lease without a selector). */
+    private String leaseList(String namespace, String selector) {
+        String[] wanted = selector == null || selector.isEmpty() ? null : URLDecoder.decode(selector, StandardCharsets.UTF_8).split("=", 2);
+        StringBuilder items = new StringBuilder();
+        leases.forEach((key, stored) -> {
+            JsonObject labels = new JsonObject(stored).getJsonObject("metadata").getJsonObject("labels");
+            boolean matches = wanted == null || wanted.length == 2 && labels != null && wanted[1].equals(labels.getString(wanted[0]));
+            if (key.startsWith(namespace + "/") && matches) {
+                items.append(items.length() == 0 ? "" : ",").append(stored);
+            }
+        });
+        return "{\"kind\":\"LeaseList\",\"apiVersion\":\"coordination.k8s.io/v1\",\"metadata\":{\"resourceVersion\":\"" + resourceVersion.get()
+                + "\"},\"items\":[" + items + "]}";
     }
 
     private static String status(int code, String reason, String message) {

@@ -68,6 +68,8 @@ public final class Bench {
     private final Duration runFor;
     private final List<String> jvmOptions;
     private final PrintWriter log;
+    private int replicas = 1;
+    private boolean baseline;
 
     /**
      * @param duration   how long the capacity is measured (zero: not at all)
@@ -87,6 +89,17 @@ public final class Bench {
         this.log = log;
     }
 
+    /**
+     * {@code --replicas N} (N >= 2): N controller processes with {@code --sharding} against one stub instead of one
+     * electing a leader (the in-process capacity is not measured); with {@code baseline}, a single replica's run against
+     * a stub of its own first, and each replica's CPU per reconcile against that one's.
+     */
+    public Bench withReplicas(int replicas, boolean baseline) {
+        this.replicas = replicas;
+        this.baseline = baseline;
+        return this;
+    }
+
     private static long heapAfterGc() {
         for (int i = 0; i < 3; i++) {
             System.gc();
@@ -100,13 +113,12 @@ public final class Bench {
     }
 
     public Result run() throws Exception {
+        if (replicas > 1) {
+            return runReplicas();
+        }
         progress("starting the API stub with " + hpas + " HPAs and " + (long) hpas * podsPerHpa + " pods");
         try (StubProcess stub = new StubProcess(hpas, podsPerHpa)) {
-            Map<String, String> f = new LinkedHashMap<>();
-            f.put("hpas", Integer.toString(hpas));
-            f.put("pods", Long.toString((long) hpas * podsPerHpa));
-            f.put("workers", Integer.toString(workers));
-            f.put("cores", Integer.toString(Runtime.getRuntime().availableProcessors()));
+            Map<String, String> f = world();
             if (!runFor.isZero()) {
                 progress("the controller process: run, for " + runFor.toSeconds() + " s from its start");
                 f.putAll(new ProcessBench(hpas, workers, syncPeriod, runFor, jvmOptions, log).run(stub));
@@ -126,6 +138,40 @@ public final class Bench {
                 return new Result(f);
             }
         }
+    }
+
+    private Map<String, String> world() {
+        Map<String, String> f = new LinkedHashMap<>();
+        f.put("hpas", Integer.toString(hpas));
+        f.put("pods", Long.toString((long) hpas * podsPerHpa));
+        f.put("workers", Integer.toString(workers));
+        f.put("cores", Integer.toString(Runtime.getRuntime().availableProcessors()));
+        return f;
+    }
+
+    /** The baseline (one replica, its figures as {@code baseline.*}), then the N replicas against a stub of their own. */
+    private Result runReplicas() throws Exception {
+        Map<String, String> f = world();
+        double baselineMs = Double.NaN;
+        if (baseline) {
+            progress("baseline: one controller process (leader election) against " + hpas + " HPAs, for " + runFor.toSeconds() + " s");
+            try (StubProcess stub = new StubProcess(hpas, podsPerHpa)) {
+                Map<String, String> one = new ProcessBench(hpas, workers, syncPeriod, runFor, jvmOptions, log).run(stub);
+                one.forEach((k, v) -> f.put("baseline." + k, v));
+                f.put("baseline.load_average_1m_end", String.format("%.2f", ProcessMeter.loadAverage()));
+                baselineMs = one.get("steady_cpu_ms_per_reconcile").equals("n/a") ? Double.NaN : Double.parseDouble(one.get("steady_cpu_ms_per_reconcile"));
+            }
+        }
+        progress(replicas + " controller processes with --sharding against " + hpas + " HPAs, for " + runFor.toSeconds() + " s");
+        try (StubProcess stub = new StubProcess(hpas, podsPerHpa)) {
+            ReplicasBench.Result r = new ReplicasBench(replicas, hpas, workers, syncPeriod, runFor, jvmOptions, log).run(stub);
+            f.putAll(r.figures());
+            f.put("load_average_1m_end", String.format("%.2f", ProcessMeter.loadAverage()));
+            if (baseline) {
+                f.put("replica_cpu_per_reconcile_vs_baseline", ReplicaFigures.againstBaseline(r.shares(), baselineMs));
+            }
+        }
+        return new Result(f);
     }
 
     /** How long the in-process controller's informers may take to list the stub's objects. */

@@ -51,6 +51,17 @@ public final class BenchCommand implements Callable<Integer> {
             description = "--concurrent-horizontal-pod-autoscaler-syncs (default: ${DEFAULT-VALUE})")
     int workers;
 
+    @Option(names = "--replicas", paramLabel = "N", defaultValue = "1",
+            description = {"controller processes: 1 runs one electing a leader; N >= 2 run N with --sharding against one stub, each its own",
+                    "identity, and print each replica's share (owned HPAs, reconciles/s, CPU per reconcile) and the totals; the in-process",
+                    "capacity is then not measured (default: ${DEFAULT-VALUE})"})
+    int replicas;
+
+    @Option(names = "--baseline", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true", defaultValue = "false",
+            description = "with --replicas N >= 2: first run one controller process against a stub of its own (its figures as baseline.*),"
+                    + " then compare each replica's CPU per reconcile with that one's (default: ${DEFAULT-VALUE})")
+    boolean baseline;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -59,6 +70,19 @@ public final class BenchCommand implements Callable<Integer> {
         CommandLine cl = spec.commandLine();
         if (hpas < 1 || podsPerHpa < 1 || workers < 1) {
             throw new CommandLine.ParameterException(cl, "--hpas, --pods-per-hpa and --workers must be at least 1");
+        }
+        if (replicas < 1) {
+            throw new CommandLine.ParameterException(cl, "--replicas must be at least 1, got " + replicas);
+        }
+        if (replicas == 1 && baseline) {
+            throw new CommandLine.ParameterException(cl, "--baseline compares N replicas with one: it needs --replicas 2 or more");
+        }
+        if (replicas > 1 && runFor.isZero()) {
+            throw new CommandLine.ParameterException(cl, "--replicas " + replicas + " measures the controller processes: --run-for must be positive");
+        }
+        if (replicas > 1 && cl.getParseResult().hasMatchedOption("--duration") && !duration.isZero()) {
+            throw new CommandLine.ParameterException(cl, "--duration measures one controller in this JVM: it cannot go with --replicas " + replicas
+                    + " (leave it out)");
         }
         if (duration.isZero() && runFor.isZero()) {
             throw new CommandLine.ParameterException(cl, "--duration and --run-for are both 0s: nothing to measure");
@@ -80,7 +104,7 @@ public final class BenchCommand implements Callable<Integer> {
             options.addAll(List.of(jvmOptions.trim().split("\\s+")));
         }
         PrintWriter out = cl.getOut();
-        new Bench(hpas, podsPerHpa, duration, workers, syncPeriod, runFor, options, out).run().print(out);
+        new Bench(hpas, podsPerHpa, duration, workers, syncPeriod, runFor, options, out).withReplicas(replicas, baseline).run().print(out);
         return 0;
     }
 }

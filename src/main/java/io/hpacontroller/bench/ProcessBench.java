@@ -25,7 +25,8 @@ final class ProcessBench {
 
     /** What the informers and the lease cost, not the reconciles: left out of the requests per reconcile. */
     private static final Set<String> NOT_RECONCILES = Set.of("list", "watch", "lease", "access-review", "other");
-    private static final long SAMPLE_MILLIS = 100;
+    /** How often the run is sampled. */
+    static final long SAMPLE_MILLIS = 100;
 
     private final int hpas;
     private final int workers;
@@ -101,15 +102,26 @@ final class ProcessBench {
             return f;
         } finally {
             controller.close();
-            try (Stream<Path> files = Files.walk(dir)) {
-                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            delete(dir);
         }
     }
 
+    /** Deletes a run's directory (kubeconfigs, logs). */
+    static void delete(Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+
+    /** The requests between two counts of the stub that a reconcile makes (not the informers' nor the Leases'). */
+    static long reconcileRequests(Map<String, Long> from, Map<String, Long> to) {
+        return to.entrySet().stream().filter(e -> !NOT_RECONCILES.contains(e.getKey()))
+                .mapToLong(e -> e.getValue() - from.getOrDefault(e.getKey(), 0L)).sum();
+    }
+
     private Snapshot snapshot(RunProcess controller, StubProcess stub, double seconds) throws IOException {
-        return new Snapshot(seconds, controller.meter.cpuSeconds(), stub.counts(),
-                PrometheusText.sum(controller.metrics(), "horizontal_pod_autoscaler_controller_reconciliations_total", ""));
+        double[] reconcilesAndCpu = controller.reconcilesAndCpu();
+        return new Snapshot(seconds, reconcilesAndCpu[1], stub.counts(), reconcilesAndCpu[0]);
     }
 
     /** Reconciles, CPU and requests per reconcile between the start of the steady window and the end. */
@@ -121,8 +133,7 @@ final class ProcessBench {
             return;
         }
         double reconciles = to.reconciles() - from.reconciles();
-        long requests = to.requests().entrySet().stream().filter(e -> !NOT_RECONCILES.contains(e.getKey()))
-                .mapToLong(e -> e.getValue() - from.requests().getOrDefault(e.getKey(), 0L)).sum();
+        long requests = reconcileRequests(from.requests(), to.requests());
         f.putAll(StartUpFigures.steady(to.seconds() - from.seconds(), reconciles, to.cpu() - from.cpu(), requests));
     }
 

@@ -51,6 +51,15 @@ public final class ProcessMeter {
                 status.getOrDefault("RssFile", 0L) + status.getOrDefault("RssShmem", 0L), status.getOrDefault("Threads", 0L).intValue());
     }
 
+    /** The machine's load average over the last minute (/proc/loadavg), -1 when it cannot be read. */
+    static double loadAverage() {
+        try {
+            return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+")[0]);
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
     /** User and system CPU time of every thread of the process so far, in seconds. */
     public double cpuSeconds() {
         try {

@@ -46,6 +46,15 @@ final class RunProcess implements AutoCloseable {
      * @param dir        where the kubeconfig and the log go
      */
     static RunProcess start(List<String> jvmOptions, int stubPort, int workers, Duration syncPeriod, Path dir) throws IOException {
+        return start(jvmOptions, stubPort, workers, syncPeriod, dir, null);
+    }
+
+    /**
+     * Starts {@code run}, with {@code --sharding} as the replica {@code identity} (its $POD_NAME, as in a pod) when one is
+     * given, else electing a leader.
+     */
+    static RunProcess start(List<String> jvmOptions, int stubPort, int workers, Duration syncPeriod, Path dir, String identity)
+            throws IOException {
         Path kubeconfig = dir.resolve("kubeconfig");
         Files.writeString(kubeconfig, """
                 apiVersion: v1
@@ -77,9 +86,15 @@ final class RunProcess implements AutoCloseable {
                 "--health-probe-bind-address=127.0.0.1:" + health, "--metrics-bind-address=127.0.0.1:" + metrics,
                 // plain HTTP, read by this process: the stub reviews no tokens, and the figures stay comparable with earlier runs
                 "--metrics-secure=false"));
+        if (identity != null) {
+            cmd.add("--sharding");
+        }
         Path log = dir.resolve("controller.log");
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
-        pb.environment().keySet().removeIf(k -> k.startsWith("HPA_CONTROLLER_") || k.equals("JAVA_TOOL_OPTIONS") || k.equals("JDK_JAVA_OPTIONS") || k.equals("KUBECONFIG"));
+        pb.environment().keySet().removeIf(k -> k.startsWith("HPA_CONTROLLER_") || k.equals("JAVA_TOOL_OPTIONS") || k.equals("JDK_JAVA_OPTIONS") || k.equals("KUBECONFIG") || k.equals("POD_NAME"));
+        if (identity != null) {
+            pb.environment().put("POD_NAME", identity);
+        }
         return new RunProcess(pb.start(), log, health, metrics);
     }
 
@@ -110,18 +125,36 @@ final class RunProcess implements AutoCloseable {
 
     /** Whether /readyz answers 200 (the informers have synced). */
     boolean ready() {
-        return get(healthPort, "/readyz") != null;
+        return get(healthPort, "/readyz", Duration.ofSeconds(5)) != null;
     }
 
-    /** The Prometheus text of /metrics, or null when it cannot be read. */
+    /**
+     * The Prometheus text of /metrics, or null when it cannot be read. Its time series grow with the HPAs: at 30,000 on a
+     * loaded machine one read took longer than 5 s.
+     */
     String metrics() {
-        return get(metricsPort, "/metrics");
+        return get(metricsPort, "/metrics", Duration.ofSeconds(60));
     }
 
-    private String get(int port, String path) {
+    /**
+     * The controller's reconciles so far ({@code horizontal_pod_autoscaler_controller_reconciliations_total}) and its CPU
+     * seconds midway through that read (a slow read moves the counter while it is on its way). A read that fails ends the
+     * run: counted as 0, the window's reconciles would be wrong.
+     */
+    double[] reconcilesAndCpu() {
+        double before = meter.cpuSeconds();
+        String text = metrics();
+        double after = meter.cpuSeconds();
+        if (text == null) {
+            throw new IllegalStateException("cannot read the controller's /metrics within 60 s; its last output:\n" + tail(20));
+        }
+        return new double[] {PrometheusText.sum(text, "horizontal_pod_autoscaler_controller_reconciliations_total", ""), (before + after) / 2};
+    }
+
+    private String get(int port, String path, Duration timeout) {
         try {
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+                    .timeout(timeout).build(), HttpResponse.BodyHandlers.ofString());
             return r.statusCode() == 200 ? r.body() : null;
         } catch (IOException e) {
             return null;

@@ -59,4 +59,24 @@ class BenchTest {
         assertThat(cl.execute("bench", "--duration", "soon")).isEqualTo(2);
         assertThat(cl.execute("bench", "--memory-limit", "lots")).isEqualTo(2);
     }
+
+    @Test
+    void replicaMistakesExitWithTwoAndOneLineNamingThem() {
+        Map<String, String> mistakes = Map.of(
+                "--replicas 0", "error: --replicas must be at least 1, got 0",
+                "--replicas -2", "error: --replicas must be at least 1, got -2",
+                "--replicas two", "error: Invalid value for option '--replicas': 'two' is not an int",
+                "--baseline", "error: --baseline compares N replicas with one: it needs --replicas 2 or more",
+                "--replicas 3 --run-for 0s", "error: --replicas 3 measures the controller processes: --run-for must be positive",
+                "--replicas 2 --duration 10s", "error: --duration measures one controller in this JVM: it cannot go with --replicas 2 (leave it out)");
+        mistakes.forEach((args, line) -> {
+            StringWriter err = new StringWriter();
+            CommandLine cl = BenchMain.commandLine();
+            cl.setErr(new PrintWriter(err));
+            String[] argv = ("bench " + args).split(" ");
+            assertThat(cl.execute(argv)).as(args).isEqualTo(2);
+            assertThat(err.toString().lines()).as(args).first().isEqualTo(line);
+            assertThat(err.toString()).as(args).doesNotContain("Exception").doesNotContain("\tat ");
+        });
+    }
 }
