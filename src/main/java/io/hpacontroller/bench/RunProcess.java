@@ -174,12 +174,15 @@ final class RunProcess implements AutoCloseable {
         }
     }
 
-    /** SIGTERM, as the kubelet stops a pod; SIGKILL when it has not ended 20 s later. */
+    /**
+     * SIGTERM, as the kubelet stops a pod; SIGKILL when it has not ended 90 s later. More than a pod's 30 s: the image's
+     * class-data training run writes its archive at exit, which takes longer than 20 s on a loaded machine.
+     */
     @Override
     public void close() {
         process.destroy();
         try {
-            if (!process.waitFor(20, TimeUnit.SECONDS)) {
+            if (!process.waitFor(90, TimeUnit.SECONDS)) {
                 process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
             }
         } catch (InterruptedException e) {
