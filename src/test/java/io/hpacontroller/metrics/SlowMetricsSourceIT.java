@@ -104,14 +104,19 @@ class SlowMetricsSourceIT {
         return out;
     }
 
-    /** "n requests, p50 ..., p99 ..., max ..." of the logged requests' durations (received to answer complete). */
+    /** The summary of the logged requests' durations (received to answer complete). */
     private static String durations(KubeControlPlane kube, AuditEvent.Filter filter) {
-        List<Duration> d = new ArrayList<>(kube.audit().events(filter).stream().map(e -> Duration.between(e.received(), e.completed())).toList());
-        if (d.isEmpty()) {
+        return summary(kube.audit().events(filter).stream().map(e -> Duration.between(e.received(), e.completed())).toList(), "requests");
+    }
+
+    /** "n WHAT, p50 ..., p99 ..., max ..." of the durations, or "none". */
+    private static String summary(List<Duration> durations, String what) {
+        if (durations.isEmpty()) {
             return "none";
         }
+        List<Duration> d = new ArrayList<>(durations);
         Collections.sort(d);
-        return d.size() + " requests, p50 " + percentile(d, 0.5) + ", p99 " + percentile(d, 0.99) + ", max " + percentile(d, 1);
+        return d.size() + " " + what + ", p50 " + percentile(d, 0.5) + ", p99 " + percentile(d, 0.99) + ", max " + percentile(d, 1);
     }
 
     /** The nearest-rank percentile of a sorted list. */
@@ -166,7 +171,7 @@ class SlowMetricsSourceIT {
         return ns.metrics().requests(FakeMetricsServer.Api.CUSTOM) > 0;
     }
 
-    /** The healthy HPAs' intervals between syncs in [from, to], sorted. */
+    /** The healthy HPAs' intervals between syncs in [from, to], sorted (for {@link #percentile}). */
     private static List<Duration> intervals(TestNamespace ns, Instant from, Instant to) {
         List<Duration> gaps = new ArrayList<>();
         for (int i = 0; i < HEALTHY; i++) {
@@ -176,13 +181,8 @@ class SlowMetricsSourceIT {
         return gaps;
     }
 
-    /** "n gaps, p50 ..., p99 ..., max ..." of sorted intervals. */
-    private static String summary(List<Duration> sorted) {
-        return sorted.size() + " gaps, p50 " + percentile(sorted, 0.5) + ", p99 " + percentile(sorted, 0.99) + ", max " + percentile(sorted, 1);
-    }
-
     /** Records, for the healthy HPAs' syncs, when each ended and how long it waited in the queue after it was due. */
-    private static List<Map.Entry<Instant, Duration>> queueWaits(InProcessController controller) {
+    private static List<Map.Entry<Instant, Duration>> recordQueueWaits(InProcessController controller) {
         List<Map.Entry<Instant, Duration>> waits = new CopyOnWriteArrayList<>();
         controller.runtime().controller().addListener(r -> {
             if (r.key().name().startsWith("healthy-")) {
@@ -192,14 +192,9 @@ class SlowMetricsSourceIT {
         return waits;
     }
 
-    /** "p99 ..., max ..." of the queue waits of the syncs that ended in [from, to]. */
+    /** The summary of the queue waits of the syncs that ended in [from, to]. */
     private static String queueWaits(List<Map.Entry<Instant, Duration>> waits, Instant from, Instant to) {
-        List<Duration> d = new ArrayList<>(waits.stream().filter(e -> e.getKey().isAfter(from) && e.getKey().isBefore(to)).map(Map.Entry::getValue).toList());
-        if (d.isEmpty()) {
-            return "none";
-        }
-        Collections.sort(d);
-        return "p99 " + percentile(d, 0.99) + ", max " + percentile(d, 1);
+        return summary(waits.stream().filter(e -> e.getKey().isAfter(from) && e.getKey().isBefore(to)).map(Map.Entry::getValue).toList(), "syncs");
     }
 
     @Test
@@ -224,8 +219,8 @@ class SlowMetricsSourceIT {
                 .withWorkers(WORKERS - RestMetrics.Limits.DEFAULT.maxInFlightPerSource());
         try (InProcessController controller = InProcessController.start(ChartReleases.shipped(kube).client(), options, null);
              InProcessController controlController = InProcessController.start(ChartReleases.shipped(kube).client(), controlOptions, null)) {
-            var waits = queueWaits(controller);
-            var controlWaits = queueWaits(controlController);
+            var waits = recordQueueWaits(controller);
+            var controlWaits = recordQueueWaits(controlController);
             await().atMost(Duration.ofMinutes(3)).until(() -> synced(ns) && synced(control));
             Instant from = Instant.now().plus(SETTLE);
             Instant to = from.plus(WINDOW);
@@ -236,9 +231,9 @@ class SlowMetricsSourceIT {
             List<Duration> controlGaps = intervals(control, from, to);
             Duration p99 = percentile(gaps, 0.99);
             Duration controlP99 = percentile(controlGaps, 0.99);
-            String measured = String.format("healthy HPAs' sync intervals over %s: %s (queue waits %s) beside the hanging API; "
-                            + "%s (queue waits %s) in the control; custom metrics API requests %d and %d",
-                    WINDOW, summary(gaps), queueWaits(waits, from, to), summary(controlGaps), queueWaits(controlWaits, from, to),
+            String measured = String.format("healthy HPAs' sync intervals over %s: %s (queue waits: %s) beside the hanging API; "
+                            + "%s (queue waits: %s) in the control; custom metrics API requests %d and %d",
+                    WINDOW, summary(gaps, "gaps"), queueWaits(waits, from, to), summary(controlGaps, "gaps"), queueWaits(controlWaits, from, to),
                     ns.metrics().requests(FakeMetricsServer.Api.CUSTOM), control.metrics().requests(FakeMetricsServer.Api.CUSTOM));
             System.out.println(measured);
             System.out.println("in the API server (audit log), durations of the external metrics API's requests: "
