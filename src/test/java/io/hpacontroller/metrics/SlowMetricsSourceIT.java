@@ -52,11 +52,13 @@ import static org.awaitility.Awaitility.await;
  * a slow API may hold: the bound's designed cost). A stall of the machine (the JVM or kube-apiserver not scheduled on
  * a loaded machine, a GC) makes both controllers' syncs late alike; only the slow source taking more than its 2
  * workers, or delaying the healthy syncs in any other way (a shared connection pool, a lock), makes the first one's
- * later. So the healthy HPAs' p99 interval must be within 2 s of the control's p99 interval (or of the period, when
- * the control's is shorter): on a quiet machine the control's p99 is about the period, and this is the issue's
- * "period + 2 s". Without the control, two CPU hogs and the other ITs beside it made the p99 14.7 s, from stalls
- * alone. The test keeps its power: with the bound removed ({@code --metrics-max-inflight-per-source=1000}) it fails
- * by tens of seconds.
+ * later. So the healthy HPAs' p99 interval must be within the period + 2 s + 1.5 times the control's lateness (its
+ * p99 interval past the period): on a quiet machine the control's lateness is about 0, and this is the issue's
+ * "period + 2 s"; on a loaded one the two p99s of about 600 intervals each differ by chance by more than 2 s (21.2 s
+ * beside the hanging API, 18.8 s in the control, at a load of 50, with equal queue waits), hence the factor. Without
+ * the control, two CPU hogs and the other ITs beside it made the p99 14.7 s, from stalls alone. The test keeps its
+ * power: with the bound removed ({@code --metrics-max-inflight-per-source=1000}) it fails by tens of seconds (p99
+ * 38.6 s against an allowed 14.0 s, the control's p99 being 11.3 s).
  */
 @RealKube
 @ResourceLock(RealKubeExtension.MACHINE)
@@ -64,7 +66,7 @@ import static org.awaitility.Awaitility.await;
 class SlowMetricsSourceIT {
 
     private static final Duration PERIOD = Duration.ofSeconds(10);
-    /** The contract: a healthy HPA's p99 sync interval within its period (as the control measures it) + 2 s. */
+    /** The contract: a healthy HPA's p99 sync interval within its period + 2 s (+ the machine's lateness, as the control measures it). */
     private static final Duration LATE = Duration.ofSeconds(2);
     /** The default of {@code --concurrent-horizontal-pod-autoscaler-syncs}. */
     private static final int WORKERS = 5;
@@ -239,8 +241,10 @@ class SlowMetricsSourceIT {
             System.out.println("in the API server (audit log), durations of the external metrics API's requests: "
                     + durations(kube, ns.audit().apiGroup("external.metrics.k8s.io").between(from, to))
                     + "; of the custom metrics API's: " + durations(kube, ns.audit().apiGroup("custom.metrics.k8s.io").between(from, to)));
+            // the lateness the machine gives (the control's p99 past the period), with the noise of two p99s under load
+            Duration machineLate = Collections.max(List.of(Duration.ZERO, controlP99.minus(PERIOD)));
             assertThat(p99).as("p99 of the healthy HPAs' sync intervals beside a hanging API (%s)", measured)
-                    .isLessThanOrEqualTo(Collections.max(List.of(PERIOD, controlP99)).plus(LATE));
+                    .isLessThanOrEqualTo(PERIOD.plus(LATE).plus(machineLate.multipliedBy(3).dividedBy(2)));
 
             // the hanging HPAs: a failed metric (ScalingActive=False), and the bulkhead refused some of them at once
             List<HorizontalPodAutoscalerCondition> hanging = new ArrayList<>();
