@@ -27,6 +27,10 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import static io.hpacontroller.controller.LiveFixtures.externalAverage;
 import static io.hpacontroller.controller.LiveFixtures.hpa;
@@ -41,6 +45,20 @@ import static org.awaitility.Awaitility.await;
  * log), and the hanging HPAs' metric fails (FailedGetObjectMetric), some of them refused by the bulkhead at once.
  * Without the bound the hanging requests hold all 5 workers (20 x 11 s per 10 s period) and the healthy HPAs' p99 is
  * several periods.
+ *
+ * <p>"Their period" is what this machine gives a period right now, measured in the same run by a control: a second
+ * controller in this JVM (same API server, same fake adapter, the same 100 + 20 HPAs in a namespace of its own) whose
+ * custom metrics API answers at once, with the 3 workers the bound leaves to the healthy HPAs (5 workers minus the 2
+ * a slow API may hold: the bound's designed cost). A stall of the machine (the JVM or kube-apiserver not scheduled on
+ * a loaded machine, a GC) makes both controllers' syncs late alike; only the slow source taking more than its 2
+ * workers, or delaying the healthy syncs in any other way (a shared connection pool, a lock), makes the first one's
+ * later. So the healthy HPAs' p99 interval must be within the period + 2 s + 1.5 times the control's lateness (its
+ * p99 interval past the period): on a quiet machine the control's lateness is about 0, and this is the issue's
+ * "period + 2 s"; on a loaded one the two p99s of about 600 intervals each differ by chance by more than 2 s (21.2 s
+ * beside the hanging API, 18.8 s in the control, at a load of 50, with equal queue waits), hence the factor. Without
+ * the control, two CPU hogs and the other ITs beside it made the p99 14.7 s, from stalls alone. The test keeps its
+ * power: with the bound removed ({@code --metrics-max-inflight-per-source=1000}) it fails by tens of seconds (p99
+ * 38.6 s against an allowed 14.0 s, the control's p99 being 11.3 s).
  */
 @RealKube
 @ResourceLock(RealKubeExtension.MACHINE)
@@ -48,10 +66,13 @@ import static org.awaitility.Awaitility.await;
 class SlowMetricsSourceIT {
 
     private static final Duration PERIOD = Duration.ofSeconds(10);
-    /** The contract: a healthy HPA's p99 sync interval within its period + 2 s. */
+    /** The contract: a healthy HPA's p99 sync interval within its period + 2 s (+ the machine's lateness, as the control measures it). */
     private static final Duration LATE = Duration.ofSeconds(2);
+    /** The default of {@code --concurrent-horizontal-pod-autoscaler-syncs}. */
+    private static final int WORKERS = 5;
     private static final int HEALTHY = 100;
-    private static final int HANGING = 20;
+    /** The HPAs on the custom metrics API: hanging beside the healthy ones, answered at once in the control. */
+    private static final int CUSTOM = 20;
     /** The requests sent before the API was seen slow end within the timeout and its grace: measured after them. */
     private static final Duration SETTLE = Duration.ofSeconds(12);
     private static final Duration WINDOW = Duration.ofSeconds(60);
@@ -85,14 +106,19 @@ class SlowMetricsSourceIT {
         return out;
     }
 
-    /** "n requests, p50 ..., p99 ..., max ..." of the logged requests' durations (received to answer complete). */
+    /** The summary of the logged requests' durations (received to answer complete). */
     private static String durations(KubeControlPlane kube, AuditEvent.Filter filter) {
-        List<Duration> d = new ArrayList<>(kube.audit().events(filter).stream().map(e -> Duration.between(e.received(), e.completed())).toList());
-        if (d.isEmpty()) {
+        return summary(kube.audit().events(filter).stream().map(e -> Duration.between(e.received(), e.completed())).toList(), "requests");
+    }
+
+    /** "n WHAT, p50 ..., p99 ..., max ..." of the durations, or "none". */
+    private static String summary(List<Duration> durations, String what) {
+        if (durations.isEmpty()) {
             return "none";
         }
+        List<Duration> d = new ArrayList<>(durations);
         Collections.sort(d);
-        return d.size() + " requests, p50 " + percentile(d, 0.5) + ", p99 " + percentile(d, 0.99) + ", max " + percentile(d, 1);
+        return d.size() + " " + what + ", p50 " + percentile(d, 0.5) + ", p99 " + percentile(d, 0.99) + ", max " + percentile(d, 1);
     }
 
     /** The nearest-rank percentile of a sorted list. */
@@ -108,58 +134,122 @@ class SlowMetricsSourceIT {
         return hpa.getStatus().getConditions().stream().filter(c -> c.getType().equals("ScalingActive")).findFirst().orElse(null);
     }
 
+    /**
+     * Creates {@link #HEALTHY} HPAs on the external metrics API (at target: no scale) and {@link #CUSTOM} on the custom
+     * one, which hangs or answers at once (at target), each with its Widget, a few at a time (a loaded API server
+     * answers each create late; one after the other, the 240 HPAs took two minutes at a load of 37).
+     */
+    private static List<Future<?>> hpas(ExecutorService creators, TestNamespace ns, boolean hanging) {
+        if (hanging) {
+            ns.metrics().trickle(FakeMetricsServer.Api.CUSTOM);
+        }
+        List<Future<?>> created = new ArrayList<>();
+        for (int i = 0; i < HEALTHY; i++) {
+            String name = "healthy-" + i;
+            ns.metrics().externalMetric(name, "1");
+            created.add(creators.submit(() -> {
+                widget(ns, name);
+                ns.create(hpa(ns.name(), name, "example.com/v1", "Widget", name, 1, 4, externalAverage(name, "1")));
+            }));
+        }
+        for (int i = 0; i < CUSTOM; i++) {
+            String name = "custom-" + i;
+            ns.metrics().objectMetric("namespaces", ns.name(), name, "10");
+            created.add(creators.submit(() -> {
+                widget(ns, name);
+                ns.create(hpa(ns.name(), name, "example.com/v1", "Widget", name, 1, 4, namespaceObjectMetric(ns.name(), name)));
+            }));
+        }
+        return created;
+    }
+
+    /** Whether every healthy HPA of the namespace has asked for its metric, and its custom metrics API was asked. */
+    private static boolean synced(TestNamespace ns) {
+        for (int i = 0; i < HEALTHY; i++) {
+            if (ns.metrics().externalRequests("healthy-" + i).isEmpty()) {
+                return false;
+            }
+        }
+        return ns.metrics().requests(FakeMetricsServer.Api.CUSTOM) > 0;
+    }
+
+    /** The healthy HPAs' intervals between syncs in [from, to], sorted (for {@link #percentile}). */
+    private static List<Duration> intervals(TestNamespace ns, Instant from, Instant to) {
+        List<Duration> gaps = new ArrayList<>();
+        for (int i = 0; i < HEALTHY; i++) {
+            gaps.addAll(gaps(ns.metrics().externalRequests("healthy-" + i), from, to));
+        }
+        Collections.sort(gaps);
+        return gaps;
+    }
+
+    /** Records, for the healthy HPAs' syncs, when each ended and how long it waited in the queue after it was due. */
+    private static List<Map.Entry<Instant, Duration>> recordQueueWaits(InProcessController controller) {
+        List<Map.Entry<Instant, Duration>> waits = new CopyOnWriteArrayList<>();
+        controller.runtime().controller().addListener(r -> {
+            if (r.key().name().startsWith("healthy-")) {
+                waits.add(Map.entry(Instant.now(), Duration.ofNanos(r.queueWaitNanos())));
+            }
+        });
+        return waits;
+    }
+
+    /** The summary of the queue waits of the syncs that ended in [from, to]. */
+    private static String queueWaits(List<Map.Entry<Instant, Duration>> waits, Instant from, Instant to) {
+        return summary(waits.stream().filter(e -> e.getKey().isAfter(from) && e.getKey().isBefore(to)).map(Map.Entry::getValue).toList(), "syncs");
+    }
+
     @Test
     void aHangingMetricsApiDelaysOnlyTheHpasThatUseIt(KubeControlPlane kube, TestNamespace ns) throws Exception {
         KubernetesClient admin = ns.admin();
         Workloads.installWidgetCrd(admin);
-        ns.metrics().trickle(FakeMetricsServer.Api.CUSTOM);
-        for (int i = 0; i < HEALTHY; i++) {
-            String name = "healthy-" + i;
-            widget(ns, name);
-            ns.metrics().externalMetric(name, "1"); // at target: no scale
-            ns.create(hpa(ns.name(), name, "example.com/v1", "Widget", name, 1, 4, externalAverage(name, "1")));
-        }
-        for (int i = 0; i < HANGING; i++) {
-            String name = "hanging-" + i;
-            widget(ns, name);
-            ns.create(hpa(ns.name(), name, "example.com/v1", "Widget", name, 1, 4, namespaceObjectMetric(ns.name(), name)));
+        TestNamespace control = kube.newNamespace("slow-metrics-control");
+        ExecutorService creators = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<?>> created = new ArrayList<>(hpas(creators, ns, true));
+            created.addAll(hpas(creators, control, false));
+            for (Future<?> f : created) {
+                f.get();
+            }
+        } finally {
+            creators.shutdownNow();
         }
         // the defaults of run: 5 workers, a 10 s request timeout, 2 requests in flight to a slow metrics API
-        ControllerOptions options = new ControllerOptions(ControllerConfig.defaults(), PERIOD, 5, List.of(ns.name()), Duration.ofSeconds(10));
-        try (InProcessController controller = InProcessController.start(ChartReleases.shipped(kube).client(), options, null)) {
-            await().atMost(Duration.ofMinutes(3)).until(() -> {
-                for (int i = 0; i < HEALTHY; i++) {
-                    if (ns.metrics().externalRequests("healthy-" + i).isEmpty()) {
-                        return false;
-                    }
-                }
-                return ns.metrics().requests(FakeMetricsServer.Api.CUSTOM) > 0;
-            });
+        ControllerOptions options = new ControllerOptions(ControllerConfig.defaults(), PERIOD, WORKERS, List.of(ns.name()), Duration.ofSeconds(10));
+        // the control: the workers the bound leaves to the healthy HPAs, and no slow API
+        ControllerOptions controlOptions = options.withNamespaces(List.of(control.name()))
+                .withWorkers(WORKERS - RestMetrics.Limits.DEFAULT.maxInFlightPerSource());
+        try (InProcessController controller = InProcessController.start(ChartReleases.shipped(kube).client(), options, null);
+             InProcessController controlController = InProcessController.start(ChartReleases.shipped(kube).client(), controlOptions, null)) {
+            var waits = recordQueueWaits(controller);
+            var controlWaits = recordQueueWaits(controlController);
+            await().atMost(Duration.ofMinutes(3)).until(() -> synced(ns) && synced(control));
             Instant from = Instant.now().plus(SETTLE);
             Instant to = from.plus(WINDOW);
             // the measurement: the syncs of a fixed window, whatever their count
             Thread.sleep(Duration.between(Instant.now(), to).toMillis());
 
-            List<Duration> gaps = new ArrayList<>();
-            for (int i = 0; i < HEALTHY; i++) {
-                gaps.addAll(gaps(ns.metrics().externalRequests("healthy-" + i), from, to));
-            }
-            Collections.sort(gaps);
-            Duration p50 = percentile(gaps, 0.5);
+            List<Duration> gaps = intervals(ns, from, to);
+            List<Duration> controlGaps = intervals(control, from, to);
             Duration p99 = percentile(gaps, 0.99);
-            Duration max = percentile(gaps, 1);
-            System.out.printf("healthy HPAs' sync intervals over %s: %d gaps, p50 %s, p99 %s, max %s; custom metrics API requests %d%n",
-                    WINDOW, gaps.size(), p50, p99, max, ns.metrics().requests(FakeMetricsServer.Api.CUSTOM));
+            Duration controlP99 = percentile(controlGaps, 0.99);
+            String measured = String.format("healthy HPAs' sync intervals over %s: %s (queue waits: %s) beside the hanging API; "
+                            + "%s (queue waits: %s) in the control; custom metrics API requests %d and %d",
+                    WINDOW, summary(gaps, "gaps"), queueWaits(waits, from, to), summary(controlGaps, "gaps"), queueWaits(controlWaits, from, to),
+                    ns.metrics().requests(FakeMetricsServer.Api.CUSTOM), control.metrics().requests(FakeMetricsServer.Api.CUSTOM));
+            System.out.println(measured);
             System.out.println("in the API server (audit log), durations of the external metrics API's requests: "
                     + durations(kube, ns.audit().apiGroup("external.metrics.k8s.io").between(from, to))
                     + "; of the custom metrics API's: " + durations(kube, ns.audit().apiGroup("custom.metrics.k8s.io").between(from, to)));
-            assertThat(p99).as("p99 of the healthy HPAs' sync intervals (p50 %s, max %s, %d gaps)", p50, max, gaps.size())
-                    .isLessThanOrEqualTo(PERIOD.plus(LATE));
+            // the lateness the machine gives (the control's p99 past the period), with the noise of two p99s under load
+            Duration machineLate = Collections.max(List.of(Duration.ZERO, controlP99.minus(PERIOD)));
+            assertThat(p99).as("p99 of the healthy HPAs' sync intervals beside a hanging API (%s)", measured)
+                    .isLessThanOrEqualTo(PERIOD.plus(LATE).plus(machineLate.multipliedBy(3).dividedBy(2)));
 
             // the hanging HPAs: a failed metric (ScalingActive=False), and the bulkhead refused some of them at once
             List<HorizontalPodAutoscalerCondition> hanging = new ArrayList<>();
-            for (int i = 0; i < HANGING; i++) {
-                hanging.add(scalingActive(admin, ns, "hanging-" + i));
+            for (int i = 0; i < CUSTOM; i++) {
+                hanging.add(scalingActive(admin, ns, "custom-" + i));
             }
             assertThat(hanging).allSatisfy(c -> {
                 assertThat(c).isNotNull();
@@ -167,8 +257,8 @@ class SlowMetricsSourceIT {
                 assertThat(c.getReason()).isEqualTo("FailedGetObjectMetric");
             });
             await().atMost(Duration.ofMinutes(2)).until(() -> {
-                for (int i = 0; i < HANGING; i++) {
-                    HorizontalPodAutoscalerCondition c = scalingActive(admin, ns, "hanging-" + i);
+                for (int i = 0; i < CUSTOM; i++) {
+                    HorizontalPodAutoscalerCondition c = scalingActive(admin, ns, "custom-" + i);
                     if (c != null && c.getMessage().contains("--metrics-max-inflight-per-source=2")) {
                         return true;
                     }
@@ -176,6 +266,7 @@ class SlowMetricsSourceIT {
                 return false;
             });
             assertThat(scalingActive(admin, ns, "healthy-0").getReason()).isEqualTo("ValidMetricFound");
+            assertThat(scalingActive(admin, control, "custom-0").getReason()).isEqualTo("ValidMetricFound");
         }
     }
 }
