@@ -117,14 +117,14 @@ public final class ControllerMetrics implements HorizontalController.SyncListene
         MetricsPipelines pipelines = controller.pipelines();
         GaugeWithCallback.builder().name("hpa_controller_metrics_pipeline_period_seconds")
                 .help("The learned interval between two samples of each metrics pipeline (the API group it is read from: metrics.k8s.io, "
-                        + "custom.metrics.k8s.io or external.metrics.k8s.io), from the samples' timestamps; no series while nothing is learned")
+                        + "custom.metrics.k8s.io or external.metrics.k8s.io), from the syncs that read a new sample; no series while nothing is learned")
                 .labelNames("pipeline").callback(cb -> pipelines.forEach(System.currentTimeMillis(),
                         (p, e) -> cb.call(e.interval() / 1000.0, p))).register(registry);
         GaugeWithCallback.builder().name("hpa_controller_metrics_pipeline_delay_seconds")
-                .help("The learned age of each metrics pipeline's sample when it becomes readable: the fresh cadence syncs this long after "
-                        + "a sample's timestamp (the middle of the bounds while they are more than 1 s apart)")
+                .help("The median age of each metrics pipeline's new samples when they become readable (their stamps to the learned "
+                        + "phase): the kubelet stamps each container 1-10 s before a scrape")
                 .labelNames("pipeline").callback(cb -> pipelines.forEach(System.currentTimeMillis(),
-                        (p, e) -> cb.call(e.syncAge() / 1000.0, p))).register(registry);
+                        (p, e) -> cb.call(e.delay() / 1000.0, p))).register(registry);
         GaugeWithCallback.builder().name("hpa_controller_metrics_pipeline_phase_seconds")
                 .help("When within each interval since the Unix epoch each metrics pipeline's new sample becomes readable, as learned")
                 .labelNames("pipeline").callback(cb -> pipelines.forEach(System.currentTimeMillis(),

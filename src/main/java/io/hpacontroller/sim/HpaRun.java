@@ -88,8 +88,16 @@ final class HpaRun {
     /** Its cadence: its cadence annotation, or the controller flag of its setup. */
     private final SyncCadence cadence;
     private final long freshSpreadMillis;
-    /** What the fresh cadence learned of this spec's metrics pipeline (each spec runs in a cluster of its own). */
+    /**
+     * What the fresh cadence learned of this spec's metrics pipeline (each spec runs in a cluster of its own, its pipeline
+     * shared with {@link #neighbours} spread HPAs).
+     */
     private final MetricsPipelines pipelines = new MetricsPipelines();
+    /** The metrics pipeline the spec's first metric is read through (the one its fresh syncs follow), null without one. */
+    private final MetricsPipeline followed;
+    private final String followedName;
+    /** The last whole second the neighbours synced at. */
+    private long neighboursAt = Long.MIN_VALUE;
 
     HpaRun(Scenario scenario, int index, HorizontalPodAutoscaler hpa, VirtualClock clock, long horizonMillis, long firstIncrease) {
         this.hpa = hpa;
@@ -114,6 +122,9 @@ final class HpaRun {
         this.nextSync = setup.controller().syncPhaseMillis();
         this.cadence = controls.cadenceOr(setup.controller().cadence());
         this.freshSpreadMillis = setup.controller().freshSpreadMillis();
+        String firstType = metricSpecs.isEmpty() ? null : metricSpecs.get(0).getType();
+        this.followedName = pipelines.pipelineOf(firstType);
+        this.followed = followedName == null ? null : MetricsPipelines.RESOURCE.equals(followedName) ? resourceMetrics : customMetrics;
         this.reconciler = new Reconciler(config, Ports.of(cluster, SelectorOwnership.NONE), new HistoryStore(), clock);
     }
 
@@ -151,6 +162,27 @@ final class HpaRun {
         long epoch = VirtualClock.epochMillis(0);
         OptionalLong phase = FreshSlots.phase(pipelines.estimate(HpaKey.of(hpa), epoch + due), HpaKey.of(hpa).toString(), syncPeriodMillis, freshSpreadMillis, freshSpreadMillis);
         return phase.isEmpty() ? due + syncPeriodMillis : FreshSlots.nextAfter(epoch + due, syncPeriodMillis, phase.getAsLong()) - epoch;
+    }
+
+    /**
+     * The fresh cadence learns from every sync of the spec's pipeline. A cluster's metrics-server serves many HPAs: the
+     * spec's pipeline is shared with spread HPAs, one at each whole second of the period ({@code neighbour-0} ...), whose
+     * pods the kubelet stamps 1 to 10 s before each scrape (a fixed pseudo-random jitter per scrape and neighbour), so
+     * the estimator learns from the real node's evidence rather than from the spec's own stamps alone (a lone HPA at a
+     * fixed phase cannot tell where in the interval before its sync the scrape was). Called at each step (time {@code t}).
+     */
+    void neighbours(long t) {
+        long second = Math.floorDiv(t, 1000);
+        if (cadence != SyncCadence.FRESH || followed == null || second == neighboursAt) {
+            return;
+        }
+        neighboursAt = second;
+        long at = second * 1000;
+        long k = Math.floorMod(at, syncPeriodMillis) / 1000;
+        long scrape = followed.lastScrapeAt(at);
+        long jitter = 1000 + Math.floorMod(io.hpacontroller.core.StableHash.of(k + "@" + scrape), 9001L);
+        pipelines.observe(HpaKey.of(HpaKey.BUILTIN_GROUP, "neighbours", "neighbour-" + k), followedName,
+                VirtualClock.epochMillis(at), VirtualClock.epochMillis(scrape - jitter));
     }
 
     /**

@@ -82,6 +82,7 @@ public final class Simulation {
         while (true) {
             long nextSync = Long.MAX_VALUE;
             for (HpaRun r : runs) {
+                r.neighbours(t);
                 if (t == r.nextSync && t <= end) {
                     r.sync(demand);
                     r.nextSync = r.nextSyncAfter(t);

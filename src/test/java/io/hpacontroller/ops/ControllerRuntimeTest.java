@@ -311,22 +311,24 @@ class ControllerRuntimeTest {
                 .containsPattern("hpa_controller_metric_age_seconds_count\\{api=\"metrics.k8s.io\"} [1-9]");
         assertThat(metrics).as("nothing learned of a pipeline no HPA reads").doesNotContain("pipeline=\"external.metrics.k8s.io\"");
 
-        // issue 40: the learned cadence of a pipeline, here an adapter's samples every 15 s, readable about 10 s after their timestamp
-        long base = System.currentTimeMillis() - 50_000;
-        learn(r, base + 11_000, base);           // readable by then: age <= 11 s
-        learn(r, base + 25_500, base + 15_000);  // age <= 10.5 s; the interval: 15 s
-        learn(r, base + 39_500, base + 15_000);  // the next not yet: age > 24.5 - 15 = 9.5 s
+        // issue 40: the learned cadence of a pipeline, here an adapter scraping every 15 s, each sample stamped 1 s before
+        // its scrape, read by three HPAs 0.5, 1.5 and 7 s after each scrape (their first syncs 100 s ago)
+        long base = (System.currentTimeMillis() - 100_000) / 15_000 * 15_000;
+        for (long scrape = base; scrape < base + 90_000; scrape += 15_000) {
+            learn(r, "demo/q0", scrape + 500, scrape - 1_000);
+            learn(r, "demo/q1", scrape + 1_500, scrape - 1_000);
+            learn(r, "demo/q2", scrape + 7_000, scrape - 1_000);
+        }
         String learned = get(r.metricsPort(), "/metrics").body();
         assertThat(learned).contains("hpa_controller_metrics_pipeline_period_seconds{pipeline=\"external.metrics.k8s.io\"} 15.0")
-                .contains("hpa_controller_metrics_pipeline_delay_seconds{pipeline=\"external.metrics.k8s.io\"} 10.5")
-                .contains("hpa_controller_metrics_pipeline_phase_seconds{pipeline=\"external.metrics.k8s.io\"} "
-                        + Math.floorMod(base + 15_000 + 10_500, 15_000) / 1000.0);
+                .containsPattern("hpa_controller_metrics_pipeline_delay_seconds\\{pipeline=\"external.metrics.k8s.io\"} 1\\.[0-9]")
+                .containsPattern("hpa_controller_metrics_pipeline_phase_seconds\\{pipeline=\"external.metrics.k8s.io\"} 0\\.[0-9]");
     }
 
-    /** A sync at {@code at} of an HPA with one External metric read the sample stamped {@code sampleTime}. */
-    private static void learn(ControllerRuntime r, long at, long sampleTime) {
+    /** A sync at {@code at} of the HPA {@code key} with one External metric read the sample stamped {@code sampleTime}. */
+    private static void learn(ControllerRuntime r, String key, long at, long sampleTime) {
         MetricTrace m = new MetricTrace("External", "queue", "queue external metric", "Value", 1, 1, sampleTime, null, 1, null, null, null, false);
-        r.controller().pipelines().observe(HpaKey.parse("demo/queue"), DecisionTrace.builder(HpaKey.parse("demo/queue"), at).metrics(List.of(m), 0, null, 1).build());
+        r.controller().pipelines().observe(HpaKey.parse(key), DecisionTrace.builder(HpaKey.parse(key), at).metrics(List.of(m), 0, null, 1).build());
     }
 
     @Test

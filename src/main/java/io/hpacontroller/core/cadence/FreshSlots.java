@@ -7,7 +7,7 @@ import java.util.OptionalLong;
 
 /**
  * Where an HPA's syncs go in the fresh cadence: just after its pipeline's next sample becomes readable
- * ({@link SampleCadence.Estimate#readableAt}), each HPA a fixed share of the window later (the pipeline's window: at
+ * ({@link SampleCadence.Estimate#phase}), each HPA a fixed share of the window later (the pipeline's window: at
  * least {@code --fresh-sync-spread}, wider with many HPAs on the pipeline) so that the syncs due after one sample do not
  * hit the metrics APIs all at once. The share is a hash of the HPA's key, the same one the spread cadence takes its
  * phase from ({@link #hash}): the same on every replica and after a restart.
@@ -18,17 +18,15 @@ public final class FreshSlots {
     }
 
     /**
-     * The phase (ms after each multiple of {@code periodMillis} since the epoch) of the key's fresh slots; empty when
-     * nothing is learned (the caller keeps the spread phase). When the period is a multiple of the pipeline's interval,
+     * The phase (ms after each multiple of {@code periodMillis} since the epoch) of the key's fresh slots; empty until
+     * the estimate converged (the caller keeps the spread phase: a slot moved on a guess may skip a sample). When the period is a multiple of the pipeline's interval,
      * or the interval a multiple of the period, every slot (or one in each interval) follows a new sample.
      *
      * @param windowMillis the pipeline's window, at least {@code spreadMillis} ({@code --fresh-sync-spread})
      */
     public static OptionalLong phase(Optional<SampleCadence.Estimate> estimate, String key, long periodMillis, long windowMillis, long spreadMillis) {
-        // a probe (the bounds not yet converged) goes without the offset: the HPA learns from its own syncs' times, and a probe
-        // the offset put above the upper bound would teach it nothing
-        return estimate.map(e -> OptionalLong.of(e.phaseIn(periodMillis, e.converged() ? offset(key, windowMillis, spreadMillis) : 0)))
-                .orElse(OptionalLong.empty());
+        return estimate.filter(SampleCadence.Estimate::converged)
+                .map(e -> OptionalLong.of(e.phaseIn(periodMillis, offset(key, windowMillis, spreadMillis)))).orElse(OptionalLong.empty());
     }
 
     /**

@@ -4,10 +4,6 @@ import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.trace.DecisionTrace;
 import io.hpacontroller.core.trace.MetricTrace;
 
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,11 +16,12 @@ import java.util.function.BiConsumer;
  * external.metrics.k8s.io; two groups served by the same backend (one adapter for custom and external metrics) are one
  * pipeline when the driver names the backend ({@code backends}), else each group is its own.
  *
- * <p>Each HPA learns on its own ({@link SampleCadence} per HPA, fed with the newest timestamp its metrics of its pipeline
- * read): the kubelet stamps each pod's sample at a time of its own, so one scrape of metrics-server carries timestamps
- * seconds apart, and the steps between the newest timestamps different HPAs read are no interval of the pipeline (issue
- * 40: one estimator per pipeline learned a 3 s "interval" from them). An HPA's own pods keep their stamps' phase, so its
- * syncs, once a period, bisect its age.
+ * <p>Each pipeline learns from all its HPAs' syncs ({@link SampleCadence}): a sync whose newest stamp (of the HPA's
+ * metrics of the pipeline) differs from the one the HPA's previous sync read proves a scrape between the two syncs, and
+ * not before the new stamp. Per HPA only its last sync is kept (the time and the stamp it read); per pipeline a bounded
+ * window. A stamp in the future ({@value #FUTURE_SLACK_MILLIS} ms ahead of the sync) or one that goes back (by more
+ * than {@value #MIN_STEP_MILLIS} ms) is ignored, and the HPA's source with it for {@value #QUARANTINE_MILLIS} ms: its
+ * stamps are not a clock. A step under {@value #MIN_STEP_MILLIS} ms is no new sample.
  */
 public final class MetricsPipelines {
 
@@ -32,12 +29,20 @@ public final class MetricsPipelines {
     public static final String CUSTOM = "custom.metrics.k8s.io";
     public static final String EXTERNAL = "external.metrics.k8s.io";
 
-    /** What one HPA learned: of the pipeline its syncs follow. */
-    private record Learned(String pipeline, SampleCadence cadence) {
+    /** A stamp this far (ms) ahead of the sync is in the future. */
+    static final long FUTURE_SLACK_MILLIS = 1000;
+    /** Steps (ms) shorter than this are not a new sample; a step back longer than this is a step back. */
+    static final long MIN_STEP_MILLIS = 1000;
+    /** How long (ms) an HPA's source whose stamps went back or into the future is ignored. */
+    static final long QUARANTINE_MILLIS = 120_000;
+
+    /** An HPA's last sync: its pipeline, its time, the newest stamp it read; its source ignored until {@code ignoredUntil}. */
+    private record Last(String pipeline, long at, long stamp, long ignoredUntil) {
     }
 
     private volatile Map<String, String> backends;
-    private final Map<HpaKey, Learned> learned = new ConcurrentHashMap<>();
+    private final Map<HpaKey, Last> last = new ConcurrentHashMap<>();
+    private final Map<String, SampleCadence> cadences = new ConcurrentHashMap<>();
 
     /** @param backends the backend serving each API group (its APIService's service, "namespace/name"); a group not in it is its own */
     public MetricsPipelines(Map<String, String> backends) {
@@ -75,8 +80,8 @@ public final class MetricsPipelines {
 
     /**
      * Learns from the samples a sync of the HPA {@code key} read: the newest timestamp its metrics of its pipeline
-     * ({@link #pipelineOf(DecisionTrace)}) read, at the sync's time. An HPA whose pipeline changed (its metrics were
-     * edited) learns again. Returns that pipeline, null when the sync read none.
+     * ({@link #pipelineOf(DecisionTrace)}) read, at the sync's time, against its previous sync's. An HPA whose pipeline
+     * changed (its metrics were edited) starts again. Returns that pipeline, null when the sync read none.
      */
     public String observe(HpaKey key, DecisionTrace trace) {
         String pipeline = pipelineOf(trace);
@@ -90,10 +95,31 @@ public final class MetricsPipelines {
             }
         }
         if (newest > 0) {
-            learned.compute(key, (k, l) -> l != null && l.pipeline().equals(pipeline) ? l : new Learned(pipeline, new SampleCadence()))
-                    .cadence().observe(trace.time(), newest);
+            observe(key, pipeline, trace.time(), newest);
         }
         return pipeline;
+    }
+
+    /** A sync of {@code key} at {@code at} read {@code stamp} as the newest of {@code pipeline}'s samples. */
+    public void observe(HpaKey key, String pipeline, long at, long stamp) {
+        Last before = last.get(key);
+        boolean same = before != null && before.pipeline().equals(pipeline);
+        if (stamp > at + FUTURE_SLACK_MILLIS || same && stamp < before.stamp() - MIN_STEP_MILLIS) {
+            last.put(key, new Last(pipeline, at, stamp, at + QUARANTINE_MILLIS)); // not a clock: ignored for a while
+            return;
+        }
+        if (!same) {
+            last.put(key, new Last(pipeline, at, stamp, Long.MIN_VALUE));
+            return;
+        }
+        if (stamp - before.stamp() < MIN_STEP_MILLIS) { // no new sample since: the next one came after this sync
+            last.put(key, new Last(pipeline, at, before.stamp(), before.ignoredUntil()));
+            return;
+        }
+        if (at >= before.ignoredUntil()) {
+            cadences.computeIfAbsent(pipeline, p -> new SampleCadence()).observe(Math.max(before.at(), stamp), at, stamp);
+        }
+        last.put(key, new Last(pipeline, at, stamp, before.ignoredUntil()));
     }
 
     /** The pipeline an HPA's syncs follow: its first metric's that reads one; null when none does. */
@@ -110,33 +136,25 @@ public final class MetricsPipelines {
         return null;
     }
 
-    /** What the HPA {@code key} learned of its pipeline as of {@code now}; empty when nothing (yet, or no more). */
+    /** What the HPA {@code key}'s pipeline learned as of {@code now}; empty when nothing (yet, or no more). */
     public Optional<SampleCadence.Estimate> estimate(HpaKey key, long now) {
-        Learned l = key == null ? null : learned.get(key);
-        return l == null ? Optional.empty() : l.cadence().estimate(now);
+        Last l = key == null ? null : last.get(key);
+        SampleCadence c = l == null ? null : cadences.get(l.pipeline());
+        return c == null ? Optional.empty() : c.estimate(now);
     }
 
-    /** Forgets what the HPA {@code key} learned (it was deleted). */
+    /** Forgets the HPA {@code key}'s last sync (it was deleted); its pipeline keeps what it learned. */
     public void forget(HpaKey key) {
-        learned.remove(key);
+        last.remove(key);
     }
 
-    /** How many HPAs learn. */
+    /** How many HPAs are followed. */
     public int size() {
-        return learned.size();
+        return last.size();
     }
 
-    /**
-     * Each pipeline's learned cadence as of {@code now}, for the learned-cadence gauges: the estimate of its median HPA
-     * (by the age it syncs at) among those that learned something.
-     */
+    /** Each pipeline's learned cadence as of {@code now}, for the learned-cadence gauges. */
     public void forEach(long now, BiConsumer<String, SampleCadence.Estimate> action) {
-        Map<String, List<SampleCadence.Estimate>> byPipeline = new HashMap<>();
-        learned.values().forEach(l -> l.cadence().estimate(now)
-                .ifPresent(e -> byPipeline.computeIfAbsent(l.pipeline(), p -> new ArrayList<>()).add(e)));
-        byPipeline.forEach((p, es) -> {
-            es.sort(Comparator.comparingLong(SampleCadence.Estimate::syncAge));
-            action.accept(p, es.get(es.size() / 2));
-        });
+        cadences.forEach((p, c) -> c.estimate(now).ifPresent(e -> action.accept(p, e)));
     }
 }

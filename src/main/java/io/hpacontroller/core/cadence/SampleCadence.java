@@ -1,195 +1,242 @@
 package io.hpacontroller.core.cadence;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
- * What the controller learns of one metrics pipeline (one metrics-server, or one adapter) from the samples it reads
- * anyway: how often a new sample becomes readable (the interval) and how old a sample is when it does (its age then).
+ * When one metrics pipeline's new samples become readable (its scrapes), learned from the times of the syncs that read
+ * them: pooled over every HPA of the pipeline ({@link MetricsPipelines} feeds it), so that the syncs of HPAs spread over
+ * the period probe the whole period without moving any of them.
  *
- * <p>The model: the pipeline publishes a sample every {@code interval}; the sample stamped {@code ts} becomes readable
- * at {@code ts + age}, {@code age} the same for every sample. A sync at {@code t} that reads the sample stamped
- * {@code ts} tells two things: it was readable by then ({@code age <= t - ts}: an upper bound) and the next one was
- * not ({@code age > t - ts - interval}: a lower bound). The syncs of one period, spread over it, together probe the
- * whole period; each further observation only narrows the bounds.
+ * <p>The evidence (issue 40): a sync at {@code t} whose newest stamp {@code s} differs from the one the previous sync of
+ * the same HPA read at {@code t0} proves a scrape in {@code (max(t0, s), t]} (a "readable moment"). Nothing is assumed of
+ * the delay from a stamp to its scrape: the kubelet stamps each container at its own housekeeping, 1 to 10 s before the
+ * scrape, and a pod's stamp may not change across a scrape (then no interval is proved, and the next one is wider).
  * <ul>
- *   <li>The interval: the shortest of the last {@value #STEPS_KEPT} steps between the newest timestamps read (a step
- *       that spans two samples, read by a sparse prober, gives a multiple of the interval, which is harmless: every
- *       instant it predicts is still one where a sample becomes readable). After a change of resolution (15 s to
- *       30 s) it follows within {@value #STEPS_KEPT} samples.</li>
- *   <li>The age: the bounds {@code (lower, upper]}, learned again from the next observation when the interval changes; {@link Estimate#syncAge} is {@code upper} once they are within
- *       {@value #CONVERGED_MILLIS} ms of each other, else their middle (at least that far below upper), so that a lone HPA's syncs bisect the
- *       uncertainty (each sync halves it: from a whole interval to under a second in four syncs). Bounds that
- *       contradict each other (a sync at the learned instant read the previous sample: the pipeline got slower or moved)
- *       are dropped for the newest observation's, and learning starts again from it; so are the bounds when the newest
- *       timestamp goes back by less than half an interval (the pipeline moved its phase: a restart), and the interval too when it
- *       moves forward by no whole number of intervals nor by a divisor of the interval (learned again from the next
- *       step: a step that divides the interval makes it shorter, since a lone HPA whose probe skipped a period first
- *       sees a step of two intervals).</li>
- *   <li>A source that cannot be trusted is ignored: a timestamp in the future, or one that goes back by more than half
- *       an interval, forgets everything learned and gives no estimate for {@value #QUARANTINE_MILLIS} ms (and for
- *       as long as it goes on). A source whose newest sample stops changing for {@value #STALE_INTERVALS} intervals
- *       gives no estimate either. Without an estimate the HPA keeps its phase of the spread cadence.</li>
+ *   <li>The interval {@code P} of the scrapes: the largest candidate ({@link #CANDIDATES}: whole multiples of 5 s up to
+ *       60 s) whose share of agreeing intervals is at least {@value #AGREE_PERCENT} % and within {@value #TIE} of the
+ *       best candidate's: the share of the intervals of its window under {@code P/2} wide that contain one instant
+ *       modulo {@code P}. A multiple of the true interval is not agreed with (the scrapes in between split the votes); a
+ *       divisor is, and loses to the larger. A candidate is
+ *       tried on the intervals of its last {@value #WINDOW_PERIODS} periods once they span at least two of them.</li>
+ *   <li>The phase: the instants modulo {@code P} that the most intervals of the window (the last {@value #WINDOW_PERIODS}
+ *       periods) contain, a robust intersection (a few intervals around a late scrape do not move it). Its upper end is
+ *       where the fresh syncs go: the latest instant the scrape may have been at. The estimate is converged when that
+ *       arc is one run at most {@value #CONVERGED_MILLIS} ms wide; only then do HPAs move ({@link FreshSlots#phase}).</li>
+ *   <li>A change of interval (15 s to 30 s) or of phase is followed as the window fills with the new intervals: the
+ *       phase within {@value #WINDOW_PERIODS} periods (sooner when it moves earlier), the interval once
+ *       {@value #AGREE_PERCENT} % of the larger candidate's window is new (about 3 of its periods).</li>
  * </ul>
+ * Memory: a bounded window ({@value #HISTORY_MILLIS} ms, at most {@value #PER_SECOND} intervals ending in one second),
+ * per pipeline, whatever the number of HPAs. The estimate is computed again at most once a second.
+ * Our own code, not a library's: no library estimates a phase from interval censored observations.
  * Times are epoch milliseconds. Thread-safe: the workers of the live controller observe concurrently.
  */
 public final class SampleCadence {
 
-    /** Steps between newest timestamps the interval is the shortest of. */
-    static final int STEPS_KEPT = 4;
-    /** Bounds at most this far apart (ms) are converged: the sync goes to the upper one. */
-    static final long CONVERGED_MILLIS = 1000;
-    /** How long (ms) a source whose timestamps went back or jumped is ignored. */
-    static final long QUARANTINE_MILLIS = 120_000;
-    /** A newest sample unchanged for this many intervals: the source is stale, no estimate. */
-    static final int STALE_INTERVALS = 4;
-    /** A timestamp this far (ms) ahead of the observation is in the future. */
-    static final long FUTURE_SLACK_MILLIS = 1000;
-    /** Steps shorter than this (ms) are not a new sample (a pod of another node stamped a little later). */
-    static final long MIN_STEP_MILLIS = 1000;
-    /** Before the interval is known, a step back longer than this (ms) is a step back. */
-    static final long BACK_SLACK_MILLIS = 5000;
+    /** The candidate intervals (ms). */
+    static final long[] CANDIDATES = {60_000, 55_000, 50_000, 45_000, 40_000, 35_000, 30_000, 25_000, 20_000, 15_000, 10_000, 5_000};
+    /** An arc of the phase at most this wide (ms) is converged. */
+    static final long CONVERGED_MILLIS = 2000;
+    /** The resolution (ms) of the phase. */
+    static final long BIN_MILLIS = 100;
+    /** How many of a candidate's periods its window spans. */
+    static final int WINDOW_PERIODS = 4;
+    /** The share (percent) of the narrow intervals that must agree with a candidate. */
+    static final int AGREE_PERCENT = 80;
+    /** A candidate agrees about as well as the best one when its share is at most this much lower. */
+    static final double TIE = 0.1;
+    /** The least number of narrow intervals a candidate is tried on. */
+    static final int MIN_VOTES = 3;
+    /**
+     * No estimate before the intervals span this long (ms): a divisor of the interval agrees as well as the interval, and
+     * a candidate is tried once its window spans two of its periods; by then 15 s and 30 s are told from 5 s and 10 s.
+     */
+    static final long MIN_SPAN_MILLIS = 60_000;
+    /** How long (ms) an interval is kept: the largest candidate's window. */
+    static final long HISTORY_MILLIS = WINDOW_PERIODS * CANDIDATES[0];
+    /** At most this many intervals ending within one second are kept (the pipeline's memory is bounded). */
+    static final int PER_SECOND = 8;
 
     /**
      * What is learned.
      *
-     * @param newest   the newest sample timestamp read
      * @param interval how often a new sample becomes readable (ms)
-     * @param lower    the age (ms) of a sample when it becomes readable is more than this
-     * @param upper    ... and at most this
+     * @param phase    when within each interval since the epoch it does (ms): the upper end of the arc
+     * @param width    how wide the arc of the possible phases is (ms); the interval when it is not one run
+     * @param delay    the median age (ms) of the new stamps at the learned readable moments (the intervals that agree)
+     * @param votes    how many intervals agree with the arc
      */
-    public record Estimate(long newest, long interval, long lower, long upper) {
+    public record Estimate(long interval, long phase, long width, long delay, int votes) {
 
-        /** Whether the age is known within {@link #CONVERGED_MILLIS}. */
+        /** Whether the phase is known within {@link #CONVERGED_MILLIS}. */
         public boolean converged() {
-            return upper - lower <= CONVERGED_MILLIS;
-        }
-
-        /**
-         * The age (ms) a sample should have at the sync that reads it first: upper when converged, else a probe: the
-         * middle, but at least {@link #CONVERGED_MILLIS} below upper (a slot less than that earlier is not moved to,
-         * {@link FreshSlots#KEEP_WITHIN_MILLIS}, so a smaller step would never be probed and the bounds never close).
-         */
-        public long syncAge() {
-            return converged() ? upper : Math.min(lower + (upper - lower) / 2, upper - CONVERGED_MILLIS);
-        }
-
-        /** The instants a sync should be at: {@code readableAt() + k * interval}. */
-        public long readableAt() {
-            return newest + syncAge();
+            return width <= CONVERGED_MILLIS;
         }
 
         /** The phase (ms after each multiple of {@code period} since the epoch) of a sync {@code offset} ms after a sample becomes readable. */
         public long phaseIn(long period, long offset) {
-            return Math.floorMod(readableAt() + offset, period);
+            return Math.floorMod(phase + offset, period);
         }
     }
 
-    private final ArrayDeque<Long> steps = new ArrayDeque<>();
-    private long newest = Long.MIN_VALUE;
-    private long newestSince;
-    private long lower = Long.MIN_VALUE;
-    private long upper = Long.MAX_VALUE;
-    private long ignoredUntil = Long.MIN_VALUE;
+    /** A scrape happened in {@code (from, to]}; the sync at {@code to} read a new stamp {@code stamp}. */
+    private record Proof(long from, long to, long stamp) {
+    }
 
-    /** A sync at {@code at} read a sample stamped {@code sampleTime} (0 or less: unknown, ignored). */
-    public synchronized void observe(long at, long sampleTime) {
-        if (sampleTime <= 0) {
+    private final ArrayDeque<Proof> proofs = new ArrayDeque<>();
+    private long lastSecond = Long.MIN_VALUE;
+    private int inLastSecond;
+    private long computedAt = Long.MIN_VALUE / 2;
+    private Estimate computed;
+
+    /** A scrape happened in {@code (from, to]}, proved by a sync at {@code to} that read a new stamp {@code stamp}. */
+    public synchronized void observe(long from, long to, long stamp) {
+        if (to <= from || to - from >= CANDIDATES[0]) {
+            return; // wider than any interval: says nothing
+        }
+        long second = Math.floorDiv(to, 1000);
+        if (second != lastSecond) {
+            lastSecond = second;
+            inLastSecond = 0;
+        }
+        if (inLastSecond++ >= PER_SECOND) {
             return;
         }
-        long interval = interval();
-        if (outOfOrder(at, sampleTime, interval)) {
-            forget();
-            ignoredUntil = at + QUARANTINE_MILLIS;
-            return;
-        }
-        if (at < ignoredUntil) {
-            return;
-        }
-        advanceNewest(at, sampleTime, interval);
-        if (interval() != interval) { // the resolution changed (or is known now): bounds computed with the old one may be wrong
-            lower = Long.MIN_VALUE;
-            upper = Long.MAX_VALUE;
-            interval = interval();
-        }
-        if (interval <= 0) {
-            return;
-        }
-        narrowBounds(at - sampleTime, interval);
-    }
-
-    /** A sample from the future, or older than the newest by more than the slack: the source is not what was learned. */
-    private boolean outOfOrder(long at, long sampleTime, long interval) {
-        long backSlack = interval > 0 ? interval / 2 : BACK_SLACK_MILLIS;
-        return sampleTime > at + FUTURE_SLACK_MILLIS || (newest != Long.MIN_VALUE && sampleTime < newest - backSlack);
-    }
-
-    /** Takes the sample as the newest, learning the step from the previous newest. */
-    private void advanceNewest(long at, long sampleTime, long interval) {
-        if (newest == Long.MIN_VALUE) {
-            newest = sampleTime;
-            newestSince = at;
-        } else if (sampleTime < newest - MIN_STEP_MILLIS) { // back by less than half an interval: the pipeline moved its phase
-            newest = sampleTime;
-            newestSince = at;
-            lower = Long.MIN_VALUE;
-            upper = Long.MAX_VALUE;
-        } else if (sampleTime > newest) {
-            long step = sampleTime - newest;
-            if (step >= MIN_STEP_MILLIS && interval > 0 && !nearMultiple(step, interval, 1, MIN_STEP_MILLIS)
-                    && !nearMultiple(interval, step, 2, MIN_STEP_MILLIS / 2)) {
-                steps.clear(); // neither a whole number of intervals nor one's divisor: the pipeline moved its phase or changed its resolution
-            } else if (step >= MIN_STEP_MILLIS) {
-                steps.addLast(step);
-                if (steps.size() > STEPS_KEPT) {
-                    steps.removeFirst();
-                }
-                newestSince = at;
-            }
-            newest = sampleTime;
+        proofs.addLast(new Proof(from, to, stamp));
+        while (proofs.peekFirst().to() < to - HISTORY_MILLIS) {
+            proofs.removeFirst();
         }
     }
 
-    /** Narrows the bounds of the pipeline's delay with a sample {@code age} ms old when read. */
-    private void narrowBounds(long age, long interval) {
-        long newLower = Math.max(lower, age - interval);
-        long newUpper = Math.min(upper, age);
-        if (newLower >= newUpper) { // contradicts what was learned: the pipeline changed; learn again from here
-            newLower = age - interval;
-            newUpper = age;
-        }
-        lower = newLower;
-        upper = newUpper;
-    }
-
-    /** What is learned, as of {@code now}; empty before two samples were read, while ignored, or when the source went stale. */
+    /** What is learned, as of {@code now}; empty before enough intervals agree, or when none came for a window. */
     public synchronized Optional<Estimate> estimate(long now) {
-        long interval = interval();
-        if (interval <= 0 || now < ignoredUntil || upper == Long.MAX_VALUE || now - newestSince > STALE_INTERVALS * interval) {
-            return Optional.empty();
+        if (now - computedAt >= 1000 || now < computedAt) {
+            computed = compute(now);
+            computedAt = now;
         }
-        return Optional.of(new Estimate(newest, interval, lower, upper));
+        return Optional.ofNullable(computed);
     }
 
-    /** Whether {@code a} is within {@code tolerance} of {@code n x b} for a whole {@code n} of at least {@code least}. */
-    private static boolean nearMultiple(long a, long b, long least, long tolerance) {
-        long n = Math.round((double) a / b);
-        return n >= least && Math.abs(a - n * b) <= tolerance;
-    }
-
-    /** The shortest of the last steps between newest timestamps, 0 before there is one. */
-    private long interval() {
-        long min = 0;
-        for (long s : steps) {
-            min = min == 0 ? s : Math.min(min, s);
+    private Estimate compute(long now) {
+        if (proofs.isEmpty() || proofs.peekLast().to() < now - HISTORY_MILLIS || proofs.peekLast().to() - proofs.peekFirst().to() < MIN_SPAN_MILLIS) {
+            return null;
         }
-        return min;
+        long newest = proofs.peekLast().to();
+        double[] scores = new double[CANDIDATES.length];
+        double best = 0;
+        for (int i = 0; i < CANDIDATES.length; i++) {
+            long p = CANDIDATES[i];
+            List<Proof> window = within(newest - WINDOW_PERIODS * p);
+            int n = count(window, p / 2);
+            if (window.isEmpty() || newest - window.get(0).to() < 2 * p || now - newest > WINDOW_PERIODS * p || n < MIN_VOTES) {
+                continue;
+            }
+            scores[i] = (double) max(coverage(window, p, p / 2)) / n;
+            best = Math.max(best, scores[i]);
+        }
+        for (int i = 0; i < CANDIDATES.length; i++) { // the largest that agrees about as well as the best
+            if (scores[i] * 100 >= AGREE_PERCENT && scores[i] >= best - TIE) {
+                return arc(within(newest - WINDOW_PERIODS * CANDIDATES[i]), CANDIDATES[i]);
+            }
+        }
+        return null;
     }
 
-    private void forget() {
-        steps.clear();
-        newest = Long.MIN_VALUE;
-        lower = Long.MIN_VALUE;
-        upper = Long.MAX_VALUE;
+    /** The phase for the interval {@code p}: the arc the most intervals under {@code p} wide contain. */
+    private static Estimate arc(List<Proof> window, long p) {
+        int[] cover = coverage(window, p, p - 1);
+        int m = max(cover);
+        int bins = cover.length;
+        int runs = 0;
+        int start = -1;
+        int length = 0;
+        for (int b = 0; b < bins; b++) {
+            if (cover[b] == m && cover[Math.floorMod(b - 1, bins)] != m) {
+                runs++;
+                start = b;
+            }
+        }
+        if (start < 0) { // every bin at the maximum
+            return new Estimate(p, 0, p, 0, m);
+        }
+        while (length < bins && cover[(start + length) % bins] == m) {
+            length++;
+        }
+        long phase = ((start + length) % bins) * BIN_MILLIS;
+        long width = runs == 1 ? length * BIN_MILLIS : p;
+        return new Estimate(p, phase, width, delay(window, p, phase), m);
+    }
+
+    /** The median age of the new stamps at the readable moment (phase {@code phase} modulo {@code p}) their intervals contain. */
+    private static long delay(List<Proof> window, long p, long phase) {
+        List<Long> ages = new ArrayList<>();
+        for (Proof x : window) {
+            long at = FreshSlots.atOrAfter(x.from() + 1, phase, p);
+            if (at <= x.to() + BIN_MILLIS && x.stamp() > 0) {
+                ages.add(at - x.stamp());
+            }
+        }
+        ages.sort(null);
+        return ages.isEmpty() ? 0 : ages.get(ages.size() / 2);
+    }
+
+    /** How many intervals at most {@code widest} wide contain each bin of the phase modulo {@code p}. */
+    private static int[] coverage(List<Proof> window, long p, long widest) {
+        int bins = (int) (p / BIN_MILLIS);
+        int[] diff = new int[bins + 1];
+        for (Proof x : window) {
+            if (x.to() - x.from() > widest) {
+                continue;
+            }
+            int a = (int) (Math.floorMod(x.from(), p) / BIN_MILLIS);
+            int b = (int) (Math.floorMod(x.to(), p) / BIN_MILLIS);
+            if (a <= b) {
+                diff[a]++;
+                diff[b + 1]--;
+            } else { // wraps
+                diff[a]++;
+                diff[bins]--;
+                diff[0]++;
+                diff[b + 1]--;
+            }
+        }
+        int[] cover = new int[bins];
+        int c = 0;
+        for (int i = 0; i < bins; i++) {
+            c += diff[i];
+            cover[i] = c;
+        }
+        return cover;
+    }
+
+    private static int count(List<Proof> window, long widest) {
+        int n = 0;
+        for (Proof x : window) {
+            if (x.to() - x.from() <= widest) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private static int max(int[] a) {
+        int m = 0;
+        for (int v : a) {
+            m = Math.max(m, v);
+        }
+        return m;
+    }
+
+    private List<Proof> within(long since) {
+        List<Proof> out = new ArrayList<>();
+        for (Proof x : proofs) {
+            if (x.to() >= since) {
+                out.add(x);
+            }
+        }
+        return out;
     }
 }

@@ -1,147 +1,181 @@
 package io.hpacontroller.core.cadence;
 
+import io.hpacontroller.core.HpaKey;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.SplittableRandom;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The estimator against a modelled pipeline: scrapes every interval at a phase, each sample {@code age} old when readable. */
+/**
+ * The estimator against a modelled pipeline on a real node (issue 40): metrics-server scrapes every interval at a phase;
+ * the kubelet stamps each HPA's pods 1 to 10 s before a scrape, at its own housekeeping, and sometimes not at all
+ * between two scrapes (the stamp stays). HPAs sync every period at their spread phase until the pipeline's estimate
+ * converged, then just after the learned readable moment, as {@link FreshSlots} places them.
+ */
 class SampleCadenceTest {
 
     private static final long T0 = 1_800_000_000_000L; // an epoch millisecond, a multiple of 15 s and of 30 s
+    private static final long PERIOD = 15_000;
+    private static final String PIPELINE = MetricsPipelines.RESOURCE;
 
-    /** A metrics-server: scrapes at {@code phase + k * interval}, the sample stamped {@code age} before the scrape. */
-    private record Pipeline(long interval, long phase, long age) {
-        long newestAt(long t) {
-            long scrape = phase + Math.floorDiv(t - phase, interval) * interval;
-            return scrape - age;
+    /** metrics-server and the kubelet: scrapes at {@code phase + k x interval} (both may change at {@code changeAt}). */
+    private static final class Node {
+        long interval;
+        long phase;
+        final double unchanged;
+        final SplittableRandom random = new SplittableRandom(40);
+        /** Each HPA's newest stamp and the scrape it was read at. */
+        final long[] stamp;
+        final long[] scrapeSeen;
+
+        Node(int hpas, long interval, long phase, double unchanged) {
+            this.interval = interval;
+            this.phase = phase;
+            this.unchanged = unchanged;
+            this.stamp = new long[hpas];
+            this.scrapeSeen = new long[hpas];
         }
 
-        long readableAfter(long t) {
-            long scrape = phase + Math.floorDiv(t - phase, interval) * interval;
-            return scrape == t ? t : scrape + interval;
+        long lastScrape(long t) {
+            return phase + Math.floorDiv(t - phase, interval) * interval;
         }
-    }
 
-    /** One HPA synced every {@code period} at the instants the estimate asks for (its own phase while there is none). */
-    private static long syncAlone(SampleCadence c, Pipeline p, long from, int syncs, long period) {
-        long t = from;
-        for (int i = 0; i < syncs; i++) {
-            c.observe(t, p.newestAt(t));
-            Optional<SampleCadence.Estimate> e = c.estimate(t);
-            long next = t + period;
-            if (e.isPresent()) { // the first instant at or after next with the estimate's phase
-                long phase = e.get().phaseIn(period, 0);
-                next = next + Math.floorMod(phase - next, period);
+        /** The newest stamp HPA {@code i} reads at {@code t}. */
+        long newest(int i, long t) {
+            long scrape = lastScrape(t);
+            if (scrape != scrapeSeen[i]) {
+                scrapeSeen[i] = scrape;
+                if (stamp[i] == 0 || random.nextDouble() >= unchanged) {
+                    stamp[i] = scrape - 1_000 - random.nextLong(9_001); // 1-10 s before the scrape
+                }
             }
-            t = next;
+            return stamp[i];
         }
-        return t;
     }
 
-    @Test
-    void aLoneHpaConvergesFromAColdStartInAFewPeriods() {
-        Pipeline p = new Pipeline(15_000, T0 + 9_000, 10_000);
-        SampleCadence c = new SampleCadence();
-        long t = syncAlone(c, p, T0 + 3_700, 8, 15_000);
-        SampleCadence.Estimate e = c.estimate(t).orElseThrow();
-        assertThat(e.interval()).isEqualTo(15_000);
-        assertThat(e.converged()).isTrue();
-        assertThat(e.upper()).isBetween(10_000L, 11_000L); // true age 10 s: within the converged bound
-        long sync = e.readableAt() + 2 * 15_000;
-        assertThat(p.newestAt(sync)).as("the sync at the learned instant reads the new sample").isEqualTo(p.newestAt(sync + 14_000));
-        assertThat(sync - p.readableAfter(sync - 14_999)).isBetween(0L, 1_000L);
-    }
+    /** The HPAs on one pipeline and where they sync. */
+    private static final class Hpas {
+        final MetricsPipelines pipelines = new MetricsPipelines();
+        final HpaKey[] keys;
+        final long[] next;
+        final List<List<Long>> syncs = new ArrayList<>();
 
-    @Test
-    void manyHpasSpreadOverThePeriodConvergeInOnePeriod() {
-        Pipeline p = new Pipeline(15_000, T0 + 4_000, 7_300);
-        SampleCadence c = new SampleCadence();
-        for (long t = T0; t < T0 + 30_000; t += 150) { // 100 HPAs a period, one every 150 ms
-            c.observe(t, p.newestAt(t));
+        Hpas(int n, long from) {
+            keys = new HpaKey[n];
+            next = new long[n];
+            for (int i = 0; i < n; i++) {
+                keys[i] = HpaKey.parse("ns/hpa-" + i);
+                next[i] = FreshSlots.atOrAfter(from, Math.floorMod(FreshSlots.hash(keys[i].toString()), PERIOD), PERIOD);
+                syncs.add(new ArrayList<>());
+            }
         }
-        SampleCadence.Estimate e = c.estimate(T0 + 30_000).orElseThrow();
-        assertThat(e.converged()).isTrue();
-        assertThat(e.upper() - 7_300).isBetween(0L, 150L);
-        assertThat(e.lower()).isLessThan(7_300);
-    }
 
-    @Test
-    void followsAResolutionChangeFrom15sTo30s() {
-        SampleCadence c = new SampleCadence();
-        Pipeline fast = new Pipeline(15_000, T0 + 9_000, 10_000);
-        long t = syncAlone(c, fast, T0, 10, 15_000);
-        assertThat(c.estimate(t).orElseThrow().interval()).isEqualTo(15_000);
-        Pipeline slow = new Pipeline(30_000, T0 + 9_000, 10_000); // metrics-server restarted with --metric-resolution=30s
-        t = syncAlone(c, slow, t, 24, 15_000); // 12 samples of 30 s: 4 to learn the interval, then the bisection
-        SampleCadence.Estimate e = c.estimate(t).orElseThrow();
-        assertThat(e.interval()).isEqualTo(30_000);
-        assertThat(e.converged()).isTrue();
-        assertThat(e.upper()).isBetween(10_000L, 11_000L);
-        long sync = e.readableAt() + 4 * 30_000;
-        assertThat(sync - slow.readableAfter(sync - 29_999)).isBetween(0L, 1_000L);
-    }
-
-    @Test
-    void aPhaseChangeIsLearnedAgainInAFewPeriods() {
-        SampleCadence c = new SampleCadence();
-        long t = syncAlone(c, new Pipeline(15_000, T0 + 9_000, 10_000), T0, 10, 15_000);
-        Pipeline moved = new Pipeline(15_000, T0 + 2_000, 10_000); // metrics-server restarted: scrapes 7 s earlier
-        t = syncAlone(c, moved, t, 6, 15_000);
-        SampleCadence.Estimate e = c.estimate(t).orElseThrow();
-        assertThat(e.converged()).isTrue();
-        long sync = e.readableAt() + 15_000;
-        assertThat(sync - moved.readableAfter(sync - 14_999)).isBetween(0L, 1_000L);
-    }
-
-    @Test
-    void aSlowerPipelineIsLearnedAgainAfterAStaleRead() {
-        SampleCadence c = new SampleCadence();
-        long t = syncAlone(c, new Pipeline(15_000, T0 + 9_000, 10_000), T0, 10, 15_000);
-        Pipeline slower = new Pipeline(15_000, T0 + 12_000, 13_000); // the same samples, scraped 3 s later
-        t = syncAlone(c, slower, t, 8, 15_000);
-        SampleCadence.Estimate e = c.estimate(t).orElseThrow();
-        assertThat(e.converged()).isTrue();
-        assertThat(e.upper()).isBetween(13_000L, 14_000L);
-    }
-
-    @Test
-    void ignoresASourceWhoseTimestampsGoBackwards() {
-        SampleCadence c = new SampleCadence();
-        Pipeline p = new Pipeline(15_000, T0 + 9_000, 10_000);
-        long t = syncAlone(c, p, T0, 10, 15_000);
-        assertThat(c.estimate(t)).isPresent();
-        c.observe(t + 1_000, p.newestAt(t) - 60_000); // a minute back
-        assertThat(c.estimate(t + 1_000)).isEmpty();
-        syncAlone(c, p, t + 15_000, 4, 15_000); // well-behaved again, but within the quarantine
-        assertThat(c.estimate(t + 75_000)).isEmpty();
-        long after = syncAlone(c, p, t + SampleCadence.QUARANTINE_MILLIS + 15_000, 10, 15_000);
-        assertThat(c.estimate(after)).as("learned again after the quarantine").isPresent();
-    }
-
-    @Test
-    void ignoresASourceWhoseTimestampsJumpIntoTheFuture() {
-        SampleCadence c = new SampleCadence();
-        Pipeline p = new Pipeline(15_000, T0 + 9_000, 10_000);
-        long t = syncAlone(c, p, T0, 10, 15_000);
-        c.observe(t, t + 3_600_000); // an hour ahead
-        assertThat(c.estimate(t)).isEmpty();
-        assertThat(c.estimate(t + 60_000)).isEmpty();
-    }
-
-    @Test
-    void aSourceThatNeverChangesGivesNoEstimate() {
-        SampleCadence c = new SampleCadence();
-        Pipeline p = new Pipeline(15_000, T0 + 9_000, 10_000);
-        long t = syncAlone(c, p, T0, 10, 15_000);
-        long frozen = p.newestAt(t);
-        for (int i = 1; i <= 8; i++) {
-            c.observe(t + i * 15_000L, frozen);
+        /** Runs every sync due before {@code until}, in time order. */
+        void runUntil(Node node, long until) {
+            while (true) {
+                int i = 0;
+                for (int j = 1; j < keys.length; j++) {
+                    i = next[j] < next[i] ? j : i;
+                }
+                long t = next[i];
+                if (t >= until) {
+                    return;
+                }
+                pipelines.observe(keys[i], PIPELINE, t, node.newest(i, t));
+                syncs.get(i).add(t);
+                OptionalLong phase = FreshSlots.phase(pipelines.estimate(keys[i], t), keys[i].toString(), PERIOD, 2_000, 2_000);
+                next[i] = phase.isPresent() ? FreshSlots.nextAfter(t, PERIOD, phase.getAsLong())
+                        : FreshSlots.atOrAfter(t + PERIOD, Math.floorMod(FreshSlots.hash(keys[i].toString()), PERIOD), PERIOD);
+            }
         }
-        assertThat(c.estimate(t + 8 * 15_000L)).isEmpty();
-        SampleCadence none = new SampleCadence();
-        none.observe(T0, 0); // no timestamp
-        assertThat(none.estimate(T0)).isEmpty();
+
+        Optional<SampleCadence.Estimate> estimate(long now) {
+            return pipelines.estimate(keys[0], now);
+        }
+
+        /** The first instant (in steps of a second) from {@code from} the estimate is converged at {@code phase} (within 2 s after it). */
+        long convergedAt(Node node, long from, long until, long interval) {
+            for (long t = from; t < until; t += 1000) {
+                runUntil(node, t);
+                Optional<SampleCadence.Estimate> e = estimate(t);
+                if (e.isPresent() && e.get().converged() && e.get().interval() == interval
+                        && Math.floorMod(e.get().phase() - node.phase, interval) <= 2_000) {
+                    return t;
+                }
+            }
+            return -1;
+        }
+    }
+
+    @Test
+    void thirtyHpasConvergeFromAColdStartWithinSixPeriodsAndThenSyncWithinTheWindowAfterTheScrape() {
+        // the real node's case: stamps 1-10 s before each scrape, a fifth of them unchanged across a scrape
+        Node node = new Node(30, 15_000, 4_000, 0.2);
+        Hpas hpas = new Hpas(30, T0);
+        long at = hpas.convergedAt(node, T0, T0 + 20 * PERIOD, 15_000);
+        assertThat(at).as("converged").isPositive();
+        assertThat(at - T0).as("within six periods of the first syncs (the intervals must span 60 s)").isLessThanOrEqualTo(6 * PERIOD);
+        hpas.runUntil(node, at + 4 * PERIOD);
+        long from = at + 2 * PERIOD;
+        for (int i = 0; i < 30; i++) {
+            List<Long> s = hpas.syncs.get(i);
+            for (int j = 1; j < s.size(); j++) {
+                assertThat(s.get(j) - s.get(j - 1)).as("no two syncs of an HPA closer than the period").isGreaterThanOrEqualTo(PERIOD);
+            }
+            assertThat(s.stream().filter(t -> t >= from).toList()).as("HPA %s syncs within 2 s (the estimate) + 2 s (the window) after the scrape", i)
+                    .isNotEmpty().allSatisfy(t -> assertThat(Math.floorMod(t - node.phase, 15_000)).isLessThan(4_000));
+        }
+    }
+
+    @Test
+    void aLoneHpaConvergesOnlyWhenItsPhaseFollowsTheScrapeClosely() {
+        // a lone HPA at a fixed phase proves the scrape between its new stamp and its sync, nothing nearer: it keeps its
+        // spread phase unless that comes within about a second after the scrape (then it converges as the pool does)
+        long phaseOfHpa0 = Math.floorMod(FreshSlots.hash("ns/hpa-0"), PERIOD);
+        Node far = new Node(1, 15_000, phaseOfHpa0 - 6_000, 0);
+        assertThat(new Hpas(1, T0).convergedAt(far, T0, T0 + 20 * PERIOD, 15_000)).as("6 s after the scrape: never").isEqualTo(-1);
+        Node near = new Node(1, 15_000, phaseOfHpa0 - 300, 0);
+        long at = new Hpas(1, T0).convergedAt(near, T0, T0 + 20 * PERIOD, 15_000);
+        assertThat(at - T0).as("0.3 s after the scrape: in six periods").isBetween(0L, 6 * PERIOD);
+    }
+
+    @Test
+    void followsAResolutionChangeFrom15sTo30sAndAPhaseChange() {
+        Node node = new Node(30, 15_000, 4_000, 0.2);
+        Hpas hpas = new Hpas(30, T0);
+        long at = hpas.convergedAt(node, T0, T0 + 20 * PERIOD, 15_000);
+        assertThat(at).isPositive();
+        node.interval = 30_000; // metrics-server restarted with --metric-resolution=30s, scraping at 4 s + k x 30 s
+        long at30 = hpas.convergedAt(node, at, at + 40 * PERIOD, 30_000);
+        assertThat(at30).as("learned 30 s").isPositive();
+        assertThat(at30 - at).as("within 12 periods of 15 s (6 of 30 s)").isLessThanOrEqualTo(12 * PERIOD);
+        node.phase = 13_000; // and then restarted at another phase
+        long moved = hpas.convergedAt(node, at30, at30 + 40 * PERIOD, 30_000);
+        assertThat(moved).as("learned the new phase").isPositive();
+        assertThat(moved - at30).as("within 12 periods of 15 s").isLessThanOrEqualTo(12 * PERIOD);
+    }
+
+    @Test
+    void ignoresAnHpaWhoseStampsGoBackwardsOrJumpIntoTheFuture() {
+        MetricsPipelines pipelines = new MetricsPipelines();
+        HpaKey bad = HpaKey.parse("ns/broken");
+        HpaKey good = HpaKey.parse("ns/good");
+        // the broken source's stamps alternate between the future and the past: every sync of it is ignored
+        for (long t = T0; t < T0 + 20 * PERIOD; t += PERIOD) {
+            pipelines.observe(bad, PIPELINE, t, (t / PERIOD) % 2 == 0 ? t + 60_000 : t - 600_000);
+        }
+        assertThat(pipelines.estimate(bad, T0 + 20 * PERIOD)).as("nothing learned from it").isEmpty();
+        pipelines.observe(good, PIPELINE, T0 + 20 * PERIOD, T0 + 20 * PERIOD - 3_000);
+        assertThat(pipelines.estimate(good, T0 + 20 * PERIOD)).as("nor did the pipeline").isEmpty();
+        // a source that never changes proves no scrape
+        for (long t = T0 + 21 * PERIOD; t < T0 + 40 * PERIOD; t += 1000) {
+            pipelines.observe(good, PIPELINE, t, T0 + 20 * PERIOD - 3_000);
+        }
+        assertThat(pipelines.estimate(good, T0 + 40 * PERIOD)).as("a stamp that never changes").isEmpty();
     }
 }
