@@ -55,6 +55,7 @@ public final class PhasedCadence implements WorkQueue.Cadence {
     private final Map<HpaKey, Long> ownPeriods = new ConcurrentHashMap<>();
     /** Nanoseconds since the epoch minus ticker nanoseconds. */
     private final long epochOffset;
+    private final Ticker ticker;
     /** What the syncs taught of the metrics pipelines. */
     private final MetricsPipelines pipelines = new MetricsPipelines();
     /** The keys the queue holds ({@link #keepPeriod} to {@link #forget}). */
@@ -87,6 +88,7 @@ public final class PhasedCadence implements WorkQueue.Cadence {
         }
         Instant now = clock.instant();
         this.epochOffset = now.getEpochSecond() * 1_000_000_000L + now.getNano() - ticker.nanos();
+        this.ticker = ticker;
     }
 
     @Override
@@ -112,9 +114,12 @@ public final class PhasedCadence implements WorkQueue.Cadence {
         pipelines.servedBy(backends);
     }
 
-    /** A sync of {@code key} ended with {@code trace} (null: none); {@code freshCadence}: the HPA's cadence is Fresh. */
+    /**
+     * A sync of {@code key} ended now with {@code trace} (null: none); {@code freshCadence}: the HPA's cadence is Fresh.
+     * A new sample it read was readable by now (its metrics were read during the sync, after the trace's time).
+     */
     public void synced(HpaKey key, DecisionTrace trace, boolean freshCadence) {
-        String pipeline = pipelines.observe(key, trace);
+        String pipeline = pipelines.observe(key, trace, (epochOffset + ticker.nanos()) / 1_000_000);
         follow(key, freshCadence ? pipeline : null);
     }
 

@@ -84,6 +84,16 @@ public final class MetricsPipelines {
      * changed (its metrics were edited) starts again. Returns that pipeline, null when the sync read none.
      */
     public String observe(HpaKey key, DecisionTrace trace) {
+        return observe(key, trace, trace == null ? 0 : trace.time());
+    }
+
+    /**
+     * As {@link #observe(HpaKey, DecisionTrace)}, for a sync that ended at {@code endedAt} (epoch ms): its metrics were read
+     * between its start ({@link DecisionTrace#time}) and then, so a new sample it read was readable by {@code endedAt}
+     * (its start would bias the learned phase early by the read's latency, and the fresh syncs would come just before the
+     * scrape they wait for).
+     */
+    public String observe(HpaKey key, DecisionTrace trace, long endedAt) {
         String pipeline = pipelineOf(trace);
         if (pipeline == null || key == null) {
             return pipeline;
@@ -95,13 +105,21 @@ public final class MetricsPipelines {
             }
         }
         if (newest > 0) {
-            observe(key, pipeline, trace.time(), newest);
+            observe(key, pipeline, trace.time(), Math.max(trace.time(), endedAt), newest);
         }
         return pipeline;
     }
 
     /** A sync of {@code key} at {@code at} read {@code stamp} as the newest of {@code pipeline}'s samples. */
     public void observe(HpaKey key, String pipeline, long at, long stamp) {
+        observe(key, pipeline, at, at, stamp);
+    }
+
+    /**
+     * A sync of {@code key} that started at {@code at} and had read its metrics by {@code readBy} read {@code stamp} as the
+     * newest of {@code pipeline}'s samples: a new one proves a scrape after the previous sync's start and by {@code readBy}.
+     */
+    public void observe(HpaKey key, String pipeline, long at, long readBy, long stamp) {
         Last before = last.get(key);
         boolean same = before != null && before.pipeline().equals(pipeline);
         if (stamp > at + FUTURE_SLACK_MILLIS || same && stamp < before.stamp() - MIN_STEP_MILLIS) {
@@ -117,7 +135,7 @@ public final class MetricsPipelines {
             return;
         }
         if (at >= before.ignoredUntil()) {
-            cadences.computeIfAbsent(pipeline, p -> new SampleCadence()).observe(Math.max(before.at(), stamp), at, stamp);
+            cadences.computeIfAbsent(pipeline, p -> new SampleCadence()).observe(Math.max(before.at(), stamp), readBy, stamp);
         }
         last.put(key, new Last(pipeline, at, stamp, before.ignoredUntil()));
     }

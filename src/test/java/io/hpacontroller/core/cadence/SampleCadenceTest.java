@@ -64,6 +64,8 @@ class SampleCadenceTest {
         final HpaKey[] keys;
         final long[] next;
         final List<List<Long>> syncs = new ArrayList<>();
+        /** How long after its start (its trace's time) a sync reads its metrics and ends. */
+        long readLatency;
 
         Hpas(int n, long from) {
             keys = new HpaKey[n];
@@ -86,7 +88,7 @@ class SampleCadenceTest {
                 if (t >= until) {
                     return;
                 }
-                pipelines.observe(keys[i], PIPELINE, t, node.newest(i, t));
+                pipelines.observe(keys[i], PIPELINE, t, t + readLatency, node.newest(i, t + readLatency));
                 syncs.get(i).add(t);
                 OptionalLong phase = FreshSlots.phase(pipelines.estimate(keys[i], t), keys[i].toString(), PERIOD, 2_000, 2_000);
                 next[i] = phase.isPresent() ? FreshSlots.nextAfter(t, PERIOD, phase.getAsLong())
@@ -129,6 +131,23 @@ class SampleCadenceTest {
             }
             assertThat(s.stream().filter(t -> t >= from).toList()).as("HPA %s syncs within 2 s (the estimate) + 2 s (the window) after the scrape", i)
                     .isNotEmpty().allSatisfy(t -> assertThat(Math.floorMod(t - node.phase, 15_000)).isLessThan(4_000));
+        }
+    }
+
+    @Test
+    void aSyncThatReadsItsMetricsAfterItStartedDoesNotPullThePhaseBeforeTheScrape() {
+        // the real node's run: a sync that started 0.3 s before the scrape read the new sample, so its start proved nothing
+        // of the scrape; learned from the starts, the phase came before the scrape and the fresh syncs read a period-old sample
+        Node node = new Node(30, 15_000, 4_000, 0.2);
+        Hpas hpas = new Hpas(30, T0);
+        hpas.readLatency = 700;
+        long at = hpas.convergedAt(node, T0, T0 + 20 * PERIOD, 15_000);
+        assertThat(at).as("converged at or after the scrape (within 2 s)").isPositive();
+        hpas.runUntil(node, at + 4 * PERIOD);
+        long from = at + 2 * PERIOD;
+        for (int i = 0; i < 30; i++) {
+            assertThat(hpas.syncs.get(i).stream().filter(t -> t >= from).toList()).as("HPA %s reads the sample of the scrape just before it", i)
+                    .isNotEmpty().allSatisfy(t -> assertThat(Math.floorMod(t + hpas.readLatency - node.phase, 15_000)).isLessThan(5_000));
         }
     }
 
