@@ -119,7 +119,7 @@ public final class PhasedCadence implements WorkQueue.Cadence {
      * A new sample it read was readable by now (its metrics were read during the sync, after the trace's time).
      */
     public void synced(HpaKey key, DecisionTrace trace, boolean freshCadence) {
-        String pipeline = pipelines.observe(key, trace, (epochOffset + ticker.nanos()) / 1_000_000);
+        String pipeline = pipelines.observe(key, trace, epochMillis(ticker.nanos()));
         follow(key, freshCadence ? pipeline : null);
     }
 
@@ -169,6 +169,11 @@ public final class PhasedCadence implements WorkQueue.Cadence {
         return Math.floorMod(FreshSlots.hash(key.toString()), period(key));
     }
 
+    /** Ticker time {@code t} (ns) as epoch milliseconds. */
+    private long epochMillis(long t) {
+        return Math.floorDiv(t + epochOffset, 1_000_000L);
+    }
+
     /** The key's latest slot at or before ticker time {@code t}. */
     long slotAtOrBefore(HpaKey key, long t) {
         return t - Math.floorMod(t + epochOffset - phase(key), period(key));
@@ -180,10 +185,10 @@ public final class PhasedCadence implements WorkQueue.Cadence {
         String pipeline = fresh.get(key);
         if (pipeline != null && p >= 1_000_000L) {
             long pMillis = p / 1_000_000L;
-            long dueMillis = Math.floorDiv(dueAt + epochOffset, 1_000_000L);
+            long dueMillis = epochMillis(dueAt);
             OptionalLong phase = FreshSlots.phase(pipelines.estimate(key, dueMillis), key.toString(), pMillis, windowMillis(pipeline), freshSpreadMillis);
             if (phase.isPresent()) {
-                long startedMillis = Math.floorDiv(startedAt + epochOffset, 1_000_000L);
+                long startedMillis = epochMillis(startedAt);
                 long next = Math.max(FreshSlots.nextAfter(dueMillis, pMillis, phase.getAsLong()),
                         FreshSlots.atOrAfter(startedMillis + 1, phase.getAsLong(), pMillis)); // a late start skips what it missed
                 return next * 1_000_000L - epochOffset;

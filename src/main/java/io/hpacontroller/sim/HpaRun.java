@@ -182,7 +182,7 @@ final class HpaRun {
         long scrape = followed.lastScrapeAt(at);
         long jitter = 1000 + Math.floorMod(io.hpacontroller.core.StableHash.of(k + "@" + scrape), 9001L);
         pipelines.observe(HpaKey.of(HpaKey.BUILTIN_GROUP, "neighbours", "neighbour-" + k), followedName,
-                VirtualClock.epochMillis(at), VirtualClock.epochMillis(scrape - jitter));
+                VirtualClock.epochMillis(at), VirtualClock.epochMillis(at), VirtualClock.epochMillis(scrape - jitter));
     }
 
     /**
@@ -299,7 +299,7 @@ final class HpaRun {
         faults.startSync();
         ReconcileOutcome outcome = reconciler.reconcile(hpa);
         cluster.clearWrites(); // read from the workload, the HPA and the outcome
-        pipelines.observe(HpaKey.of(hpa), outcome.trace());
+        pipelines.observe(HpaKey.of(hpa), outcome.trace(), clock.millis()); // a simulated sync takes no time
         delaySyncs.add(ScaleDelays.Sync.of(now, outcome.trace(), without[0], without[1], without[2], demanded));
         int after = workload.specReplicas();
         syncs++;

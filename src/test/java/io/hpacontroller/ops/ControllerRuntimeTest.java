@@ -328,7 +328,7 @@ class ControllerRuntimeTest {
     /** A sync at {@code at} of the HPA {@code key} with one External metric read the sample stamped {@code sampleTime}. */
     private static void learn(ControllerRuntime r, String key, long at, long sampleTime) {
         MetricTrace m = new MetricTrace("External", "queue", "queue external metric", "Value", 1, 1, sampleTime, null, 1, null, null, null, false);
-        r.controller().pipelines().observe(HpaKey.parse(key), DecisionTrace.builder(HpaKey.parse(key), at).metrics(List.of(m), 0, null, 1).build());
+        r.controller().pipelines().observe(HpaKey.parse(key), DecisionTrace.builder(HpaKey.parse(key), at).metrics(List.of(m), 0, null, 1).build(), at);
     }
 
     @Test

@@ -80,18 +80,11 @@ public final class MetricsPipelines {
 
     /**
      * Learns from the samples a sync of the HPA {@code key} read: the newest timestamp its metrics of its pipeline
-     * ({@link #pipelineOf(DecisionTrace)}) read, at the sync's time, against its previous sync's. An HPA whose pipeline
-     * changed (its metrics were edited) starts again. Returns that pipeline, null when the sync read none.
-     */
-    public String observe(HpaKey key, DecisionTrace trace) {
-        return observe(key, trace, trace == null ? 0 : trace.time());
-    }
-
-    /**
-     * As {@link #observe(HpaKey, DecisionTrace)}, for a sync that ended at {@code endedAt} (epoch ms): its metrics were read
-     * between its start ({@link DecisionTrace#time}) and then, so a new sample it read was readable by {@code endedAt}
-     * (its start would bias the learned phase early by the read's latency, and the fresh syncs would come just before the
-     * scrape they wait for).
+     * ({@link #pipelineOf(DecisionTrace)}) read, against its previous sync's. The sync started at the trace's time and
+     * ended at {@code endedAt} (epoch ms): its metrics were read in between, so a new sample it read was readable by
+     * {@code endedAt} (its start would bias the learned phase early by the read's latency, and the fresh syncs would come
+     * just before the scrape they wait for). An HPA whose pipeline changed (its metrics were edited) starts again.
+     * Returns that pipeline, null when the sync read none.
      */
     public String observe(HpaKey key, DecisionTrace trace, long endedAt) {
         String pipeline = pipelineOf(trace);
@@ -108,11 +101,6 @@ public final class MetricsPipelines {
             observe(key, pipeline, trace.time(), Math.max(trace.time(), endedAt), newest);
         }
         return pipeline;
-    }
-
-    /** A sync of {@code key} at {@code at} read {@code stamp} as the newest of {@code pipeline}'s samples. */
-    public void observe(HpaKey key, String pipeline, long at, long stamp) {
-        observe(key, pipeline, at, at, stamp);
     }
 
     /**

@@ -186,14 +186,14 @@ class SampleCadenceTest {
         HpaKey good = HpaKey.parse("ns/good");
         // the broken source's stamps alternate between the future and the past: every sync of it is ignored
         for (long t = T0; t < T0 + 20 * PERIOD; t += PERIOD) {
-            pipelines.observe(bad, PIPELINE, t, (t / PERIOD) % 2 == 0 ? t + 60_000 : t - 600_000);
+            pipelines.observe(bad, PIPELINE, t, t, (t / PERIOD) % 2 == 0 ? t + 60_000 : t - 600_000);
         }
         assertThat(pipelines.estimate(bad, T0 + 20 * PERIOD)).as("nothing learned from it").isEmpty();
-        pipelines.observe(good, PIPELINE, T0 + 20 * PERIOD, T0 + 20 * PERIOD - 3_000);
+        pipelines.observe(good, PIPELINE, T0 + 20 * PERIOD, T0 + 20 * PERIOD, T0 + 20 * PERIOD - 3_000);
         assertThat(pipelines.estimate(good, T0 + 20 * PERIOD)).as("nor did the pipeline").isEmpty();
         // a source that never changes proves no scrape
         for (long t = T0 + 21 * PERIOD; t < T0 + 40 * PERIOD; t += 1000) {
-            pipelines.observe(good, PIPELINE, t, T0 + 20 * PERIOD - 3_000);
+            pipelines.observe(good, PIPELINE, t, t, T0 + 20 * PERIOD - 3_000);
         }
         assertThat(pipelines.estimate(good, T0 + 40 * PERIOD)).as("a stamp that never changes").isEmpty();
     }
