@@ -292,12 +292,12 @@ public final class HorizontalController implements AutoCloseable {
     /** One sync of one key, requeued at its next due time whatever happened; null for an autoscaling/v2 HPA only read for its selector. */
     private SyncReport sync(WorkQueue.Item item) {
         HpaKey key = item.key();
-        if (!claims.begin(key)) {
+        if (!claims.begin(key, item.takenAt())) {
             if (claims.letGo(key)) { // synced here before, another replica's now: what this one kept of it goes stale
                 forget(key);
             }
             unsynced.refreshOther(key, informers::lookup); // its selector still counts in the AmbiguousSelector check
-            queue.done(key);
+            queue.skipped(key);
             return null;
         }
         busy.incrementAndGet();
@@ -308,8 +308,8 @@ public final class HorizontalController implements AutoCloseable {
             return new SyncReport(key, null, 0, 0, 0, 0, item.waitedNanos());
         } finally {
             busy.decrementAndGet();
+            queue.done(key); // before the drain may end: a handover reads the due it leaves
             claims.end(key);
-            queue.done(key);
         }
     }
 

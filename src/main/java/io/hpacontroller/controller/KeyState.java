@@ -39,6 +39,14 @@ final class KeyState {
     boolean changedMeanwhile;
     /** The period the pace counts it at (nanoseconds), 0 while not counted. */
     long pacedPeriod;
+    /**
+     * When its next sync is due on this replica's schedule (ticker time), if {@link #dueKnown}: after its last sync here
+     * (at least a period after that sync was due), or handed over with it ({@link WorkQueue#handOver}).
+     */
+    long syncDue;
+    boolean dueKnown;
+    /** Handed over while a worker had it or before the queue started: due at {@link #syncDue} when the worker is done or at the start. */
+    boolean handedOver;
 
     KeyState(HpaKey key, State state) {
         this.key = key;

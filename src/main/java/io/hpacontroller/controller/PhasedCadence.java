@@ -48,7 +48,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * ({@link #windowMillis}): {@code --fresh-sync-spread}, widened with many HPAs on the pipeline so that they come at most
  * {@link WorkQueue#PACE} times as fast as all keys on average.
  */
-public final class PhasedCadence implements WorkQueue.Cadence {
+public final class PhasedCadence implements Cadence {
 
     private final long period;
     /** The period (nanoseconds) of each key whose own differs from {@link #period}. */
@@ -172,6 +172,16 @@ public final class PhasedCadence implements WorkQueue.Cadence {
     /** Ticker time {@code t} (ns) as epoch milliseconds. */
     private long epochMillis(long t) {
         return Math.floorDiv(t + epochOffset, 1_000_000L);
+    }
+
+    @Override
+    public long epochMillisAt(long t) {
+        return Math.floorDiv(t + epochOffset + 999_999L, 1_000_000L);
+    }
+
+    @Override
+    public long tickerAt(long epochMillis) {
+        return epochMillis * 1_000_000L - epochOffset;
     }
 
     /** The key's latest slot at or before ticker time {@code t}. */

@@ -12,7 +12,7 @@ public interface SyncClaims {
     /** Every HPA, always: one replica, or the leader of leader election. */
     SyncClaims ALL = new SyncClaims() {
         @Override
-        public boolean begin(HpaKey key) {
+        public boolean begin(HpaKey key, long takenAt) {
             return true;
         }
 
@@ -26,8 +26,11 @@ public interface SyncClaims {
         }
     };
 
-    /** Whether this replica syncs the HPA now; when true, {@link #end} must follow once the sync is over. */
-    boolean begin(HpaKey key);
+    /**
+     * Whether this replica syncs the HPA now, taken from the queue at ticker time {@code takenAt} (a key taken before it
+     * was handed over here is refused: the queue has its due); when true, {@link #end} must follow once the sync is over.
+     */
+    boolean begin(HpaKey key, long takenAt);
 
     /** The sync of the HPA that {@link #begin} allowed is over. */
     void end(HpaKey key);

@@ -3,12 +3,12 @@ package io.hpacontroller.controller;
 /**
  * How fast the {@link WorkQueue} hands out keys due by their cadence: at most {@link WorkQueue#PACE} times the
  * rate their periods make them due on average (the sum of one over each key's period), times the cadence's
- * {@link WorkQueue.Cadence#catchUp} in the first period of the process, with bursts of up to a tenth of a
+ * {@link Cadence#catchUp} in the first period of the process, with bursts of up to a tenth of a
  * second at that rate or {@link WorkQueue#BURST} keys. Not thread-safe: the queue calls it under its lock.
  */
 final class SyncPace {
 
-    private final WorkQueue.Cadence cadence;
+    private final Cadence cadence;
     private final long processStart;
     /** How many keys are counted (each at the period it was last scheduled by, which its {@link KeyState} keeps), and the sum of their periods' inverses. */
     private int keys;
@@ -17,7 +17,7 @@ final class SyncPace {
     private double allowance = WorkQueue.BURST;
     private long allowanceAt;
 
-    SyncPace(WorkQueue.Cadence cadence, long processStart) {
+    SyncPace(Cadence cadence, long processStart) {
         this.cadence = cadence;
         this.processStart = processStart;
     }

@@ -10,6 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.PriorityQueue;
+import java.util.function.ObjLongConsumer;
+import java.util.function.Supplier;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -44,53 +46,13 @@ import java.util.concurrent.locks.ReentrantLock;
  *       that rate or {@link #BURST} keys. A backlog (the workers fell behind while the API answered slowly) is
  *       worked off at that rate, not in one burst on the metrics APIs. New keys ({@link #addChanged}) are not
  *       paced and go first.</li>
+ *   <li>{@link #handOver} ({@code --sharding}: another replica synced it until now) makes a key due at the later of
+ *       now and its previous holder's due; {@link #skipped} (another replica's key) keeps the due it had here.</li>
  * </ul>
  * Time comes from a {@link Ticker}; after moving a manual ticker, tests call {@link #wakeUp} (or take
  * what is due with {@link #poll}).
  */
 public final class WorkQueue {
-
-    /** When a key is due (ticker times); every method takes the key, so each may have its own phase and period. */
-    public interface Cadence {
-
-        /**
-         * When the key is due again after a sync that was due at {@code dueAt} and started at {@code startedAt}
-         * (later when the workers were busy): never less than a period after {@code dueAt}.
-         */
-        long nextDue(HpaKey key, long dueAt, long startedAt);
-
-        /**
-         * When the first sync of a key is due that was added before the queue started, or that existed
-         * before the process did.
-         *
-         * @param begunAt      when the queue started (the first worker asked for work)
-         * @param processStart when the process started
-         */
-        long firstDue(HpaKey key, long begunAt, long processStart);
-
-        /** The key's period (nanoseconds): on average, it is due once per period. */
-        long period(HpaKey key);
-
-        /** From now on the key's period is {@code period} (null: the cadence's own), until {@link #forget}. */
-        void keepPeriod(HpaKey key, Duration period);
-
-        /** The key was forgotten (the HPA was deleted): its period goes too. */
-        void forget(HpaKey key);
-
-        /**
-         * How many times as often as once per {@code period} keys are due at ticker time {@code now}, given
-         * how {@link #firstDue} catches up the slots missed while the process started: 1 outside that catch-up.
-         */
-        double catchUp(long period, long begunAt, long processStart, long now);
-
-        /**
-         * How many times as often as their average rate the cadence itself makes {@code keys} keys due at its busiest
-         * (1: evenly spread over their periods): the pace never holds back keys that arrive as the cadence schedules them.
-         */
-        default double peak(int keys) {
-            return 1;
-        }
-    }
 
     /** How many times their average rate keys due by their cadence may be handed out at most. */
     public static final double PACE = 2.0;
@@ -125,8 +87,8 @@ public final class WorkQueue {
         }
     }
 
-    /** A key a worker took, with how long it waited in the queue after it became due. */
-    public record Item(HpaKey key, long waitedNanos) {
+    /** A key a worker took (at ticker time {@code takenAt}), with how long it waited in the queue after it became due. */
+    public record Item(HpaKey key, long waitedNanos, long takenAt) {
     }
 
     /**
@@ -328,7 +290,8 @@ public final class WorkQueue {
         begunAt = now;
         for (KeyState k : keys.values()) {
             if (k.state == State.BEFORE_START) {
-                scheduleAt(k, cadence.firstDue(k.key, now, processStart));
+                scheduleAt(k, k.handedOver ? Math.max(now, k.syncDue) : cadence.firstDue(k.key, now, processStart));
+                k.handedOver = false;
             }
         }
     }
@@ -347,7 +310,7 @@ public final class WorkQueue {
         long since = k.at;
         k.state = State.PROCESSING;
         k.last = new LastSync(since, now);
-        return Optional.of(new Item(k.key, Math.max(0, now - since)));
+        return Optional.of(new Item(k.key, Math.max(0, now - since), now));
     }
 
     /** Ticker nanoseconds (at least 1) until a key may be handed out: the next slot, or the pace's next key; MAX_VALUE if none. */
@@ -368,6 +331,15 @@ public final class WorkQueue {
      * time if it changed meanwhile), unless it was forgotten (at once if it was created again meanwhile).
      */
     public void done(HpaKey key) {
+        finish(key, true);
+    }
+
+    /** A worker took the key but did not sync it (another replica's, {@link SyncClaims}): as {@link #done}, its schedule's due kept. */
+    public void skipped(HpaKey key) {
+        finish(key, false);
+    }
+
+    private void finish(HpaKey key, boolean synced) {
         lock.lock();
         try {
             KeyState k = keys.get(key);
@@ -387,7 +359,55 @@ public final class WorkQueue {
             }
             requeues++;
             long next = cadence.nextDue(key, k.last.due(), k.last.started());
+            if (synced) {
+                k.syncDue = next;
+                k.dueKnown = true;
+            }
+            if (k.handedOver) {
+                k.handedOver = false;
+                next = Math.max(ticker.nanos(), k.syncDue);
+            }
             scheduleAt(k, edited ? Math.min(next, allowedAfter(key, k.last)) : next);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Handed over to this replica ({@code --sharding}): due at {@code dueEpochMillis} (its previous holder's schedule) and a
+     * period after {@code syncedBeforeEpochMillis} (Long.MIN_VALUE: none), or now when that passed; then at its cadence.
+     */
+    public void handOver(HpaKey key, long dueEpochMillis, long syncedBeforeEpochMillis) {
+        lock.lock();
+        try {
+            KeyState k = keys.get(key);
+            if (k == null || shuttingDown || k.state == State.PROCESSING_FORGOTTEN) {
+                return;
+            }
+            long due = cadence.tickerAt(dueEpochMillis);
+            if (syncedBeforeEpochMillis != Long.MIN_VALUE) {
+                due = Math.max(due, cadence.tickerAt(syncedBeforeEpochMillis) + cadence.period(key));
+            }
+            k.syncDue = due;
+            k.dueKnown = true;
+            if (k.isProcessing() || k.state == State.BEFORE_START && begunAt == null) {
+                k.handedOver = true;
+                return;
+            }
+            unqueue(k);
+            scheduleAt(k, Math.max(ticker.nanos(), due));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Each key with the epoch ms its next sync is due here ({@link KeyState#syncDue}; Long.MIN_VALUE: none), under the lock. */
+    public void forEachDue(ObjLongConsumer<HpaKey> action) {
+        lock.lock();
+        try {
+            for (KeyState k : keys.values()) {
+                action.accept(k.key, k.dueKnown ? cadence.epochMillisAt(k.syncDue) : Long.MIN_VALUE);
+            }
         } finally {
             lock.unlock();
         }
@@ -408,10 +428,10 @@ public final class WorkQueue {
         lock.lock();
         try {
             shuttingDown = true;
-            changed.signalAll();
         } finally {
             lock.unlock();
         }
+        wakeUp();
     }
 
     public boolean isShuttingDown() {
@@ -425,72 +445,49 @@ public final class WorkQueue {
 
     /** Keys due now (not the scheduled ones). */
     public int depth() {
-        lock.lock();
-        try {
+        return locked(() -> {
             promoteDue();
             return ready.size() + readyNow.size();
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     /** Whether the key is ready, scheduled, being processed, or waiting for the queue to start. */
     public boolean isTracked(HpaKey key) {
-        lock.lock();
-        try {
-            KeyState k = keys.get(key);
-            return k != null;
-        } finally {
-            lock.unlock();
-        }
+        return state(key).isPresent();
     }
 
     /** The state of the key, empty when the queue holds nothing for it. */
     Optional<State> state(HpaKey key) {
-        lock.lock();
-        try {
-            return Optional.ofNullable(keys.get(key)).map(k -> k.state);
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> Optional.ofNullable(keys.get(key)).map(k -> k.state));
     }
 
     /** How many keys the queue holds a state for. */
     int size() {
-        lock.lock();
-        try {
-            return keys.size();
-        } finally {
-            lock.unlock();
-        }
+        return locked(keys::size);
     }
 
     /** When the key is due next (ticker time), empty when it is not scheduled. */
     public Optional<Long> dueAt(HpaKey key) {
-        lock.lock();
-        try {
+        return locked(() -> {
             KeyState k = keys.get(key);
             return k != null && (k.isReady() || k.state == State.SCHEDULED) ? Optional.of(k.at) : Optional.empty();
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     /** Keys queued to be handed out, at once or later. */
     public long totalAdds() {
-        lock.lock();
-        try {
-            return adds;
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> adds);
     }
 
     /** Keys requeued after a sync (client-go counts these rate-limited adds as retries). */
     public long totalRequeues() {
+        return locked(() -> requeues);
+    }
+
+    private <T> T locked(Supplier<T> read) {
         lock.lock();
         try {
-            return requeues;
+            return read.get();
         } finally {
             lock.unlock();
         }

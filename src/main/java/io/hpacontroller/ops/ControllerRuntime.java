@@ -129,6 +129,7 @@ public final class ControllerRuntime implements AutoCloseable {
         this.controller = new HorizontalController(client, settings.options(), clock, gate);
         if (sharding != null) {
             controller.claimThrough(sharding.claims());
+            sharding.schedule(controller.queue());
             ShardMetrics.register(registry, sharding, controller, gate);
         }
         controller.addListener(new ControllerMetrics(registry, controller, this::isLeader, lease == null ? "" : lease.name()));

@@ -16,8 +16,10 @@ import java.util.TreeSet;
  * @param renewTime            spec.renewTime (written by its holder; the others judge expiry on their own clock)
  * @param view                 the members whose ring the replica acts on; empty while it acts on none
  * @param resourceVersion      the Lease's, guards the next update; null for a Lease not written yet
+ * @param handover             the text of its {@link Handover} annotation, null without one
  */
-public record MemberLease(String identity, int leaseDurationSeconds, Instant renewTime, SortedSet<String> view, String resourceVersion) {
+public record MemberLease(String identity, int leaseDurationSeconds, Instant renewTime, SortedSet<String> view, String resourceVersion,
+                          String handover) {
 
     /** The annotation the view is published in. */
     public static final String VIEW_ANNOTATION = "hpa-controller.io/shard-view";
@@ -29,10 +31,14 @@ public record MemberLease(String identity, int leaseDurationSeconds, Instant ren
         view = Collections.unmodifiableSortedSet(new TreeSet<>(view));
     }
 
+    public MemberLease(String identity, int leaseDurationSeconds, Instant renewTime, SortedSet<String> view, String resourceVersion) {
+        this(identity, leaseDurationSeconds, renewTime, view, resourceVersion, null);
+    }
+
     /** Same content (the resourceVersion aside): its holder did not renew it since. */
     boolean sameAs(MemberLease other) {
         return other != null && identity.equals(other.identity) && leaseDurationSeconds == other.leaseDurationSeconds
-                && Objects.equals(renewTime, other.renewTime) && view.equals(other.view);
+                && Objects.equals(renewTime, other.renewTime) && view.equals(other.view) && Objects.equals(handover, other.handover);
     }
 
     /** The annotation's value for a view. */

@@ -5,6 +5,7 @@ import io.hpacontroller.controller.Ticker;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -41,6 +42,11 @@ final class Membership {
         seen.clear();
         seen.putAll(next);
         return live();
+    }
+
+    /** Every member's Lease of the latest list, live or not. */
+    List<MemberLease> seen() {
+        return seen.values().stream().map(Seen::lease).toList();
     }
 
     /** The members whose Lease changed within its lease duration before now. */

@@ -5,6 +5,8 @@ import io.hpacontroller.core.HpaKey;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -14,6 +16,7 @@ import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 
 /**
  * The claim rule, so that no HPA is ever synced by two replicas at once: this replica syncs an HPA only if it owns it on
@@ -33,6 +36,10 @@ import java.util.TreeSet;
  * the HPA A's (A publishes a view that drops it only after it stopped syncing it and drained), and B refrains. A member
  * whose Lease expired has stopped syncing, since a replica whose renewals fail claims nothing ({@link #stale}) and its
  * writes are fenced on its renewals, before the others could count its Lease expired.
+ *
+ * <p>An HPA it gains ({@link #observed(SortedMap, Supplier)}: claimed now, not before) is held back until the caller
+ * handed its place in the schedule over to the queue ({@link #admit}); a worker that took its key before that is refused
+ * ({@link #begin}), so no sync starts off the schedule it was handed over with.
  */
 public final class ShardClaims implements SyncClaims {
 
@@ -43,7 +50,11 @@ public final class ShardClaims implements SyncClaims {
     private boolean awaitingRead;
     /** The other live members' published views. */
     private Map<String, SortedSet<String>> others = Map.of();
-    private final Set<HpaKey> inFlight = new HashSet<>();
+    /** The syncs in flight, by HPA (a key the queue hands out again as its sync ends may be in flight twice, briefly). */
+    private final Map<HpaKey, Integer> inFlight = new HashMap<>();
+    /** The HPAs gained at the latest change: {@link #PENDING} until {@link #admit}ted, then when (ticker time). */
+    private final Map<HpaKey, Long> gained = new HashMap<>();
+    private static final long PENDING = Long.MAX_VALUE;
     /** The HPAs synced here since they were last let go. */
     private final Set<HpaKey> held = new HashSet<>();
 
@@ -57,11 +68,12 @@ public final class ShardClaims implements SyncClaims {
     }
 
     @Override
-    public synchronized boolean begin(HpaKey key) {
-        if (!owns(key)) {
+    public synchronized boolean begin(HpaKey key, long takenAt) {
+        Long gainedAt = gained.get(key);
+        if (!owns(key) || gainedAt != null && takenAt < gainedAt) {
             return false;
         }
-        inFlight.add(key);
+        inFlight.merge(key, 1, Integer::sum);
         held.add(key);
         return true;
     }
@@ -73,18 +85,22 @@ public final class ShardClaims implements SyncClaims {
 
     @Override
     public synchronized void end(HpaKey key) {
-        inFlight.remove(key);
+        inFlight.computeIfPresent(key, (k, n) -> n > 1 ? n - 1 : null);
         notifyAll();
     }
 
     /** Whether this replica may sync the HPA now (the claim rule). */
     public synchronized boolean owns(HpaKey key) {
-        for (SortedSet<String> view : bound) {
+        return ownsUnder(bound, others, key) && (gained.isEmpty() || gained.getOrDefault(key, 0L) != PENDING);
+    }
+
+    private boolean ownsUnder(List<SortedSet<String>> views, Map<String, SortedSet<String>> othersViews, HpaKey key) {
+        for (SortedSet<String> view : views) {
             if (!me.equals(Ring.owner(key, view))) {
                 return false;
             }
         }
-        return Ring.claimant(key, others) == null;
+        return Ring.claimant(key, othersViews) == null;
     }
 
     /** The replica that syncs the HPA: this one when it claims it, else the other live member whose view gives it that one, else null. */
@@ -116,7 +132,7 @@ public final class ShardClaims implements SyncClaims {
      */
     public synchronized boolean drain(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (inFlight.stream().anyMatch(k -> !owns(k))) {
+        while (inFlight.keySet().stream().anyMatch(k -> !owns(k))) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 return false;
@@ -141,6 +157,37 @@ public final class ShardClaims implements SyncClaims {
      * replica's latest write of its Lease; the first such list after {@link #published} ends the change.
      */
     public synchronized void observed(SortedMap<String, MemberLease> live) {
+        observed(live, List::of);
+    }
+
+    /**
+     * {@link #observed(SortedMap)}, and returns the HPAs among {@code keys} (asked only when the claims may have
+     * changed) that it claims now and did not before: held back ({@link #owns} false) until {@link #admit}ted.
+     */
+    public synchronized List<HpaKey> observed(SortedMap<String, MemberLease> live, Supplier<? extends Collection<HpaKey>> keys) {
+        List<SortedSet<String>> boundBefore = List.copyOf(bound);
+        Map<String, SortedSet<String>> othersBefore = others;
+        boolean widening = see(live) || !othersBefore.equals(others);
+        List<HpaKey> won = new ArrayList<>();
+        if (widening) {
+            gained.clear();
+            for (HpaKey key : keys.get()) {
+                if (ownsUnder(bound, others, key) && !ownsUnder(boundBefore, othersBefore, key)) {
+                    won.add(key);
+                    gained.put(key, PENDING);
+                }
+            }
+        }
+        return won;
+    }
+
+    /** The gained HPAs' places in the schedule are handed over (ticker time {@code at}): they are claimed from now on. */
+    public synchronized void admit(Collection<HpaKey> keys, long at) {
+        keys.forEach(k -> gained.replace(k, PENDING, at));
+    }
+
+    /** Takes in the other live members' views; returns whether it ended a change (bound by the published view alone now). */
+    private boolean see(SortedMap<String, MemberLease> live) {
         Map<String, SortedSet<String>> views = new TreeMap<>();
         live.forEach((id, lease) -> {
             if (!id.equals(me)) {
@@ -148,12 +195,14 @@ public final class ShardClaims implements SyncClaims {
             }
         });
         others = views;
+        boolean ended = awaitingRead;
         if (awaitingRead) {
             awaitingRead = false;
             bound.clear();
             bound.add(published);
         }
         notifyAll();
+        return ended;
     }
 
     /**

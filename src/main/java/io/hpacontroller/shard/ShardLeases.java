@@ -11,6 +11,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -59,10 +60,14 @@ public class ShardLeases {
     /** Writes this replica's Lease: a PUT guarded by its resourceVersion, or a POST when it has none. Returns it as stored. */
     MemberLease write(MemberLease lease) throws ApiException {
         String name = MemberLease.leaseName(group, lease.identity());
+        Map<String, String> annotations = new HashMap<>(Map.of(MemberLease.VIEW_ANNOTATION, MemberLease.viewText(lease.view())));
+        if (lease.handover() != null) {
+            annotations.put(Handover.ANNOTATION, lease.handover());
+        }
         Lease body = new LeaseBuilder()
                 .withNewMetadata().withName(name).withNamespace(namespace).withResourceVersion(lease.resourceVersion())
                 .withLabels(Map.of(MemberLease.MEMBER_LABEL, group))
-                .withAnnotations(Map.of(MemberLease.VIEW_ANNOTATION, MemberLease.viewText(lease.view()))).endMetadata()
+                .withAnnotations(annotations).endMetadata()
                 .withNewSpec().withHolderIdentity(lease.identity()).withLeaseDurationSeconds(lease.leaseDurationSeconds())
                 .withRenewTime(lease.renewTime() == null ? null : lease.renewTime().atZone(ZoneOffset.UTC)).endSpec()
                 .build();
@@ -89,6 +94,6 @@ public class ShardLeases {
         return new MemberLease(spec.getHolderIdentity(), spec.getLeaseDurationSeconds() == null ? 0 : spec.getLeaseDurationSeconds(),
                 spec.getRenewTime() == null ? null : spec.getRenewTime().toInstant(),
                 MemberLease.parseView(annotations == null ? null : annotations.get(MemberLease.VIEW_ANNOTATION)),
-                lease.getMetadata().getResourceVersion());
+                lease.getMetadata().getResourceVersion(), annotations == null ? null : annotations.get(Handover.ANNOTATION));
     }
 }

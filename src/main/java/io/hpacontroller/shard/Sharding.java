@@ -2,6 +2,8 @@ package io.hpacontroller.shard;
 
 import io.hpacontroller.api.KubeApi;
 import io.hpacontroller.controller.Ticker;
+import io.hpacontroller.controller.WorkQueue;
+import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.port.ApiException;
 import io.hpacontroller.lease.LastRenewal;
 import io.hpacontroller.lease.LeaseSettings;
@@ -11,6 +13,9 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -27,6 +32,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * deadline the replica claims nothing ({@link ShardClaims#stale}) until it renewed, published and read again; the
  * others count it gone only a lease duration after they last saw its Lease change, which is later. A renewal answered
  * after that deadline is such a lapse too.
+ *
+ * <p>An HPA's place in the schedule goes with it ({@link #schedule}): the Lease update that drops HPAs publishes their
+ * next dues here ({@link Handover}), and a member that gains an HPA has it due at the latest of: now, the dues its
+ * previous holders handed over, a period after the release of a holder whose list was capped or unreadable, a period
+ * after the renew deadline of a holder whose Lease expired holding it, and its own due if it synced it before. With
+ * none of these (a cold start of every replica), the queue's first-period spread stays.
  */
 public final class Sharding implements AutoCloseable {
 
@@ -45,6 +56,14 @@ public final class Sharding implements AutoCloseable {
     private final AtomicLong handovers = new AtomicLong();
     private final AtomicLong handoverNanos = new AtomicLong();
     private RenewLoop loop;
+    /** The queue whose keys' places in the schedule are handed over; null: none (the claims alone). */
+    private volatile WorkQueue queue;
+    /** What this replica's Lease hands over (null: nothing), its text, and until when (epoch ms) it is published. */
+    private Handover handover;
+    private String handoverText;
+    private long handoverUntil;
+    /** The others' handovers as last read, by identity: parsed once per text. */
+    private final Map<String, Map.Entry<String, Handover>> handedOver = new HashMap<>();
 
     public Sharding(KubeApi api, LeaseSettings settings, Clock clock, Ticker ticker) {
         this(new ShardLeases(api, settings.namespace(), settings.name()), settings, clock, ticker);
@@ -63,6 +82,11 @@ public final class Sharding implements AutoCloseable {
     /** What this replica claims: hand it to the controller. */
     public ShardClaims claims() {
         return claims;
+    }
+
+    /** The controller's queue (before {@link #start}): gained HPAs are due as handed over, released ones' dues published. */
+    public void schedule(WorkQueue queue) {
+        this.queue = queue;
     }
 
     /** Starts on a thread of its own: one {@link #step} every retry period until closed. */
@@ -84,7 +108,7 @@ public final class Sharding implements AutoCloseable {
         try {
             SortedMap<String, MemberLease> live = membership.observe(leases.list(), ticker.nanos());
             liveMembers = live.size() + (live.containsKey(settings.identity()) ? 0 : 1);
-            claims.observed(live);
+            take(live);
             target = new TreeSet<>(live.keySet());
             target.add(settings.identity());
         } catch (ApiException e) {
@@ -103,6 +127,7 @@ public final class Sharding implements AutoCloseable {
                 return;
             }
             if (view == target) {
+                release(target);
                 if (renew(attemptStart, view)) {
                     handovers.incrementAndGet();
                     handoverNanos.addAndGet(ticker.nanos() - start);
@@ -157,7 +182,7 @@ public final class Sharding implements AutoCloseable {
      */
     private void readAfterPublishing() {
         try {
-            claims.observed(membership.observe(leases.list(), ticker.nanos()));
+            take(membership.observe(leases.list(), ticker.nanos()));
         } catch (ApiException e) {
             LOG.warn("{}: cannot list the members' Leases: {}", settings.identity(), e.getMessage());
         }
@@ -171,7 +196,7 @@ public final class Sharding implements AutoCloseable {
     private boolean renew(long attemptStart, SortedSet<String> view) {
         try {
             MemberLease next = new MemberLease(settings.identity(), (int) settings.leaseDuration().toSeconds(), clock.instant(), view,
-                    own == null ? null : own.resourceVersion());
+                    own == null ? null : own.resourceVersion(), handoverText());
             own = leases.write(next);
             if (!renewal.renewedInTime(attemptStart)) {
                 claims.stale();
@@ -192,6 +217,106 @@ public final class Sharding implements AutoCloseable {
             }
             return false;
         }
+    }
+
+    /**
+     * Takes in the live members (a list read after this replica's latest write) and hands the gained HPAs' places in the
+     * schedule over to the queue before they are claimed.
+     */
+    private void take(SortedMap<String, MemberLease> live) {
+        WorkQueue q = queue;
+        if (q == null) {
+            claims.observed(live);
+            return;
+        }
+        Map<HpaKey, Long> own = new HashMap<>();
+        List<HpaKey> gained = claims.observed(live, () -> {
+            q.forEachDue(own::put);
+            return own.keySet();
+        });
+        List<MemberLease> seen = membership.seen();
+        for (HpaKey key : gained) {
+            long due = own.get(key);
+            long syncedBefore = Long.MIN_VALUE;
+            for (MemberLease m : seen) {
+                if (m.identity().equals(settings.identity())) {
+                    continue;
+                }
+                long renewed = m.renewTime() == null ? clock.millis() : m.renewTime().toEpochMilli();
+                Handover h = handoverOf(m, renewed);
+                if (h == Handover.GARBLED) {
+                    syncedBefore = Math.max(syncedBefore, renewed);
+                } else if (h != null) {
+                    long handed = h.dueOf(key);
+                    due = Math.max(due, handed);
+                    syncedBefore = handed == Long.MIN_VALUE && h.capped() ? Math.max(syncedBefore, h.releasedAt()) : syncedBefore;
+                }
+                if (!live.containsKey(m.identity()) && m.identity().equals(Ring.owner(key, m.view()))) {
+                    syncedBefore = Math.max(syncedBefore, renewed + settings.renewDeadline().toMillis()); // expired holding it
+                }
+            }
+            if (due != Long.MIN_VALUE || syncedBefore != Long.MIN_VALUE) {
+                q.handOver(key, due, syncedBefore);
+            }
+        }
+        claims.admit(gained, ticker.nanos());
+    }
+
+    /** A member's handover, parsed once per text; one released after its Lease's renew time is not believed. */
+    private Handover handoverOf(MemberLease m, long renewed) {
+        Map.Entry<String, Handover> known = handedOver.get(m.identity());
+        if (m.handover() == null) {
+            return null;
+        }
+        if (known == null || !known.getKey().equals(m.handover())) {
+            Handover h = Handover.parse(m.handover());
+            known = Map.entry(m.handover(), h != null && h.releasedAt() > renewed ? Handover.GARBLED : h);
+            handedOver.put(m.identity(), known);
+        }
+        return known.getValue();
+    }
+
+    /**
+     * Before the Lease update that publishes {@code to}: the dues of the HPAs that its current view gives this replica
+     * and {@code to} does not, with those still to come of the handover published before (a gaining member may not have
+     * read it yet). Dues that passed a lease duration ago are left out: they hold nothing back.
+     */
+    private void release(SortedSet<String> to) {
+        WorkQueue q = queue;
+        long now = clock.millis();
+        long lease = settings.leaseDuration().toMillis();
+        if (q == null) {
+            return;
+        }
+        SortedSet<String> from = own == null ? new TreeSet<>() : own.view();
+        Map<Integer, Long> dues = new HashMap<>();
+        boolean[] capped = {handover != null && now < handoverUntil && handover.capped()};
+        if (handover != null && now < handoverUntil) {
+            dues.putAll(handover.dues());
+        }
+        String me = settings.identity();
+        q.forEachDue((key, due) -> {
+            if (due >= now - lease && me.equals(Ring.owner(key, from)) && !me.equals(Ring.owner(key, to))) {
+                if (due > now + Handover.MAX_OFFSET_MILLIS) {
+                    capped[0] = true; // beyond what an entry holds: the gaining member waits a period after the release
+                } else {
+                    dues.merge(Handover.hash(key), due, Math::max);
+                }
+            }
+        });
+        dues.values().removeIf(due -> due < now - lease);
+        while (dues.size() > Handover.MAX_ENTRIES) {
+            dues.remove(dues.keySet().iterator().next());
+            capped[0] = true;
+        }
+        handover = new Handover(now, capped[0], dues);
+        handoverText = handover.text();
+        handoverUntil = handover.latest() + lease;
+    }
+
+    /** The handover to publish with the next write of the Lease: null once it can hold nothing back any more. */
+    private String handoverText() {
+        return handover != null && clock.millis() < handoverUntil ? handoverText : null;
     }
 
     /** Whether a write may start now: the last renewal is younger than the renew deadline (monotonic clock). */
@@ -233,8 +358,9 @@ public final class Sharding implements AutoCloseable {
             if (own == null) {
                 return;
             }
+            release(new TreeSet<>());
             try {
-                leases.write(new MemberLease(settings.identity(), 1, clock.instant(), new TreeSet<>(), own.resourceVersion()));
+                leases.write(new MemberLease(settings.identity(), 1, clock.instant(), new TreeSet<>(), own.resourceVersion(), handoverText()));
                 LOG.info("{} released its Lease", settings.identity());
             } catch (ApiException e) {
                 LOG.warn("{} could not release its Lease: {}", settings.identity(), e.getMessage());

@@ -33,7 +33,7 @@ class ShardedSelectorsTest extends LiveTestBase {
         }
 
         @Override
-        public boolean begin(HpaKey key) {
+        public boolean begin(HpaKey key, long takenAt) {
             boolean mine = names.contains(key.name());
             if (mine) {
                 held.add(key);

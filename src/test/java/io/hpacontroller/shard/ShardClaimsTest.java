@@ -129,7 +129,7 @@ class ShardClaimsTest {
         step("a");
         step("a");
         HpaKey key = KEYS.stream().filter(k -> "b".equals(Ring.owner(k, List.of("a", "b")))).findFirst().orElseThrow();
-        assertThat(a.begin(key)).isTrue();
+        assertThat(a.begin(key, 0)).isTrue();
         a.restrict(new TreeSet<>(List.of("a", "b")));
         assertThat(a.owns(key)).as("no new sync of what it loses").isFalse();
         CompletableFuture<Boolean> drained = CompletableFuture.supplyAsync(() -> {

@@ -161,7 +161,7 @@ class ShardingTest {
         a.step();
         assertThat(a.claims().ownedOf(keys)).isEqualTo(keys.size());
         HpaKey key = keys.get(0);
-        assertThat(a.claims().begin(key)).isTrue(); // a sync under way when the process is stopped (SIGSTOP)
+        assertThat(a.claims().begin(key, now.get())).isTrue(); // a sync under way when the process is stopped (SIGSTOP)
         String renewed = lease("a").getMetadata().getResourceVersion();
         now.addAndGet(TimeUnit.SECONDS.toNanos(30)); // resumed long after the others could count its Lease expired
 
