@@ -53,4 +53,10 @@ public interface Cadence {
 
     /** Epoch milliseconds as ticker time. */
     long tickerAt(long epochMillis);
+
+    /**
+     * A due of the key handed over in epoch milliseconds as ticker time: the key's slot when it is less than a
+     * millisecond after it (the due was that slot, rounded up), else {@link #tickerAt(long)}.
+     */
+    long dueAt(HpaKey key, long epochMillis);
 }

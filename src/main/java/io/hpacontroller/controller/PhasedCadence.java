@@ -184,6 +184,13 @@ public final class PhasedCadence implements Cadence {
         return epochMillis * 1_000_000L - epochOffset;
     }
 
+    @Override
+    public long dueAt(HpaKey key, long epochMillis) {
+        long t = tickerAt(epochMillis);
+        long slot = slotAtOrBefore(key, t);
+        return t - slot < 1_000_000L ? slot : t;
+    }
+
     /** The key's latest slot at or before ticker time {@code t}. */
     long slotAtOrBefore(HpaKey key, long t) {
         return t - Math.floorMod(t + epochOffset - phase(key), period(key));

@@ -384,7 +384,7 @@ public final class WorkQueue {
             if (k == null || shuttingDown || k.state == State.PROCESSING_FORGOTTEN) {
                 return;
             }
-            long due = cadence.tickerAt(dueEpochMillis);
+            long due = dueEpochMillis == Long.MIN_VALUE ? Long.MIN_VALUE : cadence.dueAt(key, dueEpochMillis);
             if (syncedBeforeEpochMillis != Long.MIN_VALUE) {
                 due = Math.max(due, cadence.tickerAt(syncedBeforeEpochMillis) + cadence.period(key));
             }

@@ -51,6 +51,20 @@ class WorkQueueTest {
     }
 
     @Test
+    void aKeyHandedOverAtItsSlotIsSyncedThereAndThenAtEachNextSlot() {
+        HpaKey key = key("ns/handed");
+        queue.add(key);
+        assertThat(next()).isEmpty(); // the queue starts
+        Duration untilSlot = untilNextSlotOf(key);
+        long slotMillis = cadence.epochMillisAt(time.nanos() + untilSlot.toNanos()); // its previous holder's next due, in ms
+        queue.handOver(key, slotMillis, Long.MIN_VALUE);
+        advance(untilSlot);
+        sync(key);
+        assertThat(untilNextSlotOf(key)).isEqualTo(PERIOD);
+        assertThat(queue.dueAt(key)).contains(time.nanos() + PERIOD.toNanos());
+    }
+
+    @Test
     void aKeyIsQueuedOnceHoweverOftenItIsAdded() {
         queue.addChanged(key("ns/a"));
         queue.addChanged(key("ns/a"));
