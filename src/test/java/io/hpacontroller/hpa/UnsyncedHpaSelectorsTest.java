@@ -95,11 +95,16 @@ class UnsyncedHpaSelectorsTest {
         assertThat(othersOn("api")).isEqualTo(1);
     }
 
-    @Test
-    void aKeyForgottenByAHandoverIsRecordedAgainThoughNothingChanged() {
+    /** The other replica's HPA on web, popped once here. */
+    private void othersHpaOnWebPopped() {
         targets.put("web", new ScaleTarget(2, 2, "app=web", "10"));
         cached.set(hpa("1", "web"));
         pop();
+    }
+
+    @Test
+    void aKeyForgottenByAHandoverIsRecordedAgainThoughNothingChanged() {
+        othersHpaOnWebPopped();
         index.forget(others); // synced here for a while, then handed back: what this replica kept of it went
         assertThat(othersOn("web")).isZero();
         pop();
@@ -108,9 +113,7 @@ class UnsyncedHpaSelectorsTest {
 
     @Test
     void aDeletedHpaIsNotRecordedAgain() {
-        targets.put("web", new ScaleTarget(2, 2, "app=web", "10"));
-        cached.set(hpa("1", "web"));
-        pop();
+        othersHpaOnWebPopped();
         cached.set(null);
         index.forget(others); // the delete event
         unsynced.forget(others);
