@@ -352,6 +352,7 @@ public final class HorizontalController implements AutoCloseable {
         reconciler.forget(key);
         statuses.forget(key);
         controls.forget(key);
+        unsynced.forget(key);
         if (kept != null) {
             kept.forget(key);
         }

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.CrossVersionObjectReferenc
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.labels.ParsedSelectors;
+import io.hpacontroller.core.labels.Selector;
 import io.hpacontroller.core.model.ScaleTarget;
 import io.hpacontroller.core.port.ApiException;
 import io.hpacontroller.core.port.ScaleClient;
@@ -12,6 +13,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
@@ -25,7 +29,9 @@ import java.util.function.Function;
  * </ul>
  * Read-only: the target's scale (from the workload informers, so no request for the built-in workload kinds; one GET
  * of the scale subresource for other kinds), once per sync period of the HPA (the queue keeps its key: a change of its
- * spec or of its target's selector is picked up within one period, as upstream records it at each sync).
+ * spec or of its target's selector is picked up within one period, as upstream records it at each sync). With
+ * {@code --sharding} two thirds of a replica's pops are others' HPAs (3 replicas): such a pop records nothing when the
+ * HPA's resourceVersion, its target's scale and the index's entry are those it recorded last.
  */
 public final class UnsyncedHpaSelectors {
 
@@ -34,6 +40,11 @@ public final class UnsyncedHpaSelectors {
     private final ScaleClient scales;
     private final HpaSelectorIndex index;
     private final ParsedSelectors parsed = new ParsedSelectors();
+    /** What {@link #refreshOther} recorded last for each of the others' HPAs: an HPA's resourceVersion, not the HPA (no old object kept). */
+    private final Map<HpaKey, Recorded> recorded = new ConcurrentHashMap<>();
+
+    private record Recorded(String hpaVersion, ScaleTarget scale, Selector selector) {
+    }
 
     public UnsyncedHpaSelectors(ScaleClient scales, HpaSelectorIndex index) {
         this.scales = scales;
@@ -45,36 +56,74 @@ public final class UnsyncedHpaSelectors {
      * an HPA on the same pods keeps refusing rather than start a fight.
      */
     public void refresh(HorizontalPodAutoscaler hpa) {
+        record(hpa);
+    }
+
+    /** As {@link #refresh}; returns what it recorded, null when nothing. */
+    private Recorded record(HorizontalPodAutoscaler hpa) {
         CrossVersionObjectReference ref = hpa.getSpec() == null ? null : hpa.getSpec().getScaleTargetRef();
         if (ref == null || ref.getKind() == null || ref.getName() == null) {
-            return;
+            return null;
         }
         String namespace = hpa.getMetadata().getNamespace();
         try {
             ScaleTarget scale = scales.peek(namespace, ref); // no request for a built-in kind, even when the target is missing
             if (scale != null && scale.selector() != null && !scale.selector().isEmpty()) {
-                index.controllers(HpaKey.of(hpa), namespace, parsed.of(scale.selector()), List.of());
+                Selector selector = parsed.of(scale.selector());
+                index.controllers(HpaKey.of(hpa), namespace, selector, List.of());
+                return new Recorded(hpa.getMetadata().getResourceVersion(), scale, selector);
             }
         } catch (ApiException | IllegalArgumentException e) {
             LOG.debug("selector of the target of {} not read: {}", HpaKey.of(hpa), e.getMessage());
         }
+        return null;
     }
 
     /**
      * An HPA another replica syncs ({@code --sharding}): its selector counts in the AmbiguousSelector check of the HPAs
      * synced here, as upstream checks every HPA of the namespace. It is registered again (a handover forgot it here),
      * then unregistered if it was deleted meanwhile: the informer drops an HPA from its cache before it tells, so a
-     * deletion is seen either by the second lookup or by the delete event, which comes after it.
+     * deletion is seen either by the second lookup or by the delete event, which comes after it. Nothing is recorded
+     * when nothing changed since the last time: the same resourceVersion of the HPA (so the same target), an equal
+     * scale of its target (so the same selector), and that selector still recorded in the index for this key (no
+     * handover or deletion forgot it since).
      */
     public void refreshOther(HpaKey key, Function<HpaKey, HorizontalPodAutoscaler> lookup) {
         HorizontalPodAutoscaler hpa = lookup.apply(key);
         if (hpa == null) {
+            recorded.remove(key);
+            return;
+        }
+        Recorded last = recorded.get(key);
+        if (last != null && unchanged(last, hpa) && index.records(key, last.selector())) {
             return;
         }
         index.register(key, key.namespace());
-        refresh(hpa);
+        Recorded now = record(hpa);
+        if (now == null || now.hpaVersion() == null) {
+            recorded.remove(key);
+        } else {
+            recorded.put(key, now);
+        }
         if (lookup.apply(key) == null) {
             index.forget(key);
+            recorded.remove(key);
         }
+    }
+
+    private boolean unchanged(Recorded last, HorizontalPodAutoscaler hpa) {
+        if (!Objects.equals(last.hpaVersion(), hpa.getMetadata().getResourceVersion())) {
+            return false;
+        }
+        try {
+            return last.scale().equals(scales.peek(hpa.getMetadata().getNamespace(), hpa.getSpec().getScaleTargetRef()));
+        } catch (ApiException e) {
+            return false; // recorded again, which keeps the last selector when it cannot be read
+        }
+    }
+
+    /** Forgets what was recorded last for the HPA (it is gone). */
+    public void forget(HpaKey key) {
+        recorded.remove(key);
     }
 }

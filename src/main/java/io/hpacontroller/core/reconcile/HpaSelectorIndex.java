@@ -65,6 +65,10 @@ public final class HpaSelectorIndex implements SelectorOwnership {
             }).add(hpaKey);
         }
 
+        synchronized Selector selectorOf(HpaKey hpaKey) {
+            return selectorOf.get(hpaKey);
+        }
+
         synchronized void remove(HpaKey hpaKey) {
             Selector previous = selectorOf.remove(hpaKey);
             if (previous != null) {
@@ -166,6 +170,13 @@ public final class HpaSelectorIndex implements SelectorOwnership {
             return registeredIn;
         });
         return pods.isEmpty() ? Controllers.NONE : ns.controlling(pods, counted);
+    }
+
+    /** Whether the HPA is registered and this selector is the one recorded for it (so recording it again would change nothing). */
+    public boolean records(HpaKey hpaKey, Selector selector) {
+        String namespace = namespaceOf.get(hpaKey);
+        Namespace ns = namespace == null ? null : namespaces.get(namespace);
+        return ns != null && selector.equals(ns.selectorOf(hpaKey));
     }
 
     @Override
