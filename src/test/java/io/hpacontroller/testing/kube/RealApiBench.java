@@ -55,6 +55,11 @@ import java.util.function.Predicate;
  * each run also gives the data age at each query ({@code data_age_at_query_seconds_*}, query time minus the sample's
  * stamp). {@code --cadences spread,fresh} runs the jar once per cadence, every HPA annotated
  * {@code autoscaling.hpa-controller.io/cadence} with it before the run ({@code jar-spread.}, {@code jar-fresh.}).
+ * {@code --readable-after S} (default 2) sets how long after its stamp a sample becomes readable. Each run of the jar
+ * reads its {@code /metrics} every 5 s for the learned cadence of the pipeline
+ * ({@code hpa_controller_metrics_pipeline_phase_seconds}, {@code _period_seconds}): {@code learned_cadence} lists when it
+ * first showed and each change; a run of the fresh cadence starts its steady window no sooner than two sync periods
+ * after it first showed (its HPAs move in the period after the estimate converges), or at half the run without one.
  */
 public final class RealApiBench {
 
@@ -67,6 +72,8 @@ public final class RealApiBench {
     private static final String CPU_USAGE = "50m"; // of Workloads' 100m request: 50 %, the target
     private static final int TARGET_UTILIZATION = 50;
     static final long SAMPLE_READABLE_AFTER_MS = 2000;
+    private static final String LEARNED_PHASE = "hpa_controller_metrics_pipeline_phase_seconds";
+    private static final String LEARNED_PERIOD = "hpa_controller_metrics_pipeline_period_seconds";
 
     private final int hpas;
     private final int podsPerHpa;
@@ -80,6 +87,8 @@ public final class RealApiBench {
     private final List<SyncCadence> cadences;
     /** The fake metrics-server's scrape phase, or null: samples stamped at each request. */
     private final Duration scrapePhase;
+    /** How long after its stamp the fake metrics-server's sample becomes readable. */
+    private final Duration readableAfter;
     /**
      * Added to the image's JVM options for the jar (a profiler, say); one list per run of the jar ({@code --jar-jvm-options
      * 'A|B'}: the jar twice, as {@code jar} with A and {@code jar2} with B, side by side with the same upstream run).
@@ -88,8 +97,9 @@ public final class RealApiBench {
     private final Map<String, String> figures = new LinkedHashMap<>();
 
     private RealApiBench(int hpas, int podsPerHpa, int namespaces, Duration runFor, List<Path> jars, List<List<String>> jarJvmOptions, boolean upstream,
-                         boolean upstreamFirst, List<SyncCadence> cadences, Duration scrapePhase) {
+                         boolean upstreamFirst, List<SyncCadence> cadences, Duration scrapePhase, Duration readableAfter) {
         this.cadences = cadences;
+        this.readableAfter = readableAfter;
         this.scrapePhase = scrapePhase;
         this.jarJvmOptions = jarJvmOptions;
         this.hpas = hpas;
@@ -104,9 +114,9 @@ public final class RealApiBench {
     public static void main(String[] args) {
         RealApiBench bench;
         try {
-            Map<String, String> a = BenchRun.options(args, Map.of("--hpas", "1000", "--pods-per-hpa", "5", "--namespaces", "10",
-                    "--run-for", "180", "--jar", "target/hpa-controller.jar", "--jar-jvm-options", "", "--upstream", "true", "--upstream-first", "false",
-                    "--cadences", "", "--scrape-phase", ""));
+            Map<String, String> a = BenchRun.options(args, Map.ofEntries(Map.entry("--hpas", "1000"), Map.entry("--pods-per-hpa", "5"), Map.entry("--namespaces", "10"), Map.entry("--run-for", "180"),
+                    Map.entry("--jar", "target/hpa-controller.jar"), Map.entry("--jar-jvm-options", ""), Map.entry("--upstream", "true"), Map.entry("--upstream-first", "false"),
+                    Map.entry("--cadences", ""), Map.entry("--scrape-phase", ""), Map.entry("--readable-after", Double.toString(SAMPLE_READABLE_AFTER_MS / 1000.0))));
             List<SyncCadence> cadences = new ArrayList<>();
             for (String c : a.get("--cadences").isBlank() ? new String[0] : a.get("--cadences").trim().split(",")) {
                 cadences.add(java.util.Arrays.stream(SyncCadence.values()).filter(v -> v.text().equalsIgnoreCase(c)).findFirst()
@@ -116,11 +126,15 @@ public final class RealApiBench {
             if (scrapePhase != null && (scrapePhase.isNegative() || scrapePhase.compareTo(SYNC_PERIOD) >= 0)) {
                 throw new IllegalArgumentException("--scrape-phase: seconds from 0 to under 15, got " + a.get("--scrape-phase"));
             }
+            Duration readableAfter = Duration.ofMillis(Math.round(Double.parseDouble(a.get("--readable-after")) * 1000));
+            if (readableAfter.isNegative() || readableAfter.compareTo(SYNC_PERIOD) >= 0) {
+                throw new IllegalArgumentException("--readable-after: seconds from 0 to under 15, got " + a.get("--readable-after"));
+            }
             bench = new RealApiBench(Integer.parseInt(a.get("--hpas")), Integer.parseInt(a.get("--pods-per-hpa")),
                     Integer.parseInt(a.get("--namespaces")), Duration.ofSeconds(Long.parseLong(a.get("--run-for"))),
                     java.util.Arrays.stream(a.get("--jar").split("\\|")).map(j -> Path.of(j.trim())).toList(), java.util.Arrays.stream(a.get("--jar-jvm-options").split("\\|", -1))
                             .map(o -> o.isBlank() ? List.<String>of() : List.of(o.trim().split("\\s+"))).toList(),
-                    Boolean.parseBoolean(a.get("--upstream")), Boolean.parseBoolean(a.get("--upstream-first")), cadences, scrapePhase);
+                    Boolean.parseBoolean(a.get("--upstream")), Boolean.parseBoolean(a.get("--upstream-first")), cadences, scrapePhase, readableAfter);
         } catch (NumberFormatException e) {
             usage("not a number: " + e.getMessage());
             return;
@@ -168,9 +182,9 @@ public final class RealApiBench {
         figures.put("load_average_before_setup", BenchRun.loadAverages());
         progress("control plane up: " + plane);
         if (scrapePhase != null) {
-            plane.metrics().scrapeEvery(new FakeMetricsServer.Scrapes(SYNC_PERIOD, scrapePhase, Duration.ofMillis(SAMPLE_READABLE_AFTER_MS)));
+            plane.metrics().scrapeEvery(new FakeMetricsServer.Scrapes(SYNC_PERIOD, scrapePhase, readableAfter));
             figures.put("metrics_scrapes", "every " + SYNC_PERIOD.toSeconds() + " s at " + scrapePhase.toMillis() / 1000.0
-                    + " s past each quarter minute, readable " + SAMPLE_READABLE_AFTER_MS + " ms after the stamp");
+                    + " s past each quarter minute, readable " + readableAfter.toMillis() + " ms after the stamp");
         }
         List<String> spaces = setUp(plane);
         figures.put("load_average_after_setup", BenchRun.loadAverages());
@@ -326,6 +340,8 @@ public final class RealApiBench {
         int loadSamples = 0;
         Mark steady = null;
         double period = SYNC_PERIOD.toSeconds();
+        boolean fresh = name.endsWith("-" + SyncCadence.FRESH.text().toLowerCase(java.util.Locale.ROOT));
+        Learned learned = new Learned(process.log());
         double endAt = runFor.toSeconds();
         Mark end;
         ProcessMeter.Memory memory;
@@ -343,7 +359,9 @@ public final class RealApiBench {
                 })) {
                     progress(String.format("%s: every HPA reconciled once %.1f s after the process started", name, startUp.allReconciled()));
                 }
-                if (steady == null && startUp.steadyAt(seconds)) {
+                learned.poll(seconds);
+                if (steady == null && startUp.steadyAt(seconds)
+                        && (!fresh || learned.firstSeconds >= 0 && seconds >= learned.firstSeconds + 2 * period || seconds >= endAt / 2)) {
                     steady = mark(meter, apiServer, etcd, fixture);
                     // whole sync periods: a controller that syncs every HPA in one burst per period gets all its bursts counted
                     endAt = seconds + Math.max(1, Math.floor((runFor.toSeconds() - seconds) / period)) * period;
@@ -365,6 +383,9 @@ public final class RealApiBench {
         figures.put(p + "threads_end", Integer.toString(memory.threads()));
         figures.put(p + "load_average_1m_mean", String.format("%.2f", loadSum / loadSamples));
         figures.put(p + "load_average_1m_max", String.format("%.2f", loadMax));
+        if (learned.port >= 0) { // the jar (upstream serves no such /metrics here)
+            figures.put(p + "learned_cadence", learned.changes.isEmpty() ? "none" : String.join(", ", learned.changes));
+        }
         if (steady == null) {
             figures.put(p + "steady", "n/a: not every HPA was reconciled, or no sync period was left; the log: " + process.log());
         } else {
@@ -406,6 +427,62 @@ public final class RealApiBench {
             f.put("data_age_at_query_seconds_max", String.format("%.1f", sorted[sorted.length - 1] / 1000.0));
         }
         return f;
+    }
+
+    /**
+     * The jar's learned cadence of its (one) metrics pipeline, read from its /metrics (its port from its log): when it
+     * first showed ({@link #firstSeconds}, seconds after the process started; negative before) and each change.
+     */
+    private static final class Learned {
+        private final Path log;
+        private final java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        private String last = "";
+        private double polledAt = -5;
+        int port = -1;
+        double firstSeconds = -1;
+        final List<String> changes = new ArrayList<>();
+
+        Learned(Path log) {
+            this.log = log;
+        }
+
+        void poll(double seconds) {
+            if (seconds < polledAt + 5) { // every 5 s: as cheap as a Prometheus scrape
+                return;
+            }
+            polledAt = seconds;
+            try {
+                if (port < 0) {
+                    java.util.regex.Matcher m = java.util.regex.Pattern.compile("serving /metrics and /decisions on port (\\d+)").matcher(Files.readString(log));
+                    port = m.find() ? Integer.parseInt(m.group(1)) : -1;
+                }
+                if (port < 0) {
+                    return;
+                }
+                String body = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + "/metrics"))
+                        .timeout(Duration.ofSeconds(2)).build(), java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+                String now = gauge(body, LEARNED_PHASE) + " s of " + gauge(body, LEARNED_PERIOD) + " s";
+                if (!now.equals(last) && !gauge(body, LEARNED_PHASE).isEmpty()) {
+                    firstSeconds = firstSeconds < 0 ? seconds : firstSeconds;
+                    changes.add(String.format("%.0f s: %s", seconds, now));
+                }
+                last = now;
+            } catch (java.io.IOException e) {
+                // not serving yet, or stopping: the next poll tries again
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        /** The value of the first series of {@code name} in a Prometheus text exposition, empty without one. */
+        private static String gauge(String body, String name) {
+            for (String line : body.split("\n")) {
+                if (line.startsWith(name + "{") || line.startsWith(name + " ")) {
+                    return line.substring(line.lastIndexOf(' ') + 1);
+                }
+            }
+            return "";
+        }
     }
 
     private static Mark mark(ProcessMeter controller, ProcessMeter apiServer, ProcessMeter etcd, ProcessMeter fixture) {
