@@ -71,6 +71,12 @@ public final class PhasedCadence implements Cadence {
     private static final double LEAST_WIDENED_RATE = WorkQueue.BURST;
     /** The least window {@link #peak} assumes (ms): without a window the fresh keys are still paced. */
     private static final long MIN_WINDOW_MILLIS = 100;
+    /**
+     * A pipeline's fresh keys probe its arc while it is not converged ({@link FreshSlots#next}) when they are at most this
+     * many: the queue hands out {@link WorkQueue#BURST} keys at once anyway; more, spread over the period, narrow it
+     * without moving.
+     */
+    static final int PROBING = WorkQueue.BURST;
     /** {@code --fresh-sync-spread}, ms. */
     private final long freshSpreadMillis;
 
@@ -203,11 +209,11 @@ public final class PhasedCadence implements Cadence {
         if (pipeline != null && p >= 1_000_000L) {
             long pMillis = p / 1_000_000L;
             long dueMillis = epochMillis(dueAt);
-            OptionalLong phase = FreshSlots.phase(pipelines.estimate(key, dueMillis), key.toString(), pMillis, windowMillis(pipeline), freshSpreadMillis);
-            if (phase.isPresent()) {
-                long startedMillis = epochMillis(startedAt);
-                long next = Math.max(FreshSlots.nextAfter(dueMillis, pMillis, phase.getAsLong()),
-                        FreshSlots.atOrAfter(startedMillis + 1, phase.getAsLong(), pMillis)); // a late start skips what it missed
+            OptionalLong slot = FreshSlots.next(pipelines.estimate(key, dueMillis, pMillis), key.toString(), dueMillis, pMillis,
+                    windowMillis(pipeline), freshSpreadMillis, freshPerPipeline.getOrDefault(pipeline, 0) <= PROBING);
+            if (slot.isPresent()) {
+                long next = Math.max(slot.getAsLong(), // a late start skips what it missed
+                        FreshSlots.atOrAfter(epochMillis(startedAt) + 1, Math.floorMod(slot.getAsLong(), pMillis), pMillis));
                 return next * 1_000_000L - epochOffset;
             }
         }

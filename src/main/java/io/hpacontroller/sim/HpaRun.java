@@ -160,8 +160,9 @@ final class HpaRun {
             return due + syncPeriodMillis;
         }
         long epoch = VirtualClock.epochMillis(0);
-        OptionalLong phase = FreshSlots.phase(pipelines.estimate(HpaKey.of(hpa), epoch + due), HpaKey.of(hpa).toString(), syncPeriodMillis, freshSpreadMillis, freshSpreadMillis);
-        return phase.isEmpty() ? due + syncPeriodMillis : FreshSlots.nextAfter(epoch + due, syncPeriodMillis, phase.getAsLong()) - epoch;
+        OptionalLong next = FreshSlots.next(pipelines.estimate(HpaKey.of(hpa), epoch + due, syncPeriodMillis), HpaKey.of(hpa).toString(),
+                epoch + due, syncPeriodMillis, freshSpreadMillis, freshSpreadMillis, true);
+        return next.isEmpty() ? due + syncPeriodMillis : next.getAsLong() - epoch;
     }
 
     /**

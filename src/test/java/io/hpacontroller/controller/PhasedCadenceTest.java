@@ -251,7 +251,8 @@ class PhasedCadenceTest {
         java.util.function.LongUnaryOperator newest = t -> Math.floorDiv(t - 4_000, 15_000) * 15_000 + 4_000 - 10_000;
         p.queue.addChanged(key);
         List<Long> syncs = new ArrayList<>();
-        for (int i = 0; i < 12 * 1500; i++) { // 3 minutes in 10 ms steps
+        for (int i = 0; i < 20 * 1500; i++) { // 5 minutes in 10 ms steps: alone on its pipeline with stamps 10 s before each
+            // scrape, it probes the arc from its lower end 10 s below the scrape, 1.5 s a period (about 15 periods in all)
             for (Optional<WorkQueue.Item> item = p.queue.poll(); item.isPresent(); item = p.queue.poll()) {
                 long now = p.time.millis();
                 syncs.add(now);

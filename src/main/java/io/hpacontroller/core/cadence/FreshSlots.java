@@ -30,6 +30,45 @@ public final class FreshSlots {
     }
 
     /**
+     * The next sync (epoch ms) of the key after one due at {@code due}, its pipeline's estimate {@code estimate}; empty while
+     * nothing is learned (the caller keeps the spread phase). Converged: its fresh slot ({@link #phase}, {@link #nextAfter}).
+     * Not converged, when {@code probe} and the arc is one run of the key's period: a probe ({@link #probeAfter}), so
+     * that the key's own syncs narrow the arc where few HPAs share the pipeline and their fixed phases never would.
+     */
+    public static OptionalLong next(Optional<SampleCadence.Estimate> estimate, String key, long due, long periodMillis,
+                                    long windowMillis, long spreadMillis, boolean probe) {
+        OptionalLong phase = phase(estimate, key, periodMillis, windowMillis, spreadMillis);
+        if (phase.isPresent()) {
+            return OptionalLong.of(nextAfter(due, periodMillis, phase.getAsLong()));
+        }
+        return estimate.filter(e -> probe && e.interval() == periodMillis && e.width() < periodMillis)
+                .map(e -> OptionalLong.of(probeAfter(due, periodMillis, e))).orElse(OptionalLong.empty());
+    }
+
+    /** A probe's step (ms) up the arc: a probe that reads the new sample just above one that did not leaves an arc under 2 s. */
+    static final long PROBE_STEP_MILLIS = 1500;
+    /** A sync this much (ms) below the arc's lower end is on it (its own interval raised that end a bin above it). */
+    private static final long ON_LOWER_END_MILLIS = 2 * SampleCadence.BIN_MILLIS;
+
+    /**
+     * The probe after a sync due at {@code due} on the arc {@code (phase - width, phase]} of the period (all ms): a sync on
+     * the arc (or its lower end) goes {@link #PROBE_STEP_MILLIS} up it (at most to its upper end): a period and at most
+     * 1.5 s later. Elsewhere (after the arc: the sync read the new sample, but up to the whole arc late) it goes to the
+     * arc's lower end: the first instant there at least a period later, less than two periods later and with exactly one
+     * scrape in between (the scrape comes after that end), so no sample goes unread. The sync on the lower end reads
+     * the sample before the scrape; each probe up the arc either reads it too (the scrape is above: the arc's lower end
+     * rises to it) or reads the new one (the upper end comes down to it, 1.5 s above the last: converged).
+     */
+    static long probeAfter(long due, long period, SampleCadence.Estimate e) {
+        long lower = e.phase() - e.width();
+        long into = Math.floorMod(due - lower + ON_LOWER_END_MILLIS, period) - ON_LOWER_END_MILLIS;
+        if (into < e.width()) {
+            return due + period + Math.min(PROBE_STEP_MILLIS, e.width() - into);
+        }
+        return atOrAfter(due + period, Math.floorMod(lower, period), period);
+    }
+
+    /**
      * The key's offset within the window, {@code [0, windowMillis)}: a hash of the key modulo the flag's window
      * {@code spreadMillis} (1 s without one), scaled to the window. The same share of the window for every window: when it
      * widens (more HPAs on the pipeline), every offset moves later, none earlier (a slot moved earlier can cost a period).

@@ -144,9 +144,14 @@ public final class MetricsPipelines {
 
     /** What the HPA {@code key}'s pipeline learned as of {@code now}; empty when nothing (yet, or no more). */
     public Optional<SampleCadence.Estimate> estimate(HpaKey key, long now) {
+        return estimate(key, now, 0);
+    }
+
+    /** The same, with the HPA's period {@code periodMillis} as the interval to probe on while none agrees ({@link SampleCadence#estimate(long, long)}). */
+    public Optional<SampleCadence.Estimate> estimate(HpaKey key, long now, long periodMillis) {
         Last l = key == null ? null : last.get(key);
         SampleCadence c = l == null ? null : cadences.get(l.pipeline());
-        return c == null ? Optional.empty() : c.estimate(now);
+        return c == null ? Optional.empty() : c.estimate(now, periodMillis);
     }
 
     /** Forgets the HPA {@code key}'s last sync (it was deleted); its pipeline keeps what it learned. */

@@ -23,8 +23,10 @@ import java.util.Optional;
  *       tried on the intervals of its last {@value #WINDOW_PERIODS} periods once they span at least two of them.</li>
  *   <li>The phase: the instants modulo {@code P} that the most intervals of the window (the last {@value #WINDOW_PERIODS}
  *       periods) contain, a robust intersection (a few intervals around a late scrape do not move it). Its upper end is
- *       where the fresh syncs go: the latest instant the scrape may have been at. The estimate is converged when that
- *       arc is one run at most {@value #CONVERGED_MILLIS} ms wide; only then do HPAs move ({@link FreshSlots#phase}).</li>
+ *       where the fresh syncs go: the latest instant the scrape may have been at. A sync in the arc that read a sample
+ *       more than an interval old raises its lower end ({@link #below}). The estimate is converged when that arc is one
+ *       run at most {@value #CONVERGED_MILLIS} ms wide; only then do HPAs move to it ({@link FreshSlots#phase}); until
+ *       then a few fresh HPAs probe it ({@link FreshSlots#next}), and a converged estimate is kept a while ({@link #held}).</li>
  *   <li>A change of interval (15 s to 30 s) or of phase is followed as the window fills with the new intervals: the
  *       phase within {@value #WINDOW_PERIODS} periods (sooner when it moves earlier), the interval once
  *       {@value #AGREE_PERCENT} % of the larger candidate's window is new (about 3 of its periods).</li>
@@ -59,6 +61,8 @@ public final class SampleCadence {
     static final long HISTORY_MILLIS = WINDOW_PERIODS * CANDIDATES[0];
     /** At most this many intervals ending within one second are kept (the pipeline's memory is bounded). */
     static final int PER_SECOND = 8;
+    /** How long (ms) a converged estimate is kept while the newer intervals still allow its phase (then it is learned again). */
+    static final long HOLD_MILLIS = HISTORY_MILLIS;
 
     /**
      * What is learned.
@@ -90,7 +94,11 @@ public final class SampleCadence {
     private long lastSecond = Long.MIN_VALUE;
     private int inLastSecond;
     private long computedAt = Long.MIN_VALUE / 2;
+    private long computedFor;
     private Estimate computed;
+    /** The last converged estimate, and when it was learned ({@link #held}). */
+    private Estimate held;
+    private long heldSince;
 
     /** A scrape happened in {@code (from, to]}, proved by a sync at {@code to} that read a new stamp {@code stamp}. */
     public synchronized void observe(long from, long to, long stamp) {
@@ -113,14 +121,46 @@ public final class SampleCadence {
 
     /** What is learned, as of {@code now}; empty before enough intervals agree, or when none came for a window. */
     public synchronized Optional<Estimate> estimate(long now) {
-        if (now - computedAt >= 1000 || now < computedAt) {
-            computed = compute(now);
+        return estimate(now, 0);
+    }
+
+    /**
+     * What is learned, as of {@code now}, with {@code assumed} (ms, 0: none) taken as the interval when no candidate agrees
+     * yet: a lone HPA far from the scrape proves only intervals too wide to vote, and probes on the arc of its period
+     * ({@link FreshSlots#next}) until its intervals are narrow enough to vote.
+     */
+    public synchronized Optional<Estimate> estimate(long now, long assumed) {
+        if (now - computedAt >= 1000 || now < computedAt || assumed != computedFor) {
+            computed = held(compute(now, assumed), now);
             computedAt = now;
+            computedFor = assumed;
         }
         return Optional.ofNullable(computed);
     }
 
-    private Estimate compute(long now) {
+    /**
+     * A converged estimate is kept for {@link #HOLD_MILLIS} while the newer intervals still allow its phase (their arc,
+     * of the same interval, holds it): a lone HPA synced just after the scrape proves nothing below it once the probes
+     * that bounded it left the window, and would otherwise probe again every few periods. Then it is learned again.
+     */
+    private Estimate held(Estimate e, long now) {
+        if (e == null) {
+            return null;
+        }
+        if (e.converged()) {
+            held = e;
+            heldSince = now;
+            return e;
+        }
+        if (held != null && now - heldSince < HOLD_MILLIS && held.interval() == e.interval() && e.width() < e.interval()
+                && Math.floorMod(e.phase() - held.phase(), e.interval()) < e.width()) {
+            return held;
+        }
+        held = null;
+        return e;
+    }
+
+    private Estimate compute(long now, long assumed) {
         if (proofs.isEmpty() || proofs.peekLast().to() < now - HISTORY_MILLIS || proofs.peekLast().to() - proofs.peekFirst().to() < MIN_SPAN_MILLIS) {
             return null;
         }
@@ -129,6 +169,9 @@ public final class SampleCadence {
         double best = 0;
         for (int i = 0; i < CANDIDATES.length; i++) {
             long p = CANDIDATES[i];
+            if (assumed > 0 && p % assumed != 0 && assumed % p != 0) {
+                continue; // a sync of that period cannot follow this interval: not worth a vote that few intervals may win
+            }
             List<Proof> window = within(newest - WINDOW_PERIODS * p);
             int n = count(window, p / 2);
             if (window.isEmpty() || newest - window.get(0).to() < 2 * p || now - newest > WINDOW_PERIODS * p || n < MIN_VOTES) {
@@ -142,7 +185,18 @@ public final class SampleCadence {
                 return arc(within(newest - WINDOW_PERIODS * CANDIDATES[i]), CANDIDATES[i]);
             }
         }
-        return null;
+        if (assumed <= 0) {
+            return null;
+        }
+        // none agrees: the arc of the assumed interval over the whole history (few HPAs prove little a period), to probe on;
+        // the probes below the scrape count (their intervals are too wide to vote)
+        List<Proof> window = within(newest - HISTORY_MILLIS);
+        if (window.size() < MIN_VOTES || newest - window.get(0).to() < 2 * assumed || now - newest > WINDOW_PERIODS * assumed
+                || count(window, assumed - 1) == 0) {
+            return null;
+        }
+        Estimate e = arc(window, assumed);
+        return e.width() < assumed ? e : null;
     }
 
     /** The phase for the interval {@code p}: the arc the most intervals under {@code p} wide contain. */
@@ -165,9 +219,35 @@ public final class SampleCadence {
         while (length < bins && cover[(start + length) % bins] == m) {
             length++;
         }
+        if (runs == 1) {
+            int below = below(window, p, start, length);
+            start = (start + below) % bins;
+            length -= below;
+        }
         long phase = ((start + length) % bins) * BIN_MILLIS;
         long width = runs == 1 ? length * BIN_MILLIS : p;
         return new Estimate(p, phase, width, delay(window, p, phase), m);
+    }
+
+    /**
+     * How many bins at the start of the run {@code [start, start + length)} a sync proved to come before the scrape: a sync
+     * in the run, before its last bin, whose newest sample is more than an interval older than the sync (its interval is at
+     * least {@code p} wide, too wide to vote) read no sample of the scrape the run holds (that one would be younger), or
+     * one whose stamp did not change across it. Either way the scrape came after that sync, or the HPA's own next sync
+     * just above it still reads a new sample: only the lower end of the arc rises, never the upper end the syncs go to.
+     */
+    private static int below(List<Proof> window, long p, int start, int length) {
+        int bins = (int) (p / BIN_MILLIS);
+        int raise = 0;
+        for (Proof x : window) {
+            if (x.to() - x.from() >= p) {
+                int r = Math.floorMod((int) (Math.floorMod(x.to(), p) / BIN_MILLIS) - start, bins);
+                if (r < length - 1) {
+                    raise = Math.max(raise, r + 1);
+                }
+            }
+        }
+        return raise;
     }
 
     /** The median age of the new stamps at the readable moment (phase {@code phase} modulo {@code p}) their intervals contain. */

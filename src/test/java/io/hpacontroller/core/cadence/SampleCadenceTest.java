@@ -66,10 +66,14 @@ class SampleCadenceTest {
         final List<List<Long>> syncs = new ArrayList<>();
         /** How long after its start (its trace's time) a sync reads its metrics and ends. */
         long readLatency;
+        /** The first {@code fresh} HPAs are of the fresh cadence (the others keep their spread phase); whether they probe. */
+        int fresh;
+        boolean probe;
 
         Hpas(int n, long from) {
             keys = new HpaKey[n];
             next = new long[n];
+            fresh = n;
             for (int i = 0; i < n; i++) {
                 keys[i] = HpaKey.parse("ns/hpa-" + i);
                 next[i] = FreshSlots.atOrAfter(from, Math.floorMod(FreshSlots.hash(keys[i].toString()), PERIOD), PERIOD);
@@ -90,14 +94,18 @@ class SampleCadenceTest {
                 }
                 pipelines.observe(keys[i], PIPELINE, t, t + readLatency, node.newest(i, t + readLatency));
                 syncs.get(i).add(t);
-                OptionalLong phase = FreshSlots.phase(pipelines.estimate(keys[i], t), keys[i].toString(), PERIOD, 2_000, 2_000);
-                next[i] = phase.isPresent() ? FreshSlots.nextAfter(t, PERIOD, phase.getAsLong())
+                if (i >= fresh) { // a spread HPA: its phase
+                    next[i] = t + PERIOD;
+                    continue;
+                }
+                OptionalLong slot = FreshSlots.next(pipelines.estimate(keys[i], t, PERIOD), keys[i].toString(), t, PERIOD, 2_000, 2_000, probe);
+                next[i] = slot.isPresent() ? slot.getAsLong()
                         : FreshSlots.atOrAfter(t + PERIOD, Math.floorMod(FreshSlots.hash(keys[i].toString()), PERIOD), PERIOD);
             }
         }
 
         Optional<SampleCadence.Estimate> estimate(long now) {
-            return pipelines.estimate(keys[0], now);
+            return pipelines.estimate(keys[0], now, PERIOD);
         }
 
         /** The first instant (in steps of a second) from {@code from} the estimate is converged at {@code phase} (within 2 s after it). */
@@ -161,6 +169,50 @@ class SampleCadenceTest {
         Node near = new Node(1, 15_000, phaseOfHpa0 - 300, 0);
         long at = new Hpas(1, T0).convergedAt(near, T0, T0 + 20 * PERIOD, 15_000);
         assertThat(at - T0).as("0.3 s after the scrape: in six periods").isBetween(0L, 6 * PERIOD);
+    }
+
+    @Test
+    void aLoneHpaProbesTheArcAndConvergesWhenItsPhaseIsWithinFiveAndAHalfSecondsAfterTheScrape() {
+        // issue 40: alone on its pipeline, an HPA at a fixed phase proves nothing nearer the scrape than its own sync; it
+        // probes: once to the arc's lower end, then 1.5 s up it a period apart, until it reads the new sample
+        long phaseOfHpa0 = Math.floorMod(FreshSlots.hash("ns/hpa-0"), PERIOD);
+        for (long after : new long[] {0, 2_000, 4_000, 5_500}) {
+            Node node = new Node(1, 15_000, phaseOfHpa0 - after, 0.2);
+            Hpas hpas = new Hpas(1, T0);
+            hpas.probe = true;
+            long at = hpas.convergedAt(node, T0, T0 + 20 * PERIOD, 15_000);
+            assertThat(at - T0).as("%d ms after the scrape: converged within 12 periods", after).isBetween(0L, 12 * PERIOD);
+            hpas.runUntil(node, at + 10 * PERIOD);
+            assertPaced(hpas.syncs.get(0));
+            assertThat(hpas.syncs.get(0).stream().filter(t -> t >= at + PERIOD).toList()).as("then within 2 s + the window after the scrape")
+                    .hasSizeGreaterThanOrEqualTo(8).allSatisfy(t -> assertThat(Math.floorMod(t - node.phase, 15_000)).isLessThanOrEqualTo(4_000));
+        }
+    }
+
+    @Test
+    void aFreshHpaBesideThreeAtFixedPhasesProbesAndConverges() {
+        // the real node's Seed004NodeIT: four HPAs on the pipeline, three at their spread phases (one of them each 5 s)
+        for (long scrape : new long[] {1_000, 4_500, 8_000, 11_500, 14_000}) {
+            Node node = new Node(4, 15_000, scrape, 0.2);
+            Hpas hpas = new Hpas(4, T0);
+            hpas.fresh = 1;
+            hpas.probe = true;
+            hpas.next[1] = T0 + 3_300;
+            hpas.next[2] = T0 + 7_700;
+            hpas.next[3] = T0 + 12_100;
+            long at = hpas.convergedAt(node, T0, T0 + 20 * PERIOD, 15_000);
+            assertThat(at - T0).as("the scrape at %d ms: converged within 10 periods", scrape).isBetween(0L, 10 * PERIOD);
+            hpas.runUntil(node, at + 10 * PERIOD);
+            assertPaced(hpas.syncs.get(0));
+            assertThat(hpas.syncs.get(0).stream().filter(t -> t >= at + PERIOD).toList()).as("then within 2 s + the window after the scrape")
+                    .hasSizeGreaterThanOrEqualTo(8).allSatisfy(t -> assertThat(Math.floorMod(t - node.phase, 15_000)).isLessThanOrEqualTo(4_000));
+        }
+    }
+
+    private static void assertPaced(List<Long> syncs) {
+        for (int j = 1; j < syncs.size(); j++) {
+            assertThat(syncs.get(j) - syncs.get(j - 1)).as("a period apart at least, two at most").isBetween(PERIOD, 2 * PERIOD - 1);
+        }
     }
 
     @Test
