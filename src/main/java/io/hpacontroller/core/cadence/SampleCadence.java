@@ -271,11 +271,15 @@ public final class SampleCadence {
             if (x.to() - x.from() > widest) {
                 continue;
             }
-            int a = (int) (Math.floorMod(x.from(), p) / BIN_MILLIS);
+            long from = Math.floorMod(x.from(), p);
+            int a = (int) (from / BIN_MILLIS);
             int b = (int) (Math.floorMod(x.to(), p) / BIN_MILLIS);
-            if (a <= b) {
+            if (from + (x.to() - x.from()) < p) {
                 diff[a]++;
                 diff[b + 1]--;
+            } else if (a <= b) { // wraps around to its own bin or past it (almost a period wide): every bin
+                diff[0]++;
+                diff[bins]--;
             } else { // wraps
                 diff[a]++;
                 diff[bins]--;

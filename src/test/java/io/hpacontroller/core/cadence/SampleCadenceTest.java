@@ -232,6 +232,27 @@ class SampleCadenceTest {
     }
 
     @Test
+    void aProofAlmostAPeriodWideWhoseEndsShareABinCoversEveryBinNotOne() {
+        // tools/real-api-bench: samples readable 9 s past each quarter minute; a spread sync that started late (7.05 s) read
+        // the old sample and the next, on time (22.02 s), the new one: (7.05, 22.02] wraps to its own 100 ms bin. Counted
+        // in that bin alone it made a 100 ms arc at 7.1 s, converged before the sample was readable
+        SampleCadence cadence = new SampleCadence();
+        for (int k = 0; k < 8; k++) {
+            long q = T0 + k * 15_000L;
+            for (int i = 0; i < 5; i++) {
+                cadence.observe(q + 7_000, q + 9_100 + i * 100, q + 7_000);
+            }
+            if (k % 2 == 0) {
+                cadence.observe(q + 7_050, q + 22_020, q + 22_000);
+            }
+        }
+        SampleCadence.Estimate e = cadence.estimate(T0 + 8 * 15_000L).orElseThrow();
+        assertThat(e.interval()).isEqualTo(15_000);
+        assertThat(e.phase()).as("the arc's upper end, where the syncs go: not before the sample is readable").isGreaterThanOrEqualTo(9_000);
+        assertThat(e.converged()).as("the proofs agree on (7.0, 9.2], over 2 s wide").isFalse();
+    }
+
+    @Test
     void ignoresAnHpaWhoseStampsGoBackwardsOrJumpIntoTheFuture() {
         MetricsPipelines pipelines = new MetricsPipelines();
         HpaKey bad = HpaKey.parse("ns/broken");
