@@ -55,6 +55,8 @@ class ReplacementNodeIT {
     private static final Duration LEASE = Duration.ofSeconds(15); // the chart's leaderElection.leaseDuration
     private static final Duration RETRY = Duration.ofSeconds(2); // the chart's leaderElection.retryPeriod
     private static final Duration PERIOD = Duration.ofSeconds(15); // the chart's hpa.syncPeriod
+    /** Two writes of one HPA less than this apart are in one period ({@link #twoWriters}: a write trails its sync's due by its reads). */
+    private static final Duration SAME_PERIOD = PERIOD.minus(RETRY);
     private static final int SHARDED_HPAS = 6;
     private static final Pattern SELECTOR = Pattern.compile("labelSelector=app=(s\\d+)(?:&|$)");
 
@@ -214,9 +216,9 @@ class ReplacementNodeIT {
      * HPAs on real workloads (spread over the three, each synced by one), and the pod that syncs the most of them deleted
      * as their load rises. Every sync of an HPA queries its pods' metrics, which the audit log names with the pod the
      * replica's token is bound to: no HPA goes unsynced longer than the lease duration plus a period (and two retry
-     * periods: the others see a Lease change up to a retry period late, and claim in one more step) for the delete and
-     * a period more for the replacement pod's joining; the deleted pod's HPAs are synced by the others; no HPA is
-     * written (status, scale: the load's rise makes both) by two replicas less than a period apart.
+     * periods: the others see a Lease change up to a retry period late, and claim in one more step), though the
+     * replacement pod's join hands some HPAs over a second time; the deleted pod's HPAs are synced by the others; no HPA
+     * is written (status, scale: the load's rise makes both) by two replicas within one period.
      */
     @Test
     @Order(4)
@@ -263,11 +265,10 @@ class ReplacementNodeIT {
             await("every HPA synced since").atMost(LONG).pollInterval(Duration.ofSeconds(1)).until(() -> syncs(ns, joined).size() == SHARDED_HPAS);
             t.mark("every HPA synced since; replicas " + loads.stream().map(w -> w.name() + "=" + w.replicas()).toList());
 
-            // the bound is the lease and a period (plus the claim's two retry periods) for the leave; the replacement
-            // pod joins right after and takes some HPAs again (a drained handover), and each handover may miss the HPA's slot
-            // (seen in 1 run of 4: an HPA of the deleted pod, released 0.6 s after the delete, unsynced 45.0 s: its slot at
-            // +17 s passed unsynced while the replacement joined, which synced it at +32 s), so a period more for the join
-            Duration bound = LEASE.plus(PERIOD.multipliedBy(2)).plus(RETRY.multipliedBy(2));
+            // the bound: the lease and a period, plus the claim's two retry periods (the others see a Lease change up
+            // to a retry period late, and claim in one more step); the replacement pod's join right after hands some HPAs
+            // over again, with their place in the schedule (shard.Handover), so it adds no period
+            Duration bound = LEASE.plus(PERIOD).plus(RETRY.multipliedBy(2));
             Map<String, List<AuditEvent>> all = syncs(ns, steady);
             Map<String, Duration> longestGap = new TreeMap<>();
             all.forEach((hpa, s) -> {
@@ -286,7 +287,7 @@ class ReplacementNodeIT {
                         + Duration.between(deleted, taken.received()).toMillis() + " ms; syncs by " + s.stream().map(AuditEvent::podName).distinct().toList()
                         + "; longest gap " + gap.toMillis() + " ms, from +" + Duration.between(deleted, gapFrom).toMillis() + " ms");
             });
-            assertThat(longestGap).as("each HPA's longest time unsynced, at most the lease duration, two periods and two retry periods (%s)", bound)
+            assertThat(longestGap).as("each HPA's longest time unsynced, at most the lease duration, a period and two retry periods (%s)", bound)
                     .allSatisfy((hpa, gap) -> assertThat(gap).isLessThanOrEqualTo(bound));
             assertThat(twoWriters(ns, steady)).as("HPAs written by two replicas less than a period apart").isEmpty();
         } finally {
@@ -320,7 +321,12 @@ class ReplacementNodeIT {
         return by;
     }
 
-    /** Each write of an HPA's status or its workload's scale following one by another replica less than a period before. */
+    /**
+     * Each write of an HPA's status or its workload's scale following one by another replica within one period: less than
+     * {@link #SAME_PERIOD} after it. Syncs are due at the HPA's slots, a period apart, on whichever replica; a write lands
+     * after the sync's reads, whose time varies with the load, so two syncs a period apart may write a little less than a
+     * period apart. The fault this found (before the handover) wrote 7.9 s apart.
+     */
     private List<String> twoWriters(TestNamespace ns, Instant since) {
         List<AuditEvent> writes = new ArrayList<>(node.plane().audit().events(AuditEvent.Filter.all().user(release.user()).namespace(ns.name())
                 .since(since).writes().and(e -> "status".equals(e.subresource()) && "horizontalpodautoscalers".equals(e.resource())
@@ -330,7 +336,7 @@ class ReplacementNodeIT {
         List<String> out = new ArrayList<>();
         for (AuditEvent e : writes) {
             AuditEvent p = previous.put(e.name(), e);
-            if (p != null && !java.util.Objects.equals(p.podName(), e.podName()) && Duration.between(p.received(), e.received()).compareTo(PERIOD) < 0) {
+            if (p != null && !java.util.Objects.equals(p.podName(), e.podName()) && Duration.between(p.received(), e.received()).compareTo(SAME_PERIOD) < 0) {
                 out.add(e.name() + ": " + p.podName() + " at " + p.received() + ", " + e.podName() + " at " + e.received());
             }
         }
