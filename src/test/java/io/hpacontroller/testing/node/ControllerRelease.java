@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.hpacontroller.explain.ControllerLink;
 import io.hpacontroller.ops.DecisionsJson;
 import io.hpacontroller.ops.HpaDecisions;
+import io.hpacontroller.shard.MemberLease;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -125,6 +126,22 @@ public final class ControllerRelease implements AutoCloseable {
     public String leader() {
         Lease lease = admin().leases().inNamespace(namespace).withName("hpa-controller").get();
         return lease == null || lease.getSpec() == null ? null : lease.getSpec().getHolderIdentity();
+    }
+
+    /** The names of the controller's pods that are Ready and not being deleted. */
+    public List<String> readyPods() {
+        return pods().stream().filter(CpuWorkload::ready)
+                .map(p -> p.getMetadata().getName()).sorted().toList();
+    }
+
+    /** With {@code sharding.enabled}: each member Lease's holder and the member set (view) it publishes that it acts on. */
+    public Map<String, java.util.SortedSet<String>> shardViews() {
+        Map<String, java.util.SortedSet<String>> views = new java.util.TreeMap<>();
+        for (Lease lease : admin().leases().inNamespace(namespace).withLabel(MemberLease.MEMBER_LABEL).list().getItems()) {
+            Map<String, String> annotations = lease.getMetadata().getAnnotations();
+            views.put(lease.getSpec().getHolderIdentity(), MemberLease.parseView(annotations == null ? null : annotations.get(MemberLease.VIEW_ANNOTATION)));
+        }
+        return views;
     }
 
     /**

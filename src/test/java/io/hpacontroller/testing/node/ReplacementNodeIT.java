@@ -15,10 +15,20 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -43,6 +53,12 @@ class ReplacementNodeIT {
 
     private static final Duration LONG = Duration.ofMinutes(4);
     private static final Duration LEASE = Duration.ofSeconds(15); // the chart's leaderElection.leaseDuration
+    private static final Duration RETRY = Duration.ofSeconds(2); // the chart's leaderElection.retryPeriod
+    private static final Duration PERIOD = Duration.ofSeconds(15); // the chart's hpa.syncPeriod
+    /** Two writes of one HPA less than this apart are in one period ({@link #twoWriters}: a write trails its sync's due by its reads). */
+    private static final Duration SAME_PERIOD = PERIOD.minus(RETRY);
+    private static final int SHARDED_HPAS = 6;
+    private static final Pattern SELECTOR = Pattern.compile("labelSelector=app=(s\\d+)(?:&|$)");
 
     private RealNode node;
     private ControllerRelease release;
@@ -192,6 +208,146 @@ class ReplacementNodeIT {
             assertThat(scaleWrites(ns, release.user(), start)).as("no scale write").isZero();
             assertThat(NodeHpas.events(node.adminClient(), ns.name(), "web")).as("the outage's events")
                     .anyMatch(e -> e.startsWith("Warning FailedGetResourceMetric"));
+        }
+    }
+
+    /**
+     * Issue 37 on the real node: the same release upgraded to {@code sharding.enabled=true}, {@code replicaCount=3}, six
+     * HPAs on real workloads (spread over the three, each synced by one), and the pod that syncs the most of them deleted
+     * as their load rises. Every sync of an HPA queries its pods' metrics, which the audit log names with the pod the
+     * replica's token is bound to: no HPA goes unsynced longer than the lease duration plus a period (and two retry
+     * periods: the others see a Lease change up to a retry period late, and claim in one more step), though the
+     * replacement pod's join hands some HPAs over a second time; the deleted pod's HPAs are synced by the others; no HPA
+     * is written (status, scale: the load's rise makes both) by two replicas within one period.
+     */
+    @Test
+    @Order(4)
+    void shardedAPodDeletedUnderLoadLeavesNoHpaUnsyncedPastItsHandovers() {
+        TestNamespace ns = node.newNamespace("shards");
+        List<CpuWorkload> loads = new ArrayList<>();
+        try (Timeline t = new Timeline("sharded-delete")) {
+            for (int i = 0; i < SHARDED_HPAS; i++) {
+                CpuWorkload w = CpuWorkload.create(node, ns.name(), "s" + i, 2, CpuWorkload.Shape.of("20m", Duration.ofSeconds(5)));
+                loads.add(w);
+                w.demand(20); // 10m a pod: 50 %, the target
+            }
+            // no HPA of this phase yet: during the rollout the old leader and the new members both sync (docs/install.md)
+            release.upgrade(Map.of("sharding.enabled", true, "replicaCount", 3));
+            Instant steady = awaitThreeMembers(null);
+            t.mark("helm upgrade sharding.enabled=true replicaCount=3: members " + release.shardViews().keySet());
+            loads.forEach(w -> NodeHpas.create(node.adminClient(), HpaApi.BUILTIN, ns.name(), NodeHpas.cpuHpa(w.name(), 2, 6, 300)));
+            await("each HPA synced twice and reading its metric").atMost(LONG).pollInterval(Duration.ofSeconds(1)).until(() ->
+                    syncs(ns, steady).values().stream().filter(s -> s.size() >= 2).count() == SHARDED_HPAS && loads.stream()
+                            .allMatch(w -> "True ValidMetricFound".equals(NodeHpas.condition(NodeHpas.read(node.adminClient(), HpaApi.BUILTIN, ns.name(), w.name()), "ScalingActive"))));
+            Map<String, List<AuditEvent>> before = syncs(ns, steady);
+            Map<String, java.util.SortedSet<String>> owners = new TreeMap<>();
+            before.forEach((hpa, s) -> owners.put(hpa, s.stream().map(AuditEvent::podName).collect(Collectors.toCollection(TreeSet::new))));
+            assertThat(owners.values()).as("each HPA synced by one replica in steady state: %s", owners).allMatch(o -> o.size() == 1);
+            String victim = owners.values().stream().map(o -> o.first()).collect(Collectors.groupingBy(o -> o, Collectors.counting()))
+                    .entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+            List<String> itsHpas = owners.keySet().stream().filter(h -> owners.get(h).contains(victim)).toList();
+
+            loads.forEach(w -> w.demand(30)); // 15m a pod: 75 %, 3 replicas
+            // its log to its end (the shutdown's), before the pod and its log are gone
+            var victimLog = node.adminClient().pods().inNamespace(release.namespace()).withName(victim)
+                    .watchLog(newOutputStream(node.directory().resolve("logs").resolve(release.name() + "-" + victim + ".log")));
+            Instant deleted = Instant.now();
+            node.adminClient().pods().inNamespace(release.namespace()).withName(victim).delete();
+            t.mark("demand 30m each; deleted " + victim + ", the owner of " + itsHpas + " (owners " + owners + ")");
+            await("the deleted pod's HPAs synced by the others").atMost(LONG).pollInterval(Duration.ofSeconds(1)).until(() -> itsHpas.stream()
+                    .allMatch(h -> syncs(ns, deleted).getOrDefault(h, List.of()).stream().anyMatch(e -> !victim.equals(e.podName()))));
+            t.mark("the deleted pod's HPAs synced by the others");
+            Instant joined = awaitThreeMembers(victim);
+            t.mark("three members again: " + release.readyPods());
+            victimLog.close();
+            node.plane().audit().events(AuditEvent.Filter.all().user(release.user()).pod(victim).resource("leases").writes().since(deleted))
+                    .forEach(e -> t.mark(victim + "'s Lease " + e.verb() + " at +" + Duration.between(deleted, e.received()).toMillis() + " ms: " + e.code()));
+            await("every HPA synced since").atMost(LONG).pollInterval(Duration.ofSeconds(1)).until(() -> syncs(ns, joined).size() == SHARDED_HPAS);
+            t.mark("every HPA synced since; replicas " + loads.stream().map(w -> w.name() + "=" + w.replicas()).toList());
+
+            // the issue's bound: the lease and a period, plus the claim's two retry periods (the others see a Lease change up
+            // to a retry period late, and claim in one more step); the replacement pod's join right after hands some HPAs
+            // over again, with their place in the schedule (shard.Handover), so it adds no period
+            Duration bound = LEASE.plus(PERIOD).plus(RETRY.multipliedBy(2));
+            Map<String, List<AuditEvent>> all = syncs(ns, steady);
+            Map<String, Duration> longestGap = new TreeMap<>();
+            all.forEach((hpa, s) -> {
+                Duration gap = Duration.ZERO;
+                Instant gapFrom = steady;
+                for (int i = 1; i < s.size(); i++) {
+                    Duration d = Duration.between(s.get(i - 1).received(), s.get(i).received());
+                    if (d.compareTo(gap) > 0) {
+                        gap = d;
+                        gapFrom = s.get(i - 1).received();
+                    }
+                }
+                longestGap.put(hpa, gap);
+                AuditEvent taken = s.stream().filter(e -> e.received().isAfter(deleted) && !victim.equals(e.podName())).findFirst().orElseThrow();
+                t.mark(hpa + ": synced by " + owners.get(hpa) + ", after the delete first by " + taken.podName() + " at +"
+                        + Duration.between(deleted, taken.received()).toMillis() + " ms; syncs by " + s.stream().map(AuditEvent::podName).distinct().toList()
+                        + "; longest gap " + gap.toMillis() + " ms, from +" + Duration.between(deleted, gapFrom).toMillis() + " ms");
+            });
+            assertThat(longestGap).as("each HPA's longest time unsynced, at most the lease duration, a period and two retry periods (%s)", bound)
+                    .allSatisfy((hpa, gap) -> assertThat(gap).isLessThanOrEqualTo(bound));
+            assertThat(twoWriters(ns, steady)).as("HPAs written by two replicas less than a period apart").isEmpty();
+        } finally {
+            loads.forEach(CpuWorkload::close);
+        }
+    }
+
+    /** Waits until three Ready pods (none named {@code gone}) each publish the three as their view; returns when they did. */
+    private Instant awaitThreeMembers(String gone) {
+        await("three members, each acting on the three").atMost(LONG).pollInterval(Duration.ofSeconds(1)).until(() -> {
+            List<String> pods = release.readyPods();
+            Map<String, java.util.SortedSet<String>> views = release.shardViews();
+            return pods.size() == 3 && !pods.contains(gone) && pods.stream().allMatch(p -> views.containsKey(p) && views.get(p).equals(new TreeSet<>(pods)));
+        });
+        return Instant.now();
+    }
+
+    /**
+     * The controller's syncs of each HPA of the namespace since then, in order: its queries of its pods' metrics
+     * ({@code labelSelector=app=NAME}, the workload's selector).
+     */
+    private Map<String, List<AuditEvent>> syncs(TestNamespace ns, Instant since) {
+        Map<String, List<AuditEvent>> by = new TreeMap<>();
+        for (AuditEvent e : node.plane().audit().events(AuditEvent.Filter.all().user(release.user()).namespace(ns.name()).since(since))) {
+            Matcher m = e.isPodMetricsQuery() ? SELECTOR.matcher(URLDecoder.decode(e.requestUri(), StandardCharsets.UTF_8)) : null;
+            if (m != null && m.find()) {
+                by.computeIfAbsent(m.group(1), k -> new ArrayList<>()).add(e);
+            }
+        }
+        by.values().forEach(s -> s.sort(Comparator.comparing(AuditEvent::received)));
+        return by;
+    }
+
+    /**
+     * Each write of an HPA's status or its workload's scale following one by another replica within one period: less than
+     * {@link #SAME_PERIOD} after it. Syncs are due at the HPA's slots, a period apart, on whichever replica; a write lands
+     * after the sync's reads, whose time varies with the load, so two syncs a period apart may write a little less than a
+     * period apart. The fault this found (before the handover) wrote 7.9 s apart.
+     */
+    private List<String> twoWriters(TestNamespace ns, Instant since) {
+        List<AuditEvent> writes = new ArrayList<>(node.plane().audit().events(AuditEvent.Filter.all().user(release.user()).namespace(ns.name())
+                .since(since).writes().and(e -> "status".equals(e.subresource()) && "horizontalpodautoscalers".equals(e.resource())
+                        || "scale".equals(e.subresource()) && "deployments".equals(e.resource()))));
+        writes.sort(Comparator.comparing(AuditEvent::received));
+        Map<String, AuditEvent> previous = new HashMap<>();
+        List<String> out = new ArrayList<>();
+        for (AuditEvent e : writes) {
+            AuditEvent p = previous.put(e.name(), e);
+            if (p != null && !java.util.Objects.equals(p.podName(), e.podName()) && Duration.between(p.received(), e.received()).compareTo(SAME_PERIOD) < 0) {
+                out.add(e.name() + ": " + p.podName() + " at " + p.received() + ", " + e.podName() + " at " + e.received());
+            }
+        }
+        return out;
+    }
+
+    private static java.io.OutputStream newOutputStream(java.nio.file.Path file) {
+        try {
+            return java.nio.file.Files.newOutputStream(file);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 
