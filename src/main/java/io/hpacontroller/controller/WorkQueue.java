@@ -376,13 +376,14 @@ public final class WorkQueue {
     /**
      * Handed over to this replica ({@code --sharding}): due at {@code dueEpochMillis} (its previous holder's schedule) and a
      * period after {@code syncedBeforeEpochMillis} (Long.MIN_VALUE: none), or now when that passed; then at its cadence.
+     * Returns whether a worker holds the key, taken at its old due (it is put at the handed-over due once that worker is done).
      */
-    public void handOver(HpaKey key, long dueEpochMillis, long syncedBeforeEpochMillis) {
+    public boolean handOver(HpaKey key, long dueEpochMillis, long syncedBeforeEpochMillis) {
         lock.lock();
         try {
             KeyState k = keys.get(key);
             if (k == null || shuttingDown || k.state == State.PROCESSING_FORGOTTEN) {
-                return;
+                return false;
             }
             long due = dueEpochMillis == Long.MIN_VALUE ? Long.MIN_VALUE : cadence.dueAt(key, dueEpochMillis);
             if (syncedBeforeEpochMillis != Long.MIN_VALUE) {
@@ -392,10 +393,11 @@ public final class WorkQueue {
             k.dueKnown = true;
             if (k.isProcessing() || k.state == State.BEFORE_START && begunAt == null) {
                 k.handedOver = true;
-                return;
+                return k.isProcessing();
             }
             unqueue(k);
             scheduleAt(k, Math.max(ticker.nanos(), due));
+            return false;
         } finally {
             lock.unlock();
         }

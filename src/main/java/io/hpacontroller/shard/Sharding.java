@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -235,6 +236,7 @@ public final class Sharding implements AutoCloseable {
             return own.keySet();
         });
         List<MemberLease> seen = membership.seen();
+        Map<HpaKey, long[]> handed = new HashMap<>();
         for (HpaKey key : gained) {
             long due = own.get(key);
             long syncedBefore = Long.MIN_VALUE;
@@ -247,19 +249,32 @@ public final class Sharding implements AutoCloseable {
                 if (h == Handover.GARBLED) {
                     syncedBefore = Math.max(syncedBefore, renewed);
                 } else if (h != null) {
-                    long handed = h.dueOf(key);
-                    due = Math.max(due, handed);
-                    syncedBefore = handed == Long.MIN_VALUE && h.capped() ? Math.max(syncedBefore, h.releasedAt()) : syncedBefore;
+                    long dueThere = h.dueOf(key);
+                    due = Math.max(due, dueThere);
+                    syncedBefore = dueThere == Long.MIN_VALUE && h.capped() ? Math.max(syncedBefore, h.releasedAt()) : syncedBefore;
                 }
                 if (!live.containsKey(m.identity()) && m.identity().equals(Ring.owner(key, m.view()))) {
                     syncedBefore = Math.max(syncedBefore, renewed + settings.renewDeadline().toMillis()); // expired holding it
                 }
             }
             if (due != Long.MIN_VALUE || syncedBefore != Long.MIN_VALUE) {
-                q.handOver(key, due, syncedBefore);
+                handed.put(key, new long[] {due, syncedBefore});
             }
         }
-        claims.admit(gained, ticker.nanos());
+        // under the claims' lock, so that no worker's begin comes between a key's handover and its admission: one that took
+        // the key once it was placed is admitted (a refusal would put it a slot or two later: 45 s unsynced on the real
+        // node); one that had taken it before (its old due) is refused, and the queue puts it at the handed-over due
+        synchronized (claims) {
+            long at = ticker.nanos();
+            List<HpaKey> takenBefore = new ArrayList<>();
+            handed.forEach((key, d) -> {
+                if (q.handOver(key, d[0], d[1])) {
+                    takenBefore.add(key);
+                }
+            });
+            claims.admit(takenBefore, ticker.nanos() + 1);
+            claims.admit(gained, at);
+        }
     }
 
     /** A member's handover, parsed once per text; one released after its Lease's renew time is not believed. */
