@@ -180,12 +180,7 @@ class SampleCadenceTest {
             Node node = new Node(1, 15_000, phaseOfHpa0 - after, 0.2);
             Hpas hpas = new Hpas(1, T0);
             hpas.probe = true;
-            long at = hpas.convergedAt(node, T0, T0 + 20 * PERIOD, 15_000);
-            assertThat(at - T0).as("%d ms after the scrape: converged within 12 periods", after).isBetween(0L, 12 * PERIOD);
-            hpas.runUntil(node, at + 10 * PERIOD);
-            assertPaced(hpas.syncs.get(0));
-            assertThat(hpas.syncs.get(0).stream().filter(t -> t >= at + PERIOD).toList()).as("then within 2 s + the window after the scrape")
-                    .hasSizeGreaterThanOrEqualTo(8).allSatisfy(t -> assertThat(Math.floorMod(t - node.phase, 15_000)).isLessThanOrEqualTo(4_000));
+            assertConvergesThenSyncsAfterTheScrape(node, hpas, 12, after + " ms after the scrape");
         }
     }
 
@@ -200,13 +195,18 @@ class SampleCadenceTest {
             hpas.next[1] = T0 + 3_300;
             hpas.next[2] = T0 + 7_700;
             hpas.next[3] = T0 + 12_100;
-            long at = hpas.convergedAt(node, T0, T0 + 20 * PERIOD, 15_000);
-            assertThat(at - T0).as("the scrape at %d ms: converged within 10 periods", scrape).isBetween(0L, 10 * PERIOD);
-            hpas.runUntil(node, at + 10 * PERIOD);
-            assertPaced(hpas.syncs.get(0));
-            assertThat(hpas.syncs.get(0).stream().filter(t -> t >= at + PERIOD).toList()).as("then within 2 s + the window after the scrape")
-                    .hasSizeGreaterThanOrEqualTo(8).allSatisfy(t -> assertThat(Math.floorMod(t - node.phase, 15_000)).isLessThanOrEqualTo(4_000));
+            assertConvergesThenSyncsAfterTheScrape(node, hpas, 10, "the scrape at " + scrape + " ms");
         }
+    }
+
+    /** HPA 0 converges within {@code periods} periods of T0, then syncs paced and within 2 s + the window after each scrape. */
+    private static void assertConvergesThenSyncsAfterTheScrape(Node node, Hpas hpas, int periods, String where) {
+        long at = hpas.convergedAt(node, T0, T0 + 20 * PERIOD, 15_000);
+        assertThat(at - T0).as("%s: converged within %d periods", where, periods).isBetween(0L, periods * PERIOD);
+        hpas.runUntil(node, at + 10 * PERIOD);
+        assertPaced(hpas.syncs.get(0));
+        assertThat(hpas.syncs.get(0).stream().filter(t -> t >= at + PERIOD).toList()).as("then within 2 s + the window after the scrape")
+                .hasSizeGreaterThanOrEqualTo(8).allSatisfy(t -> assertThat(Math.floorMod(t - node.phase, 15_000)).isLessThanOrEqualTo(4_000));
     }
 
     private static void assertPaced(List<Long> syncs) {
