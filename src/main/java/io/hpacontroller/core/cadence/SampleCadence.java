@@ -2,7 +2,9 @@ package io.hpacontroller.core.cadence;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -32,7 +34,8 @@ import java.util.Optional;
  *       {@value #AGREE_PERCENT} % of the larger candidate's window is new (about 3 of its periods).</li>
  * </ul>
  * Memory: a bounded window ({@value #HISTORY_MILLIS} ms, at most {@value #PER_SECOND} intervals ending in one second),
- * per pipeline, whatever the number of HPAs. The estimate is computed again at most once a second.
+ * per pipeline, whatever the number of HPAs. The estimate is computed again at most once a second for each interval
+ * assumed (HPAs of different periods on one pipeline do not recompute it at each other's syncs).
  * Our own code, not a library's: no library estimates a phase from interval censored observations.
  * Times are epoch milliseconds. Thread-safe: the workers of the live controller observe concurrently.
  */
@@ -93,9 +96,13 @@ public final class SampleCadence {
     private final ArrayDeque<Proof> proofs = new ArrayDeque<>();
     private long lastSecond = Long.MIN_VALUE;
     private int inLastSecond;
-    private long computedAt = Long.MIN_VALUE / 2;
-    private long computedFor;
-    private Estimate computed;
+    /** The latest estimate for each interval assumed (the HPAs' periods, 0: none), and when it was computed. */
+    private final Map<Long, Computed> computed = new HashMap<>();
+    /** At most this many intervals' estimates are kept (more: all are computed again). */
+    private static final int MAX_COMPUTED = 16;
+
+    private record Computed(long at, Estimate estimate) {
+    }
     /** The last converged estimate, and when it was learned ({@link #held}). */
     private Estimate held;
     private long heldSince;
@@ -130,12 +137,15 @@ public final class SampleCadence {
      * ({@link FreshSlots#next}) until its intervals are narrow enough to vote.
      */
     public synchronized Optional<Estimate> estimate(long now, long assumed) {
-        if (now - computedAt >= 1000 || now < computedAt || assumed != computedFor) {
-            computed = held(compute(now, assumed), now);
-            computedAt = now;
-            computedFor = assumed;
+        Computed last = computed.get(assumed);
+        if (last == null || now - last.at() >= 1000 || now < last.at()) {
+            if (computed.size() >= MAX_COMPUTED) {
+                computed.clear();
+            }
+            last = new Computed(now, held(compute(now, assumed), now));
+            computed.put(assumed, last);
         }
-        return Optional.ofNullable(computed);
+        return Optional.ofNullable(last.estimate());
     }
 
     /**
