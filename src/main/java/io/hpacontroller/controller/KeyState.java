@@ -40,11 +40,11 @@ final class KeyState {
     /** The period the pace counts it at (nanoseconds), 0 while not counted. */
     long pacedPeriod;
     /**
-     * When its next sync is due on this replica's schedule (ticker time), if {@link #dueKnown}: after its last sync here
-     * (at least a period after that sync was due), or handed over with it ({@link WorkQueue#handOver}).
+     * When its next sync is due on this replica's schedule (ticker time; {@link #NO_DUE}: not known): after its last sync
+     * here (at least a period after that sync was due), or handed over with it ({@link WorkQueue#handOver}).
      */
-    long syncDue;
-    boolean dueKnown;
+    long syncDue = NO_DUE;
+    static final long NO_DUE = Long.MIN_VALUE;
     /** Handed over while a worker had it or before the queue started: due at {@link #syncDue} when the worker is done or at the start. */
     boolean handedOver;
 

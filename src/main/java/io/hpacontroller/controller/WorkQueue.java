@@ -361,7 +361,6 @@ public final class WorkQueue {
             long next = cadence.nextDue(key, k.last.due(), k.last.started());
             if (synced) {
                 k.syncDue = next;
-                k.dueKnown = true;
             }
             if (k.handedOver) {
                 k.handedOver = false;
@@ -390,7 +389,6 @@ public final class WorkQueue {
                 due = Math.max(due, cadence.tickerAt(syncedBeforeEpochMillis) + cadence.period(key));
             }
             k.syncDue = due;
-            k.dueKnown = true;
             if (k.isProcessing() || k.state == State.BEFORE_START && begunAt == null) {
                 k.handedOver = true;
                 return k.isProcessing();
@@ -408,7 +406,7 @@ public final class WorkQueue {
         lock.lock();
         try {
             for (KeyState k : keys.values()) {
-                action.accept(k.key, k.dueKnown ? cadence.epochMillisAt(k.syncDue) : Long.MIN_VALUE);
+                action.accept(k.key, k.syncDue == KeyState.NO_DUE ? Long.MIN_VALUE : cadence.epochMillisAt(k.syncDue));
             }
         } finally {
             lock.unlock();
