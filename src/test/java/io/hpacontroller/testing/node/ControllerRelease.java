@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.LocalPortForward;
+import io.fabric8.kubernetes.client.dsl.LogWatch;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.hpacontroller.explain.ControllerLink;
 import io.hpacontroller.ops.DecisionsJson;
@@ -205,6 +206,19 @@ public final class ControllerRelease implements AutoCloseable {
     /** A pod's log (the controller's output). */
     public String log(String pod) {
         return admin().pods().inNamespace(namespace).withName(pod).getLog();
+    }
+
+    /**
+     * Follows a pod's log into the node's logs directory ({@code RELEASE-POD.log}, as {@link #saveLogs}) until closed or the
+     * pod is gone: the log of a pod about to be deleted, to its end.
+     */
+    public LogWatch followLog(String pod) {
+        Path file = node.directory().resolve("logs").resolve(name + "-" + pod + ".log");
+        try {
+            return admin().pods().inNamespace(namespace).withName(pod).watchLog(Files.newOutputStream(file));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** Writes each controller pod's log to the node's logs directory ({@code RELEASE-POD.log}), for after the test. */

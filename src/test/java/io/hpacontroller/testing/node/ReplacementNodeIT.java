@@ -249,8 +249,7 @@ class ReplacementNodeIT {
 
             loads.forEach(w -> w.demand(30)); // 15m a pod: 75 %, 3 replicas
             // its log to its end (the shutdown's), before the pod and its log are gone
-            var victimLog = node.adminClient().pods().inNamespace(release.namespace()).withName(victim)
-                    .watchLog(newOutputStream(node.directory().resolve("logs").resolve(release.name() + "-" + victim + ".log")));
+            var victimLog = release.followLog(victim);
             Instant deleted = Instant.now();
             node.adminClient().pods().inNamespace(release.namespace()).withName(victim).delete();
             t.mark("demand 30m each; deleted " + victim + ", the owner of " + itsHpas + " (owners " + owners + ")");
@@ -341,14 +340,6 @@ class ReplacementNodeIT {
             }
         }
         return out;
-    }
-
-    private static java.io.OutputStream newOutputStream(java.nio.file.Path file) {
-        try {
-            return java.nio.file.Files.newOutputStream(file);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
     }
 
     private static io.fabric8.kubernetes.api.model.apps.Deployment crashing() {
