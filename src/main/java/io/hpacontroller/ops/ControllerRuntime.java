@@ -292,6 +292,11 @@ public final class ControllerRuntime implements AutoCloseable {
         return healthServer == null ? -1 : healthServer.port();
     }
 
+    /** Whether the metrics and health ports (those configured) no longer listen. */
+    boolean endpointsClosed() {
+        return (metricsServer == null || metricsServer.isClosed()) && (healthServer == null || healthServer.isClosed());
+    }
+
     /** Blocks until {@link #close} has finished. */
     public void awaitStopped() throws InterruptedException {
         stopped.await();

@@ -371,6 +371,11 @@ public final class EndpointServer implements AutoCloseable {
         };
     }
 
+    /** Whether the listening socket is closed: a test cannot tell by connecting, since a parallel test may bind the freed port. */
+    boolean isClosed() {
+        return listener.isClosed();
+    }
+
     @Override
     public void close() {
         closed = true;

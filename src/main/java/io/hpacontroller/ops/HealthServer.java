@@ -36,6 +36,10 @@ public final class HealthServer implements AutoCloseable {
         return server.port();
     }
 
+    boolean isClosed() {
+        return server.isClosed();
+    }
+
     @Override
     public void close() {
         server.close();
