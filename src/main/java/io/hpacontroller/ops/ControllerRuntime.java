@@ -129,7 +129,7 @@ public final class ControllerRuntime implements AutoCloseable {
         this.controller = new HorizontalController(client, settings.options(), clock, gate);
         if (sharding != null) {
             controller.claimThrough(sharding.claims());
-            sharding.schedule(controller.queue());
+            sharding.schedule(controller.queue(), controller.ownedKeys());
             ShardMetrics.register(registry, sharding, controller, gate);
         }
         controller.addListener(new ControllerMetrics(registry, controller, this::isLeader, lease == null ? "" : lease.name()));

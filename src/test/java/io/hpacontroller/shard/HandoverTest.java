@@ -1,5 +1,6 @@
 package io.hpacontroller.shard;
 
+import io.hpacontroller.controller.OwnedKeys;
 import io.hpacontroller.controller.PhasedCadence;
 import io.hpacontroller.controller.WorkQueue;
 import io.hpacontroller.core.HpaKey;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -82,6 +84,10 @@ class HandoverTest {
         final Sharding sharding;
         final WorkQueue queue;
         long nextStep;
+        /** When it last lost each key (ms since the start). */
+        final Map<HpaKey, Long> lostAt = new HashMap<>();
+        /** Keys its workers took and were refused (not its own any more, or not yet). */
+        int refused;
         /** When its workers start (ticker time): a process's informers sync before they do. */
         final long workersFrom;
         boolean running = true;
@@ -91,8 +97,23 @@ class HandoverTest {
             this.sharding = new Sharding(leases, new LeaseSettings("hpa-controller", "hpa-controller", id, LEASE, Duration.ofSeconds(10), RETRY),
                     time, time);
             this.queue = new WorkQueue(time, new PhasedCadence(PERIOD, time, time), time.nanos());
-            keys.forEach(k -> queue.add(k));
-            sharding.schedule(queue);
+            sharding.schedule(queue, new OwnedKeys() { // the queue holds only the keys this replica owns
+                @Override
+                public Collection<HpaKey> all() {
+                    return keys;
+                }
+
+                @Override
+                public void gained(HpaKey key) {
+                    queue.add(key);
+                }
+
+                @Override
+                public void lost(HpaKey key) {
+                    queue.forget(key);
+                    lostAt.put(key, time.elapsed().toMillis());
+                }
+            });
             nextStep = time.nanos();
             workersFrom = time.nanos() + workersAfter.toNanos();
         }
@@ -115,6 +136,7 @@ class HandoverTest {
                     queue.done(key);
                     sharding.claims().end(key);
                 } else {
+                    refused++;
                     queue.skipped(key);
                 }
             }
