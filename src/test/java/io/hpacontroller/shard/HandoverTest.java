@@ -226,6 +226,39 @@ class HandoverTest {
     }
 
     @Test
+    void eachQueueHoldsOnlyItsOwnKeysAJoinersGainedKeysEnterAtTheirHandedDueAndTheLosersNeverSyncThemAgain() {
+        settle();
+        run(Duration.ofSeconds(15));
+        for (Replica r : replicas.values()) {
+            assertThat(keys).as(r.id + " queues exactly the keys it owns")
+                    .allMatch(k -> r.queue.isTracked(k) == r.sharding.claims().owns(k));
+        }
+        Map<String, Integer> refusedBefore = new HashMap<>();
+        replicas.forEach((id, r) -> refusedBefore.put(id, r.refused));
+        run(PERIOD.multipliedBy(2));
+        replicas.forEach((id, r) -> assertThat(r.refused).as(id + ": no pop of another's key in a steady period")
+                .isEqualTo(refusedBefore.get(id)));
+
+        long join = time.elapsed().toMillis();
+        Replica d = join("node-d");
+        run(Duration.ofSeconds(45));
+        List<HpaKey> gained = keys.stream().filter(k -> d.sharding.claims().owns(k)).toList();
+        assertThat(gained).as("about a quarter moved to the joiner").hasSizeBetween(5, 30);
+        for (HpaKey key : gained) {
+            List<Sync> s = syncs.get(key);
+            int first = s.indexOf(s.stream().filter(x -> x.by().equals("node-d")).findFirst().orElseThrow());
+            Sync before = s.get(first - 1);
+            Replica loser = replicas.get(before.by());
+            assertThat(s.get(first).atMillis() - before.atMillis()).as(key + ": synced here at the due its holder handed over")
+                    .isBetween(PERIOD.toMillis(), PERIOD.plus(TICK).toMillis());
+            assertThat(s.subList(first, s.size())).as(key + ": only the joiner syncs it since").allMatch(x -> x.by().equals("node-d"));
+            assertThat(loser.lostAt.get(key)).as(key + " left its loser's queue").isBetween(join, before.atMillis() + PERIOD.toMillis());
+            assertThat(loser.queue.isTracked(key)).isFalse();
+        }
+        assertThat(closestTwoWriters()).isGreaterThanOrEqualTo(PERIOD.toMillis());
+    }
+
+    @Test
     void aKilledReplicasHpasAreSyncedByTheOthersWithinTheLeaseAndAPeriod() {
         settle();
         Replica c = replicas.get("node-c");
