@@ -52,7 +52,7 @@ final class QueueFeed implements Informers.HpaEvents, OwnedKeys {
     private final UnsyncedHpaSelectors unsynced;
     /** Which HPAs go into the queue: every one, or with {@code --sharding} the ones this replica owns. */
     private volatile SyncClaims claims = SyncClaims.ALL;
-    private ScheduledExecutorService sweeper;
+    private volatile ScheduledExecutorService sweeper;
 
     QueueFeed(WorkQueue queue, Informers informers, ControllerOptions options, HpaSelectorIndex selectors, HpaControlsCache controls,
               Instant processStart, Shadow shadow, UnsyncedHpaSelectors unsynced, Consumer<HpaKey> forget) {
@@ -107,13 +107,24 @@ final class QueueFeed implements Informers.HpaEvents, OwnedKeys {
             return;
         }
         if (!claims.queues(key)) {
-            unsynced.refreshOther(key, informers::lookup); // its selector counts in the AmbiguousSelector check
+            refreshOther(key);
             return;
         }
         if (createdSinceStart(hpa)) {
             this.queue.addChanged(key, periodOf(key, hpa));
         } else {
             this.queue.add(key, periodOf(key, hpa));
+        }
+    }
+
+    /**
+     * Another replica's HPA: its selector counts in the AmbiguousSelector check of the HPAs synced here. Only once the
+     * workers started: the sweep then records every one (before, nothing is synced here, and a target's scale could
+     * cost a GET while the workload informers have not synced).
+     */
+    private void refreshOther(HpaKey key) {
+        if (sweeper != null) {
+            unsynced.refreshOther(key, informers::lookup);
         }
     }
 
@@ -143,7 +154,7 @@ final class QueueFeed implements Informers.HpaEvents, OwnedKeys {
         if (claims.queues(key)) {
             this.queue.addChanged(key, periodOf(key, hpa));
         } else if (specChanged) {
-            unsynced.refreshOther(key, informers::lookup); // its target may have changed
+            refreshOther(key); // its target may have changed
         }
     }
 
@@ -236,6 +247,6 @@ final class QueueFeed implements Informers.HpaEvents, OwnedKeys {
         } else {
             queue.forget(key);
         }
-        unsynced.refreshOther(key, informers::lookup); // its selector still counts in the AmbiguousSelector check
+        refreshOther(key);
     }
 }
