@@ -130,6 +130,7 @@ public final class ControllerRuntime implements AutoCloseable {
         if (sharding != null) {
             controller.claimThrough(sharding.claims());
             sharding.schedule(controller.queue(), controller.ownedKeys());
+            sharding.flushBeforeRenewing(controller::flushEvents);
             ShardMetrics.register(registry, sharding, controller, gate);
         }
         controller.addListener(new ControllerMetrics(registry, controller, this::isLeader, lease == null ? "" : lease.name()));

@@ -62,6 +62,14 @@ public final class Sharding implements AutoCloseable {
     private volatile WorkQueue queue;
     /** What puts the keys this replica gains into the queue and takes the ones it loses out. */
     private volatile OwnedKeys share;
+    /** The writes queued by syncs and not yet sent (events), flushed before a lapsed replica renews. */
+    private volatile QueuedWrites queuedWrites = timeout -> { };
+
+    /** Writes queued by syncs to be sent later (the controller's events). */
+    public interface QueuedWrites {
+        /** Waits until the writes queued so far are sent, or dropped at the gate, up to the timeout. */
+        void flush(Duration timeout) throws InterruptedException;
+    }
     /** What this replica's Lease hands over (null: nothing), its text, and until when (epoch ms) it is published. */
     private Handover handover;
     private String handoverText;
@@ -95,6 +103,15 @@ public final class Sharding implements AutoCloseable {
     public void schedule(WorkQueue queue, OwnedKeys share) {
         this.share = share;
         this.queue = queue;
+    }
+
+    /**
+     * The controller's queued writes (before {@link #start}): a replica whose Lease lapsed renews only once those queued
+     * before are sent or dropped (ShardingIT: an event recorded before a SIGSTOP was posted after the Lease expired,
+     * once the replica had renewed, 12 ms before it could own an HPA again).
+     */
+    public void flushBeforeRenewing(QueuedWrites queuedWrites) {
+        this.queuedWrites = queuedWrites;
     }
 
     /** Starts on a thread of its own: one {@link #step} every retry period until closed. */
@@ -175,6 +192,7 @@ public final class Sharding implements AutoCloseable {
     private boolean drainedAll() {
         try {
             if (claims.drain(settings.renewDeadline().dividedBy(2))) {
+                queuedWrites.flush(settings.renewDeadline().dividedBy(2)); // its events, recorded before: they meet the shut gate
                 return true;
             }
         } catch (InterruptedException e) {
