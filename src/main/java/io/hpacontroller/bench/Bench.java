@@ -70,6 +70,7 @@ public final class Bench {
     private final PrintWriter log;
     private int replicas = 1;
     private boolean baseline;
+    private boolean pinCores;
 
     /**
      * @param duration   how long the capacity is measured (zero: not at all)
@@ -97,6 +98,15 @@ public final class Bench {
     public Bench withReplicas(int replicas, boolean baseline) {
         this.replicas = replicas;
         this.baseline = baseline;
+        return this;
+    }
+
+    /**
+     * {@code --pin-cores}: each controller process on a core of its own (replica i on core i-1, the baseline on core 0),
+     * as a pod with a CPU limit of one on a node of its own sees one CPU; the stub runs on every core.
+     */
+    public Bench pinCores(boolean pinCores) {
+        this.pinCores = pinCores;
         return this;
     }
 
@@ -152,11 +162,13 @@ public final class Bench {
     /** The baseline (one replica, its figures as {@code baseline.*}), then the N replicas against a stub of their own. */
     private Result runReplicas() throws Exception {
         Map<String, String> f = world();
+        f.put("cpu_pinning", pinCores ? "each controller process on a core of its own (taskset -c: replica i on core i-1, the baseline on core 0)"
+                : "none (every process on every core)");
         double baselineMs = Double.NaN;
         if (baseline) {
             progress("baseline: one controller process (leader election) against " + hpas + " HPAs, for " + runFor.toSeconds() + " s");
             try (StubProcess stub = new StubProcess(hpas, podsPerHpa)) {
-                Map<String, String> one = new ProcessBench(hpas, workers, syncPeriod, runFor, jvmOptions, log).run(stub);
+                Map<String, String> one = new ProcessBench(hpas, workers, syncPeriod, runFor, jvmOptions, log).pinnedTo(pinCores ? 0 : -1).run(stub);
                 one.forEach((k, v) -> f.put("baseline." + k, v));
                 f.put("baseline.load_average_1m_end", String.format("%.2f", ProcessMeter.loadAverage()));
                 baselineMs = one.get("steady_cpu_ms_per_reconcile").equals("n/a") ? Double.NaN : Double.parseDouble(one.get("steady_cpu_ms_per_reconcile"));
@@ -164,7 +176,7 @@ public final class Bench {
         }
         progress(replicas + " controller processes with --sharding against " + hpas + " HPAs, for " + runFor.toSeconds() + " s");
         try (StubProcess stub = new StubProcess(hpas, podsPerHpa)) {
-            ReplicasBench.Result r = new ReplicasBench(replicas, hpas, workers, syncPeriod, runFor, jvmOptions, log).run(stub);
+            ReplicasBench.Result r = new ReplicasBench(replicas, hpas, workers, syncPeriod, runFor, jvmOptions, log).pinned(pinCores).run(stub);
             f.putAll(r.figures());
             f.put("load_average_1m_end", String.format("%.2f", ProcessMeter.loadAverage()));
             if (baseline) {

@@ -62,6 +62,11 @@ public final class BenchCommand implements Callable<Integer> {
                     + " then compare each replica's CPU per reconcile with that one's (default: ${DEFAULT-VALUE})")
     boolean baseline;
 
+    @Option(names = "--pin-cores", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true", defaultValue = "false",
+            description = "with --replicas N >= 2: each controller process on a core of its own (taskset -c; the baseline on one too), as a"
+                    + " pod with a CPU limit of 1 on a node of its own; needs N cores (default: ${DEFAULT-VALUE})")
+    boolean pinCores;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -76,6 +81,11 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if (replicas == 1 && baseline) {
             throw new CommandLine.ParameterException(cl, "--baseline compares N replicas with one: it needs --replicas 2 or more");
+        }
+        int cores = Runtime.getRuntime().availableProcessors();
+        if (pinCores && (replicas < 2 || replicas > cores)) {
+            throw new CommandLine.ParameterException(cl, "--pin-cores gives each of --replicas N >= 2 processes a core of its own: N must be 2 to "
+                    + cores + " here, got " + replicas);
         }
         if (replicas > 1 && runFor.isZero()) {
             throw new CommandLine.ParameterException(cl, "--replicas " + replicas + " measures the controller processes: --run-for must be positive");
@@ -104,7 +114,7 @@ public final class BenchCommand implements Callable<Integer> {
             options.addAll(List.of(jvmOptions.trim().split("\\s+")));
         }
         PrintWriter out = cl.getOut();
-        new Bench(hpas, podsPerHpa, duration, workers, syncPeriod, runFor, options, out).withReplicas(replicas, baseline).run().print(out);
+        new Bench(hpas, podsPerHpa, duration, workers, syncPeriod, runFor, options, out).withReplicas(replicas, baseline).pinCores(pinCores).run().print(out);
         return 0;
     }
 }

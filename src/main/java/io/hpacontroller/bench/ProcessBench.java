@@ -34,6 +34,8 @@ final class ProcessBench {
     private final Duration runFor;
     private final List<String> jvmOptions;
     private final PrintWriter log;
+    /** The core the controller process is pinned to; -1: none. */
+    private int cpu = -1;
 
     ProcessBench(int hpas, int workers, Duration syncPeriod, Duration runFor, List<String> jvmOptions, PrintWriter log) {
         this.hpas = hpas;
@@ -42,6 +44,12 @@ final class ProcessBench {
         this.runFor = runFor;
         this.jvmOptions = List.copyOf(jvmOptions);
         this.log = log;
+    }
+
+    /** Pins the controller process to core {@code cpu} ({@code bench --pin-cores}). */
+    ProcessBench pinnedTo(int cpu) {
+        this.cpu = cpu;
+        return this;
     }
 
     /** A moment of the run: seconds since the process started, its CPU seconds, what the stub and /metrics said. */
@@ -55,7 +63,7 @@ final class ProcessBench {
         f.put("sync_period_seconds", String.format("%.1f", syncPeriod.toMillis() / 1000.0));
         long startMillis = System.currentTimeMillis();
         long start = System.nanoTime();
-        RunProcess controller = RunProcess.start(jvmOptions, stub.port, workers, syncPeriod, dir);
+        RunProcess controller = RunProcess.start(jvmOptions, stub.port, workers, syncPeriod, dir, null, cpu);
         try {
             double ready = -1;
             StartUpFigures startUp = new StartUpFigures(hpas, syncPeriod, controller.meter);

@@ -30,6 +30,8 @@ final class ReplicasBench {
     private final Duration runFor;
     private final List<String> jvmOptions;
     private final PrintWriter log;
+    /** Each replica pinned to a core of its own ({@code bench --pin-cores}). */
+    private boolean pinned;
 
     ReplicasBench(int replicas, int hpas, int workers, Duration syncPeriod, Duration runFor, List<String> jvmOptions, PrintWriter log) {
         this.replicas = replicas;
@@ -39,6 +41,12 @@ final class ReplicasBench {
         this.runFor = runFor;
         this.jvmOptions = List.copyOf(jvmOptions);
         this.log = log;
+    }
+
+    /** Pins replica i to core i ({@code bench --pin-cores}: as many cores as replicas). */
+    ReplicasBench pinned(boolean pinned) {
+        this.pinned = pinned;
+        return this;
     }
 
     /** A moment of the run: per replica its CPU seconds and reconciles so far; the stub's requests. */
@@ -61,7 +69,7 @@ final class ReplicasBench {
         try {
             for (int i = 0; i < replicas; i++) {
                 Path own = Files.createDirectory(dir.resolve("replica-" + (i + 1)));
-                controllers.add(RunProcess.start(jvmOptions, stub.port, workers, syncPeriod, own, name(i)));
+                controllers.add(RunProcess.start(jvmOptions, stub.port, workers, syncPeriod, own, name(i), pinned ? i : -1));
             }
             double[] ready = new double[replicas];
             Arrays.fill(ready, -1);

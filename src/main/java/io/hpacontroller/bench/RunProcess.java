@@ -46,14 +46,15 @@ final class RunProcess implements AutoCloseable {
      * @param dir        where the kubeconfig and the log go
      */
     static RunProcess start(List<String> jvmOptions, int stubPort, int workers, Duration syncPeriod, Path dir) throws IOException {
-        return start(jvmOptions, stubPort, workers, syncPeriod, dir, null);
+        return start(jvmOptions, stubPort, workers, syncPeriod, dir, null, -1);
     }
 
     /**
      * Starts {@code run}, with {@code --sharding} as the replica {@code identity} (its $POD_NAME, as in a pod) when one is
-     * given, else electing a leader.
+     * given, else electing a leader; pinned to the core {@code cpu} ({@code taskset -c}, which execs the JVM: the same
+     * process, measured as one) when it is not negative.
      */
-    static RunProcess start(List<String> jvmOptions, int stubPort, int workers, Duration syncPeriod, Path dir, String identity)
+    static RunProcess start(List<String> jvmOptions, int stubPort, int workers, Duration syncPeriod, Path dir, String identity, int cpu)
             throws IOException {
         Path kubeconfig = dir.resolve("kubeconfig");
         Files.writeString(kubeconfig, """
@@ -77,6 +78,9 @@ final class RunProcess implements AutoCloseable {
         int health = freePort();
         int metrics = freePort();
         List<String> cmd = new ArrayList<>();
+        if (cpu >= 0) {
+            cmd.addAll(List.of("taskset", "-c", Integer.toString(cpu)));
+        }
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(jvmOptions);
         cmd.addAll(List.of("-cp", controllerClassPath(), Main.class.getName(), "run",

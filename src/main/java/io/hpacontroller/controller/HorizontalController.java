@@ -162,7 +162,7 @@ public final class HorizontalController implements AutoCloseable {
                 kept == null ? HistoryWriter.NONE : kept, selectors), histories, clock);
         this.unsynced = new UnsyncedHpaSelectors(scales, selectors);
         this.shadow = options.shadow() ? new Shadow(options.decisions(), scales, pods, metrics, selectors, clock, options.workers()) : null;
-        this.feed = new QueueFeed(queue, informers, options, selectors, controls, processStart, shadow, this::forget);
+        this.feed = new QueueFeed(queue, informers, options, selectors, controls, processStart, shadow, unsynced, this::forget);
         if (shadow != null) {
             shadow.forgetThrough(this::forget);
         }
@@ -174,9 +174,15 @@ public final class HorizontalController implements AutoCloseable {
         return shadow;
     }
 
-    /** With {@code --sharding}: the HPAs this replica syncs (set before the workers start); every HPA without. */
+    /** With {@code --sharding}: the HPAs this replica queues and syncs (set before the informers start); every HPA without. */
     public void claimThrough(SyncClaims claims) {
         this.claims = Objects.requireNonNull(claims);
+        feed.claimThrough(claims);
+    }
+
+    /** With {@code --sharding}: what the membership tells which HPAs this replica gained and lost. */
+    public OwnedKeys ownedKeys() {
+        return feed;
     }
 
     public void addListener(SyncListener listener) {
@@ -274,9 +280,8 @@ public final class HorizontalController implements AutoCloseable {
     }
 
     /**
-     * Syncs every HPA that is due now, one after the other on the calling thread, and returns what
-     * happened. The workers do the same, one key at a time; tests drive the cadence with this and a
-     * manual ticker.
+     * Syncs every HPA that is due now, one after the other on the calling thread, and returns what happened. The workers
+     * do the same, one key at a time; tests drive the cadence with this and a manual ticker.
      */
     List<SyncReport> syncDue() {
         List<SyncReport> reports = new ArrayList<>();
@@ -293,11 +298,7 @@ public final class HorizontalController implements AutoCloseable {
     private SyncReport sync(WorkQueue.Item item) {
         HpaKey key = item.key();
         if (!claims.begin(key, item.takenAt())) {
-            if (claims.letGo(key)) { // synced here before, another replica's now: what this one kept of it goes stale
-                forget(key);
-            }
-            unsynced.refreshOther(key, informers::lookup); // its selector still counts in the AmbiguousSelector check
-            queue.skipped(key);
+            feed.refused(key);
             return null;
         }
         busy.incrementAndGet();
@@ -362,10 +363,7 @@ public final class HorizontalController implements AutoCloseable {
         return feed.reconciledHere(key) ? listeners.tell(SyncReport.gone(key)) : null;
     }
 
-    /**
-     * Stops taking work and lets in-flight reconciles finish (up to the timeout). The informers keep
-     * running and the queue keeps its keys: {@link #startWorkers} resumes.
-     */
+    /** Stops taking work and lets in-flight reconciles finish (up to the timeout); the informers and the queue keep on: {@link #startWorkers} resumes. */
     public synchronized void stopWorkers(Duration timeout) {
         running.set(false);
         queue.wakeUp();

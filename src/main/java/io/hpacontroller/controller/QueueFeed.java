@@ -8,10 +8,13 @@ import io.hpacontroller.core.controls.HpaControls;
 import io.hpacontroller.core.reconcile.HpaSelectorIndex;
 import io.hpacontroller.hpa.HpaApi;
 import io.hpacontroller.hpa.HpaControlsCache;
+import io.hpacontroller.hpa.UnsyncedHpaSelectors;
 import io.hpacontroller.shadow.Shadow;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executors;
@@ -24,8 +27,13 @@ import java.util.function.Consumer;
  * or one whose spec or controls changed, and the sync period each HPA asks for) and the sweep, a safety net that
  * re-adds every cached HPA the queue does not track. Also registers each HPA's selector and hands autoscaling/v2
  * HPAs to {@link Shadow} mode. A deleted HPA goes to the controller's one forget path.
+ *
+ * <p>With {@code --sharding} only the HPAs this replica owns go into the queue ({@link SyncClaims#queues}; the ones it
+ * gains or loses at a change of view come through {@link OwnedKeys}); another replica's HPA has its target's selector
+ * recorded instead ({@link UnsyncedHpaSelectors#refreshOther}), for the AmbiguousSelector check of the HPAs synced
+ * here: when it is added or its spec changes, and by the sweep once a period (its target's selector may change).
  */
-final class QueueFeed implements Informers.HpaEvents {
+final class QueueFeed implements Informers.HpaEvents, OwnedKeys {
 
     /** The least interval of the sweep ({@link #sweep}). */
     private static final Duration SWEEP_FLOOR = Duration.ofSeconds(1);
@@ -41,11 +49,13 @@ final class QueueFeed implements Informers.HpaEvents {
     private final Shadow shadow;
     /** The controller's one path for an HPA that is gone. */
     private final Consumer<HpaKey> forget;
-    private ScheduledExecutorService sweeper;
+    private final UnsyncedHpaSelectors unsynced;
+    /** Which HPAs go into the queue: every one, or with {@code --sharding} the ones this replica owns. */
+    private volatile SyncClaims claims = SyncClaims.ALL;
+    private volatile ScheduledExecutorService sweeper;
 
     QueueFeed(WorkQueue queue, Informers informers, ControllerOptions options, HpaSelectorIndex selectors, HpaControlsCache controls,
-              Instant processStart, Shadow shadow,
-              Consumer<HpaKey> forget) {
+              Instant processStart, Shadow shadow, UnsyncedHpaSelectors unsynced, Consumer<HpaKey> forget) {
         this.queue = queue;
         this.informers = informers;
         this.options = options;
@@ -54,6 +64,11 @@ final class QueueFeed implements Informers.HpaEvents {
         this.processStart = processStart;
         this.shadow = shadow;
         this.forget = forget;
+        this.unsynced = unsynced;
+    }
+
+    void claimThrough(SyncClaims claims) {
+        this.claims = claims;
     }
 
     /**
@@ -91,10 +106,25 @@ final class QueueFeed implements Informers.HpaEvents {
         if (!queue) {
             return;
         }
+        if (!claims.queues(key)) {
+            refreshOther(key);
+            return;
+        }
         if (createdSinceStart(hpa)) {
             this.queue.addChanged(key, periodOf(key, hpa));
         } else {
             this.queue.add(key, periodOf(key, hpa));
+        }
+    }
+
+    /**
+     * Another replica's HPA: its selector counts in the AmbiguousSelector check of the HPAs synced here. Only once the
+     * workers started: the sweep then records every one (before, nothing is synced here, and a target's scale could
+     * cost a GET while the workload informers have not synced).
+     */
+    private void refreshOther(HpaKey key) {
+        if (sweeper != null) {
+            unsynced.refreshOther(key, informers::lookup);
         }
     }
 
@@ -117,8 +147,14 @@ final class QueueFeed implements Informers.HpaEvents {
     private void updated(HorizontalPodAutoscaler old, HorizontalPodAutoscaler hpa, boolean queue) {
         HpaKey key = HpaKey.of(hpa);
         selectors.register(key, hpa.getMetadata().getNamespace());
-        if (queue && (!Objects.equals(old.getMetadata().getGeneration(), hpa.getMetadata().getGeneration()) || HpaControlsCache.changed(old, hpa))) {
+        boolean specChanged = !Objects.equals(old.getMetadata().getGeneration(), hpa.getMetadata().getGeneration());
+        if (!queue || !specChanged && !HpaControlsCache.changed(old, hpa)) {
+            return;
+        }
+        if (claims.queues(key)) {
             this.queue.addChanged(key, periodOf(key, hpa));
+        } else if (specChanged) {
+            refreshOther(key); // its target may have changed
         }
     }
 
@@ -156,19 +192,61 @@ final class QueueFeed implements Informers.HpaEvents {
         }
     }
 
-    /** Queues every cached HPA the queue does not know about (with the period it was last added with). */
+    /**
+     * Queues every cached HPA the queue does not know about (with the period it was last added with) that goes into it;
+     * with {@code --sharding}, records the selectors of the others' HPAs (nothing when neither the HPA nor its target's
+     * scale changed).
+     */
     void sweep() {
-        if (queues(HpaApi.BUILTIN)) {
-            sweep(informers.keys(HpaApi.BUILTIN));
-        }
-        sweep(informers.keys(HpaApi.MIRROR));
-    }
-
-    private void sweep(List<HpaKey> keys) {
-        for (HpaKey key : keys) {
-            if (!queue.isTracked(key)) {
+        for (HpaKey key : all()) {
+            if (queue.isTracked(key)) {
+                continue;
+            }
+            if (claims.queues(key)) {
                 queue.add(key);
+            } else {
+                unsynced.refreshOther(key, informers::lookup);
             }
         }
+    }
+
+    @Override
+    public Collection<HpaKey> all() {
+        List<HpaKey> keys = new ArrayList<>();
+        if (queues(HpaApi.BUILTIN)) {
+            keys.addAll(informers.keys(HpaApi.BUILTIN));
+        }
+        keys.addAll(informers.keys(HpaApi.MIRROR));
+        return keys;
+    }
+
+    @Override
+    public void gained(HpaKey key) {
+        HorizontalPodAutoscaler hpa = informers.lookup(key);
+        if (hpa != null) {
+            queue.add(key, periodOf(key, hpa));
+        }
+    }
+
+    /**
+     * A worker took the key but may not sync it now (another replica's: ownership changed since it was queued, or this
+     * replica's Lease lapsed): its schedule's due kept, unless it was synced here and is forgotten now.
+     */
+    void refused(HpaKey key) {
+        if (claims.letGo(key)) { // synced here before, another replica's now: what this one kept of it goes stale
+            forget.accept(key);
+        }
+        unsynced.refreshOther(key, informers::lookup); // its selector still counts in the AmbiguousSelector check
+        queue.skipped(key);
+    }
+
+    @Override
+    public void lost(HpaKey key) {
+        if (claims.letGo(key)) { // synced here before: what this one kept of it goes stale
+            forget.accept(key);
+        } else {
+            queue.forget(key);
+        }
+        refreshOther(key);
     }
 }

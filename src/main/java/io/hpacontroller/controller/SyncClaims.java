@@ -3,9 +3,11 @@ package io.hpacontroller.controller;
 import io.hpacontroller.core.HpaKey;
 
 /**
- * Which HPAs this replica may sync now ({@code --sharding}: the ones it claims on the ring). The queue keeps every key;
- * a worker that takes one asks {@link #begin} first and skips the sync when it is refused, and says {@link #end} once
- * the sync is over, so that a replica handing an HPA over can wait for its sync in flight (the drain).
+ * Which HPAs this replica may sync now ({@code --sharding}: the ones it claims on the ring). The queue holds the keys
+ * it {@link #queues} (the ones it owns; the gained and lost ones come through {@link OwnedKeys}); a worker that takes
+ * one still asks {@link #begin} first (ownership may change between the enqueue and the pop) and skips the sync when
+ * it is refused, and says {@link #end} once the sync is over, so that a replica handing an HPA over can wait for its
+ * sync in flight (the drain).
  */
 public interface SyncClaims {
 
@@ -25,6 +27,11 @@ public interface SyncClaims {
             return false;
         }
     };
+
+    /** Whether the informers' events put the HPA in this replica's queue: every HPA here; with sharding, the ones it owns now. */
+    default boolean queues(HpaKey key) {
+        return true;
+    }
 
     /**
      * Whether this replica syncs the HPA now, taken from the queue at ticker time {@code takenAt} (a key taken before it

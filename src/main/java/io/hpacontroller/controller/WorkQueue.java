@@ -143,7 +143,8 @@ public final class WorkQueue {
     }
 
     /**
-     * A new HPA, or the HPA's spec or controls changed: a key never handed out is due at once; any other at the
+     * A new HPA, or the HPA's spec or controls changed: a key never handed out is due at once (one handed over from
+     * another replica and not handed out here yet keeps its handed-over due); any other at the
      * next allowed time ({@link #allowedAfter}) if its next due time is later, or when the worker that has it is done.
      * Its period is the one it was last added with.
      */
@@ -161,10 +162,13 @@ public final class WorkQueue {
                 k.changedMeanwhile = true;
                 return;
             }
-            if (k.last == null) {
+            if (k.last == null && k.syncDue == KeyState.NO_DUE) {
                 unqueue(k);
                 enqueue(k, ticker.nanos(), State.READY_NOW);
                 return;
+            }
+            if (k.last == null) {
+                return; // handed over: due as handed, a period after its previous holder's last sync, as allowedAfter
             }
             long allowed = allowedAfter(key, k.last);
             if (k.state != State.SCHEDULED || allowed < k.at) {

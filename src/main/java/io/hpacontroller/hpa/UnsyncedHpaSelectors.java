@@ -28,10 +28,11 @@ import java.util.function.Function;
  *     scale it).</li>
  * </ul>
  * Read-only: the target's scale (from the workload informers, so no request for the built-in workload kinds; one GET
- * of the scale subresource for other kinds), once per sync period of the HPA (the queue keeps its key: a change of its
- * spec or of its target's selector is picked up within one period, as upstream records it at each sync). With
- * {@code --sharding} two thirds of a replica's pops are others' HPAs (3 replicas): such a pop records nothing when the
- * HPA's resourceVersion, its target's scale and the index's entry are those it recorded last.
+ * of the scale subresource for other kinds). The built-in HPAs left to the built-in controller: once per sync period
+ * of the HPA (the queue keeps its key: a change of its spec or of its target's selector is picked up within one
+ * period, as upstream records it at each sync). With {@code --sharding} the others' HPAs are not in this replica's
+ * queue: {@link #refreshOther} comes from the HPA informer's events and the sweep, once a period, and records nothing
+ * when the HPA's resourceVersion, its target's scale and the index's entry are those it recorded last.
  */
 public final class UnsyncedHpaSelectors {
 

@@ -129,7 +129,8 @@ public final class ControllerRuntime implements AutoCloseable {
         this.controller = new HorizontalController(client, settings.options(), clock, gate);
         if (sharding != null) {
             controller.claimThrough(sharding.claims());
-            sharding.schedule(controller.queue());
+            sharding.schedule(controller.queue(), controller.ownedKeys());
+            sharding.flushBeforeRenewing(controller::flushEvents);
             ShardMetrics.register(registry, sharding, controller, gate);
         }
         controller.addListener(new ControllerMetrics(registry, controller, this::isLeader, lease == null ? "" : lease.name()));

@@ -89,6 +89,12 @@ public final class ShardClaims implements SyncClaims {
         notifyAll();
     }
 
+    /** Owned now: an HPA gained and not yet admitted is not (the membership puts it in the queue at its handed due). */
+    @Override
+    public boolean queues(HpaKey key) {
+        return owns(key);
+    }
+
     /** Whether this replica may sync the HPA now (the claim rule). */
     public synchronized boolean owns(HpaKey key) {
         return ownsUnder(bound, others, key) && (gained.isEmpty() || gained.getOrDefault(key, 0L) != PENDING);

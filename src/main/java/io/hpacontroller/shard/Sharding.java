@@ -1,6 +1,7 @@
 package io.hpacontroller.shard;
 
 import io.hpacontroller.api.KubeApi;
+import io.hpacontroller.controller.OwnedKeys;
 import io.hpacontroller.controller.Ticker;
 import io.hpacontroller.controller.WorkQueue;
 import io.hpacontroller.core.HpaKey;
@@ -59,6 +60,16 @@ public final class Sharding implements AutoCloseable {
     private RenewLoop loop;
     /** The queue whose keys' places in the schedule are handed over; null: none (the claims alone). */
     private volatile WorkQueue queue;
+    /** What puts the keys this replica gains into the queue and takes the ones it loses out. */
+    private volatile OwnedKeys share;
+    /** The writes queued by syncs and not yet sent (events), flushed before a lapsed replica renews. */
+    private volatile QueuedWrites queuedWrites = timeout -> { };
+
+    /** Writes queued by syncs to be sent later (the controller's events). */
+    public interface QueuedWrites {
+        /** Waits until the writes queued so far are sent, or dropped at the gate, up to the timeout. */
+        void flush(Duration timeout) throws InterruptedException;
+    }
     /** What this replica's Lease hands over (null: nothing), its text, and until when (epoch ms) it is published. */
     private Handover handover;
     private String handoverText;
@@ -85,9 +96,22 @@ public final class Sharding implements AutoCloseable {
         return claims;
     }
 
-    /** The controller's queue (before {@link #start}): gained HPAs are due as handed over, released ones' dues published. */
-    public void schedule(WorkQueue queue) {
+    /**
+     * The controller's queue (before {@link #start}), which holds only the HPAs this replica owns: gained HPAs enter it
+     * through {@code share} and are due as handed over; lost ones' dues are published, then they leave it.
+     */
+    public void schedule(WorkQueue queue, OwnedKeys share) {
+        this.share = share;
         this.queue = queue;
+    }
+
+    /**
+     * The controller's queued writes (before {@link #start}): a replica whose Lease lapsed renews only once those queued
+     * before are sent or dropped (ShardingIT: an event recorded before a SIGSTOP was posted after the Lease expired,
+     * once the replica had renewed, 12 ms before it could own an HPA again).
+     */
+    public void flushBeforeRenewing(QueuedWrites queuedWrites) {
+        this.queuedWrites = queuedWrites;
     }
 
     /** Starts on a thread of its own: one {@link #step} every retry period until closed. */
@@ -134,6 +158,7 @@ public final class Sharding implements AutoCloseable {
                     handoverNanos.addAndGet(ticker.nanos() - start);
                     LOG.info("{} acts on the members {} now", settings.identity(), target);
                     readAfterPublishing();
+                    drop(view);
                 }
             } else {
                 LOG.warn("{}: syncs in flight of HPAs it hands over did not finish; publishing the members {} next period",
@@ -167,6 +192,7 @@ public final class Sharding implements AutoCloseable {
     private boolean drainedAll() {
         try {
             if (claims.drain(settings.renewDeadline().dividedBy(2))) {
+                queuedWrites.flush(settings.renewDeadline().dividedBy(2)); // its events, recorded before: they meet the shut gate
                 return true;
             }
         } catch (InterruptedException e) {
@@ -175,6 +201,26 @@ public final class Sharding implements AutoCloseable {
         }
         LOG.warn("{}: syncs begun before its Lease lapsed still run: not renewing it this period", settings.identity());
         return false;
+    }
+
+    /**
+     * After publishing a view (and the dues of what it drops): the queue's keys that view gives to others leave the
+     * queue (their syncs in flight drained before the publish). A key it holds again later comes back through
+     * {@link OwnedKeys#gained} and the handover.
+     */
+    private void drop(SortedSet<String> view) {
+        WorkQueue q = queue;
+        if (q == null) {
+            return;
+        }
+        String me = settings.identity();
+        List<HpaKey> lost = new ArrayList<>();
+        q.forEachDue((key, due) -> {
+            if (!me.equals(Ring.owner(key, view))) {
+                lost.add(key);
+            }
+        });
+        lost.forEach(share::lost);
     }
 
     /**
@@ -233,12 +279,12 @@ public final class Sharding implements AutoCloseable {
         Map<HpaKey, Long> own = new HashMap<>();
         List<HpaKey> gained = claims.observed(live, () -> {
             q.forEachDue(own::put);
-            return own.keySet();
+            return share.all(); // the queue holds only owned keys: a gained one is among the informers'
         });
         List<MemberLease> seen = membership.seen();
         Map<HpaKey, long[]> handed = new HashMap<>();
         for (HpaKey key : gained) {
-            long due = own.get(key);
+            long due = own.getOrDefault(key, Long.MIN_VALUE);
             long syncedBefore = Long.MIN_VALUE;
             for (MemberLease m : seen) {
                 if (m.identity().equals(settings.identity())) {
@@ -266,6 +312,7 @@ public final class Sharding implements AutoCloseable {
         // node); one that had taken it before (its old due) is refused, and the queue puts it at the handed-over due
         synchronized (claims) {
             long at = ticker.nanos();
+            gained.forEach(share::gained); // into the queue at its first due; a handed one is placed next
             List<HpaKey> takenBefore = new ArrayList<>();
             handed.forEach((key, d) -> {
                 if (q.handOver(key, d[0], d[1])) {

@@ -68,7 +68,9 @@ class BenchTest {
                 "--replicas two", "error: Invalid value for option '--replicas': 'two' is not an int",
                 "--baseline", "error: --baseline compares N replicas with one: it needs --replicas 2 or more",
                 "--replicas 3 --run-for 0s", "error: --replicas 3 measures the controller processes: --run-for must be positive",
-                "--replicas 2 --duration 10s", "error: --duration measures one controller in this JVM: it cannot go with --replicas 2 (leave it out)");
+                "--replicas 2 --duration 10s", "error: --duration measures one controller in this JVM: it cannot go with --replicas 2 (leave it out)",
+                "--pin-cores", "error: --pin-cores gives each of --replicas N >= 2 processes a core of its own: N must be 2 to "
+                        + Runtime.getRuntime().availableProcessors() + " here, got 1");
         mistakes.forEach((args, line) -> {
             StringWriter err = new StringWriter();
             CommandLine cl = BenchMain.commandLine();

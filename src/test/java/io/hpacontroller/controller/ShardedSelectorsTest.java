@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -27,9 +28,21 @@ class ShardedSelectorsTest extends LiveTestBase {
     private static final class Claims implements SyncClaims {
         volatile Set<String> names;
         private final Set<HpaKey> held = ConcurrentHashMap.newKeySet();
+        /** Whether the queue holds only the HPAs claimed ({@code ShardClaims}), or every HPA. */
+        private final boolean queuesOwnOnly;
 
         Claims(Set<String> names) {
+            this(names, false);
+        }
+
+        Claims(Set<String> names, boolean queuesOwnOnly) {
             this.names = names;
+            this.queuesOwnOnly = queuesOwnOnly;
+        }
+
+        @Override
+        public boolean queues(HpaKey key) {
+            return !queuesOwnOnly || names.contains(key.name());
         }
 
         @Override
@@ -89,6 +102,26 @@ class ShardedSelectorsTest extends LiveTestBase {
         } finally {
             other.close();
         }
+    }
+
+    @Test
+    void anotherReplicasHpaNeverQueuedHereStillCountsWhenItsTargetsSelectorChanges() throws Exception {
+        client.apps().deployments().inNamespace(NS).resource(deployment(NS, "web", 2)).create();
+        client.apps().deployments().inNamespace(NS).resource(deployment(NS, "other", 1)).create();
+        cluster.workloads().setCpuPerPod(NS, "web", "100m");
+        create(hpa(NS, "web-1", "apps/v1", "Deployment", "web", 1, 8, cpuUtilization(50)));
+        create(hpa(NS, "other-1", "apps/v1", "Deployment", "other", 1, 8, cpuUtilization(50)));
+        startControllerClaiming(new Claims(Set.of("web-1"), true)); // other-1 is another replica's: not in this queue
+        await().atMost(Waits.STATE).until(() -> condition(readHpa("web-1"), "ScalingActive").startsWith("True/"));
+        assertThat(controller.queue().isTracked(HpaKey.of(readHpa("other-1")))).isFalse();
+
+        // the other replica's HPA's target now selects web's pods: this replica's HPA must stand back, as upstream's would
+        client.apps().deployments().inNamespace(NS).withName("other").edit(d -> {
+            d.getSpec().getSelector().setMatchLabels(Map.of("app", "web"));
+            return d;
+        });
+        await().atMost(Waits.STATE).until(() -> condition(readHpa("web-1"), "ScalingActive").equals("False/AmbiguousSelector"));
+        assertThat(syncs.stream().filter(r -> r.outcome() != null).map(r -> r.key().name()).distinct()).containsOnly("web-1");
     }
 
     private void startControllerClaiming(SyncClaims claims) throws InterruptedException {

@@ -65,6 +65,21 @@ class WorkQueueTest {
     }
 
     @Test
+    void aKeyGainedWithAHandedDueKeepsItWhenItsHpaChangesBeforeItsFirstSyncHere() {
+        assertThat(next()).isEmpty(); // the queue starts
+        advance(PERIOD.multipliedBy(3));
+        HpaKey key = key("ns/gained");
+        queue.add(key); // gained (--sharding): it enters this queue only now
+        long dueMillis = cadence.epochMillisAt(time.nanos()) + 10_000; // its previous holder's next due
+        queue.handOver(key, dueMillis, Long.MIN_VALUE);
+        queue.addChanged(key); // its spec changed meanwhile (ShardingIT: synced 0.9 s after its previous holder without this)
+        assertThat(next()).isEmpty();
+        assertThat(queue.dueAt(key)).contains(time.nanos() + Duration.ofSeconds(10).toNanos());
+        advance(Duration.ofSeconds(10));
+        sync(key);
+    }
+
+    @Test
     void aKeyIsQueuedOnceHoweverOftenItIsAdded() {
         queue.addChanged(key("ns/a"));
         queue.addChanged(key("ns/a"));

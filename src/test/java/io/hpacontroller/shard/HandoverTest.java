@@ -1,5 +1,6 @@
 package io.hpacontroller.shard;
 
+import io.hpacontroller.controller.OwnedKeys;
 import io.hpacontroller.controller.PhasedCadence;
 import io.hpacontroller.controller.WorkQueue;
 import io.hpacontroller.core.HpaKey;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -82,6 +84,10 @@ class HandoverTest {
         final Sharding sharding;
         final WorkQueue queue;
         long nextStep;
+        /** When it last lost each key (ms since the start). */
+        final Map<HpaKey, Long> lostAt = new HashMap<>();
+        /** Keys its workers took and were refused (not its own any more, or not yet). */
+        int refused;
         /** When its workers start (ticker time): a process's informers sync before they do. */
         final long workersFrom;
         boolean running = true;
@@ -91,8 +97,23 @@ class HandoverTest {
             this.sharding = new Sharding(leases, new LeaseSettings("hpa-controller", "hpa-controller", id, LEASE, Duration.ofSeconds(10), RETRY),
                     time, time);
             this.queue = new WorkQueue(time, new PhasedCadence(PERIOD, time, time), time.nanos());
-            keys.forEach(k -> queue.add(k));
-            sharding.schedule(queue);
+            sharding.schedule(queue, new OwnedKeys() { // the queue holds only the keys this replica owns
+                @Override
+                public Collection<HpaKey> all() {
+                    return keys;
+                }
+
+                @Override
+                public void gained(HpaKey key) {
+                    queue.add(key);
+                }
+
+                @Override
+                public void lost(HpaKey key) {
+                    queue.forget(key);
+                    lostAt.put(key, time.elapsed().toMillis());
+                }
+            });
             nextStep = time.nanos();
             workersFrom = time.nanos() + workersAfter.toNanos();
         }
@@ -115,6 +136,7 @@ class HandoverTest {
                     queue.done(key);
                     sharding.claims().end(key);
                 } else {
+                    refused++;
                     queue.skipped(key);
                 }
             }
@@ -201,6 +223,39 @@ class HandoverTest {
         assertThat(longestGapSince(leave - PERIOD.toMillis())).as("the longest an HPA went unsynced (ms)")
                 .isLessThanOrEqualTo(LEASE.plus(PERIOD).plus(RETRY.multipliedBy(2)).toMillis());
         assertThat(ofA).allMatch(k -> syncs.get(k).stream().anyMatch(s -> s.atMillis() > leave && !s.by().equals("node-a")));
+    }
+
+    @Test
+    void eachQueueHoldsOnlyItsOwnKeysAJoinersGainedKeysEnterAtTheirHandedDueAndTheLosersNeverSyncThemAgain() {
+        settle();
+        run(Duration.ofSeconds(15));
+        for (Replica r : replicas.values()) {
+            assertThat(keys).as(r.id + " queues exactly the keys it owns")
+                    .allMatch(k -> r.queue.isTracked(k) == r.sharding.claims().owns(k));
+        }
+        Map<String, Integer> refusedBefore = new HashMap<>();
+        replicas.forEach((id, r) -> refusedBefore.put(id, r.refused));
+        run(PERIOD.multipliedBy(2));
+        replicas.forEach((id, r) -> assertThat(r.refused).as(id + ": no pop of another's key in a steady period")
+                .isEqualTo(refusedBefore.get(id)));
+
+        long join = time.elapsed().toMillis();
+        Replica d = join("node-d");
+        run(Duration.ofSeconds(45));
+        List<HpaKey> gained = keys.stream().filter(k -> d.sharding.claims().owns(k)).toList();
+        assertThat(gained).as("about a quarter moved to the joiner").hasSizeBetween(5, 30);
+        for (HpaKey key : gained) {
+            List<Sync> s = syncs.get(key);
+            int first = s.indexOf(s.stream().filter(x -> x.by().equals("node-d")).findFirst().orElseThrow());
+            Sync before = s.get(first - 1);
+            Replica loser = replicas.get(before.by());
+            assertThat(s.get(first).atMillis() - before.atMillis()).as(key + ": synced here at the due its holder handed over")
+                    .isBetween(PERIOD.toMillis(), PERIOD.plus(TICK).toMillis());
+            assertThat(s.subList(first, s.size())).as(key + ": only the joiner syncs it since").allMatch(x -> x.by().equals("node-d"));
+            assertThat(loser.lostAt.get(key)).as(key + " left its loser's queue").isBetween(join, before.atMillis() + PERIOD.toMillis());
+            assertThat(loser.queue.isTracked(key)).isFalse();
+        }
+        assertThat(closestTwoWriters()).isGreaterThanOrEqualTo(PERIOD.toMillis());
     }
 
     @Test

@@ -163,6 +163,8 @@ class ShardingTest {
         HpaKey key = keys.get(0);
         assertThat(a.claims().begin(key, now.get())).isTrue(); // a sync under way when the process is stopped (SIGSTOP)
         String renewed = lease("a").getMetadata().getResourceVersion();
+        List<Boolean> freshAtFlush = new ArrayList<>(); // whether its gate was open when its queued events were flushed
+        a.flushBeforeRenewing(timeout -> freshAtFlush.add(a.holdsFreshLease()));
         now.addAndGet(TimeUnit.SECONDS.toNanos(30)); // resumed long after the others could count its Lease expired
 
         a.step();
@@ -173,6 +175,7 @@ class ShardingTest {
         a.claims().end(key); // that sync met the closed gate and ended
         a.step();
         assertThat(a.holdsFreshLease()).isTrue();
+        assertThat(freshAtFlush).as("its events queued before the lapse flushed before it renewed, at the shut gate").containsExactly(false);
         assertThat(a.claims().ownedOf(keys)).isEqualTo(keys.size());
     }
 
