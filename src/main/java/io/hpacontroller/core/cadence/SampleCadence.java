@@ -103,6 +103,8 @@ public final class SampleCadence {
 
     private record Computed(long at, Estimate estimate) {
     }
+    /** How many times the estimate was computed (at most once a second for each interval assumed). */
+    private long computations;
     /** The last converged estimate, and when it was learned ({@link #held}). */
     private Estimate held;
     private long heldSince;
@@ -144,8 +146,14 @@ public final class SampleCadence {
             }
             last = new Computed(now, held(compute(now, assumed), now));
             computed.put(assumed, last);
+            computations++;
         }
         return Optional.ofNullable(last.estimate());
+    }
+
+    /** How many times the estimate was computed ({@link #estimate(long, long)}: at most once a second for each interval assumed). */
+    synchronized long computations() {
+        return computations;
     }
 
     /**
