@@ -309,8 +309,9 @@ class PhasedCadenceTest {
 
     @Test
     void workersFinishingOutOfDueOrderComputeThePipelinesEstimateAtMostOnceASecond() {
-        // tools/real-api-bench's run 4: the estimate was asked as of each key's due, and five workers finish keys out of due
-        // order, so it was computed again at nearly every sync (a key due before the last computation), under the queue's lock
+        // found on tools/real-api-bench's run 4: the estimate was asked as of each key's due, and five workers finish keys
+        // out of due order, so it was computed again whenever a key due before the last computation finished (under the
+        // queue's lock), not at most once a second
         Process p = new Process(Instant.parse("2026-11-28T00:00:00Z"));
         java.util.function.LongUnaryOperator newest = t -> Math.floorDiv(t - 8_000, 15_000) * 15_000 + 7_000;
         List<HpaKey> keys = KEYS.subList(0, 300);
