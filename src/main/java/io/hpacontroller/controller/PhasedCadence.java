@@ -209,7 +209,9 @@ public final class PhasedCadence implements Cadence {
         if (pipeline != null && p >= 1_000_000L) {
             long pMillis = p / 1_000_000L;
             long dueMillis = epochMillis(dueAt);
-            OptionalLong slot = FreshSlots.next(pipelines.estimate(key, dueMillis, pMillis), key.toString(), dueMillis, pMillis,
+            // the estimate as of now, not as of the key's due: the workers finish keys out of due order, and one due before
+            // the last computation computed it again (SampleCadence: at most once a second), under the queue's lock
+            OptionalLong slot = FreshSlots.next(pipelines.estimate(key, epochMillis(ticker.nanos()), pMillis), key.toString(), dueMillis, pMillis,
                     windowMillis(pipeline), freshSpreadMillis, freshPerPipeline.getOrDefault(pipeline, 0) <= PROBING);
             if (slot.isPresent()) {
                 long next = Math.max(slot.getAsLong(), // a late start skips what it missed

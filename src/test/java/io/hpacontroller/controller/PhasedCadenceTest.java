@@ -308,6 +308,37 @@ class PhasedCadenceTest {
     }
 
     @Test
+    void workersFinishingOutOfDueOrderComputeThePipelinesEstimateAtMostOnceASecond() {
+        // found on tools/real-api-bench's run 4: the estimate was asked as of each key's due, and five workers finish keys
+        // out of due order, so it was computed again whenever a key due before the last computation finished (under the
+        // queue's lock), not at most once a second
+        Process p = new Process(Instant.parse("2026-11-28T00:00:00Z"));
+        java.util.function.LongUnaryOperator newest = t -> Math.floorDiv(t - 8_000, 15_000) * 15_000 + 7_000;
+        List<HpaKey> keys = KEYS.subList(0, 300);
+        keys.forEach(p.queue::addChanged);
+        long end = p.time.millis() + Duration.ofMinutes(3).toMillis();
+        long from = end - Duration.ofMinutes(1).toMillis();
+        long before = 0;
+        while (p.time.millis() < end) {
+            List<HpaKey> taken = new ArrayList<>(); // five workers, each busy 100 ms: the last one taken finishes first
+            for (Optional<WorkQueue.Item> item = p.queue.poll(); item.isPresent(); item = taken.size() < 5 ? p.queue.poll() : Optional.empty()) {
+                taken.add(item.get().key());
+            }
+            for (int i = taken.size() - 1; i >= 0; i--) {
+                long now = p.time.millis();
+                p.cadence.synced(taken.get(i), cpuRead(taken.get(i), now, newest.applyAsLong(now)), true);
+                p.queue.done(taken.get(i));
+            }
+            if (p.time.millis() < from) {
+                before = p.cadence.pipelines().computations();
+            }
+            p.time.advance(Duration.ofMillis(100));
+        }
+        assertThat(p.cadence.pipelines().estimate(keys.get(0), end)).as("learned").hasValueSatisfying(e -> assertThat(e.converged()).isTrue());
+        assertThat(p.cadence.pipelines().computations() - before).as("computed in the last minute: at most once a second").isBetween(1L, 61L);
+    }
+
+    @Test
     void theWindowIsTheFlagsUntilThePipelinesSyncsWouldComeFasterThanTwiceTheAverageRate() {
         Process p = new Process(Instant.parse("2026-11-28T00:00:00Z"));
         KEYS.forEach(k -> p.cadence.keepPeriod(k, null));

@@ -164,6 +164,11 @@ public final class MetricsPipelines {
         return last.size();
     }
 
+    /** How many times the pipelines' estimates were computed, in all (each at most once a second for each period asked with). */
+    public long computations() {
+        return cadences.values().stream().mapToLong(SampleCadence::computations).sum();
+    }
+
     /** Each pipeline's learned cadence as of {@code now}, for the learned-cadence gauges. */
     public void forEach(long now, BiConsumer<String, SampleCadence.Estimate> action) {
         cadences.forEach((p, c) -> c.estimate(now).ifPresent(e -> action.accept(p, e)));

@@ -103,6 +103,8 @@ public final class SampleCadence {
 
     private record Computed(long at, Estimate estimate) {
     }
+    /** How many times the estimate was computed (at most once a second for each interval assumed). */
+    private long computations;
     /** The last converged estimate, and when it was learned ({@link #held}). */
     private Estimate held;
     private long heldSince;
@@ -144,26 +146,40 @@ public final class SampleCadence {
             }
             last = new Computed(now, held(compute(now, assumed), now));
             computed.put(assumed, last);
+            computations++;
         }
         return Optional.ofNullable(last.estimate());
     }
 
+    /** How many times the estimate was computed ({@link #estimate(long, long)}: at most once a second for each interval assumed). */
+    synchronized long computations() {
+        return computations;
+    }
+
     /**
-     * A converged estimate is kept for {@link #HOLD_MILLIS} while the newer intervals still allow its phase (their arc,
-     * of the same interval, holds it): a lone HPA synced just after the scrape proves nothing below it once the probes
-     * that bounded it left the window, and would otherwise probe again every few periods. Then it is learned again.
+     * A converged estimate keeps its phase while the newer intervals' arc (of the same interval) still holds it: converged,
+     * for as long as it does; not converged, for {@link #HOLD_MILLIS} (a lone HPA synced just after the scrape proves
+     * nothing below it once the probes that bounded it left the window, and would otherwise probe again every few
+     * periods), then it is learned again. Kept, not replaced by the newer arc's upper end: the fresh syncs' own proofs
+     * end just after the phase they were placed at (the read's latency, rounded up to a bin), so that end would creep
+     * later with every window (0.1 s a minute in tools/real-api-bench's run 3) until the arc passed 2 s and fell back to
+     * the spread phase. A newer arc that no longer holds the phase (the scrape moved later: the syncs at the phase read
+     * the old sample and {@link #below} raises the lower end past it; or an upper end proved earlier) replaces it.
      */
     private Estimate held(Estimate e, long now) {
         if (e == null) {
             return null;
         }
+        boolean holds = held != null && held.interval() == e.interval() && e.width() < e.interval()
+                && Math.floorMod(e.phase() - held.phase(), e.interval()) < e.width();
         if (e.converged()) {
-            held = e;
+            if (!holds) {
+                held = e;
+            }
             heldSince = now;
-            return e;
+            return held;
         }
-        if (held != null && now - heldSince < HOLD_MILLIS && held.interval() == e.interval() && e.width() < e.interval()
-                && Math.floorMod(e.phase() - held.phase(), e.interval()) < e.width()) {
+        if (holds && now - heldSince < HOLD_MILLIS) {
             return held;
         }
         held = null;

@@ -232,6 +232,62 @@ class SampleCadenceTest {
     }
 
     @Test
+    void aConvergedPhaseStaysPutForAnHourOfFreshSyncsWhileThePipelineDoesNotChange() {
+        // tools/real-api-bench's run 3 (1,000 fresh HPAs, samples stamped at 7 s past each quarter minute and readable 1 s
+        // later): the phase crept 8.1, 8.2, 8.3 s, 0.1 s a minute, the fresh syncs' own proofs ending just after it (the
+        // read's latency, rounded up to a bin) and becoming the arc's upper end, until the arc passed 2 s and every HPA
+        // fell back to its spread phase (and skipped up to a period, twice)
+        int n = 250;
+        long window = 7_500; // the pipeline's window at 1,000 HPAs (PhasedCadence); 250 of them are enough to show it
+        long latency = 50;
+        MetricsPipelines pipelines = new MetricsPipelines();
+        HpaKey[] keys = new HpaKey[n];
+        java.util.PriorityQueue<long[]> due = new java.util.PriorityQueue<>((a, b) -> Long.compare(a[0], b[0]));
+        for (int i = 0; i < n; i++) {
+            keys[i] = HpaKey.parse("bench-" + i % 10 + "/app-" + i);
+            due.add(new long[] {FreshSlots.atOrAfter(T0, Math.floorMod(FreshSlots.hash(keys[i].toString()), PERIOD), PERIOD), i});
+        }
+        long[] last = new long[n];
+        long end = T0 + 3_600_000;
+        long first = -1;
+        long phase = 0;
+        long moved = Long.MAX_VALUE;
+        while (true) {
+            long[] x = due.poll();
+            long t = x[0];
+            int i = (int) x[1];
+            if (t >= end) {
+                break;
+            }
+            long readAt = t + latency;
+            long stamp = Math.floorDiv(readAt - 8_000, PERIOD) * PERIOD + 7_000; // the newest sample readable then
+            pipelines.observe(keys[i], PIPELINE, t, readAt, stamp);
+            Optional<SampleCadence.Estimate> e = pipelines.estimate(keys[i], t, PERIOD);
+            if (first < 0 && e.isPresent() && e.get().converged()) {
+                first = t;
+                phase = e.get().phase();
+                moved = t + 3 * PERIOD; // each HPA moved to its fresh slot by then (at most two periods after its last spread sync)
+            }
+            if (first >= 0) {
+                assertThat(e).as("at %d s", (t - T0) / 1000).hasValueSatisfying(c -> {
+                    assertThat(c.converged()).isTrue();
+                    assertThat(c.interval()).isEqualTo(PERIOD);
+                });
+                assertThat(Math.abs(e.get().phase() - phase)).as("the phase at %d s, converged at %d ms", (t - T0) / 1000, phase).isLessThanOrEqualTo(200);
+            }
+            if (t > moved) {
+                assertThat(t - last[i]).as("HPA %s at %d s: a period after its last sync (its slot did not move, none skipped)", i, (t - T0) / 1000).isEqualTo(PERIOD);
+            }
+            last[i] = t;
+            OptionalLong slot = FreshSlots.next(e, keys[i].toString(), t, PERIOD, window, 2_000, false);
+            due.add(new long[] {slot.isPresent() ? slot.getAsLong()
+                    : FreshSlots.atOrAfter(t + PERIOD, Math.floorMod(FreshSlots.hash(keys[i].toString()), PERIOD), PERIOD), i});
+        }
+        assertThat(first - T0).as("converged within 8 periods").isBetween(0L, 8 * PERIOD);
+        assertThat(phase).as("just after the samples become readable (8 s)").isBetween(8_000L, 8_200L);
+    }
+
+    @Test
     void aProofAlmostAPeriodWideWhoseEndsShareABinCoversEveryBinNotOne() {
         // tools/real-api-bench: samples readable 9 s past each quarter minute; a spread sync that started late (7.05 s) read
         // the old sample and the next, on time (22.02 s), the new one: (7.05, 22.02] wraps to its own 100 ms bin. Counted
