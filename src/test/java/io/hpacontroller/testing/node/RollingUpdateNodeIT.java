@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -32,6 +33,12 @@ class RollingUpdateNodeIT {
             t.watchReplicas(node, ns.name(), "web");
             web.demand(24); // 8m a pod: 40 % of the request, under the 50 % target, above nothing
             await("3 web pods Ready").atMost(LONG).until(() -> web.readyPods().size() == 3);
+            // the steady state, before the HPA exists: a first sample that still holds a pod's start-up read 12m (60 %) on a
+            // loaded node (a .ci/run of 2026-11-28) and scaled 3 -> 4 before the rollout
+            await("metrics.k8s.io: 3 pods under the target (10m)").atMost(LONG).pollInterval(Duration.ofSeconds(2)).until(() -> {
+                Map<String, Long> cpu = node.podCpuMillis(ns.name());
+                return cpu.size() == 3 && cpu.values().stream().allMatch(m -> m < 10);
+            });
             NodeHpas.create(node.adminClient(), HpaApi.MIRROR, ns.name(), NodeHpas.cpuHpa("web", 3, 10, 300));
             t.watchHpa(node, HpaApi.MIRROR, ns.name(), "web");
             t.mark("mirror HPA web: 3 pods at 8m of 20m, target 50 %, min 3, max 10");
