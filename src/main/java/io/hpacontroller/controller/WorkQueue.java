@@ -162,13 +162,12 @@ public final class WorkQueue {
                 k.changedMeanwhile = true;
                 return;
             }
-            if (k.last == null && k.syncDue == KeyState.NO_DUE) {
-                unqueue(k);
-                enqueue(k, ticker.nanos(), State.READY_NOW);
+            if (k.last == null) { // never handed out here: due at once, unless handed over (due as handed, as allowedAfter)
+                if (k.syncDue == KeyState.NO_DUE) {
+                    unqueue(k);
+                    enqueue(k, ticker.nanos(), State.READY_NOW);
+                }
                 return;
-            }
-            if (k.last == null) {
-                return; // handed over: due as handed, a period after its previous holder's last sync, as allowedAfter
             }
             long allowed = allowedAfter(key, k.last);
             if (k.state != State.SCHEDULED || allowed < k.at) {
