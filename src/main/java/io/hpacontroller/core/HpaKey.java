@@ -43,6 +43,12 @@ public record HpaKey(String group, String namespace, String name) implements Com
         return group.equals(BUILTIN_GROUP) ? namespacedName() : group + "/" + namespacedName();
     }
 
+    /** {@link StableHash#of} the wire form ({@link #toString}), without building it: the ring's and the handover's hash of the key. */
+    public long stableHash() {
+        long h = group.equals(BUILTIN_GROUP) ? StableHash.FNV_OFFSET : StableHash.fnv1a(StableHash.fnv1a(group), "/");
+        return StableHash.mix(StableHash.fnv1a(StableHash.fnv1a(StableHash.fnv1a(h, namespace), "/"), name));
+    }
+
     /** "namespace/name", whatever the group (an informer's store key). */
     public String namespacedName() {
         return namespace + "/" + name;

@@ -10,6 +10,9 @@ import java.nio.charset.StandardCharsets;
  */
 public final class StableHash {
 
+    /** FNV-1a's offset basis: the hash of no bytes. */
+    public static final long FNV_OFFSET = 0xcbf29ce484222325L;
+
     private StableHash() {
     }
 
@@ -20,12 +23,29 @@ public final class StableHash {
 
     /** FNV-1a (64 bit) of the text's UTF-8 bytes. */
     public static long fnv1a(String text) {
-        long h = 0xcbf29ce484222325L;
-        for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
-            h ^= b & 0xff;
-            h *= 0x100000001b3L;
+        return fnv1a(FNV_OFFSET, text);
+    }
+
+    /**
+     * FNV-1a continued over the text's UTF-8 bytes from {@code h}: {@code fnv1a(fnv1a(a), b) == fnv1a(a + b)}. ASCII is
+     * hashed char by char, without encoding the text (the sharding ring hashes keys and member names on every claim check).
+     */
+    public static long fnv1a(long h, String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c >= 0x80) { // the rest as UTF-8; the text before is ASCII, so no pair of surrogates is split
+                for (byte b : text.substring(i).getBytes(StandardCharsets.UTF_8)) {
+                    h = step(h, b & 0xff);
+                }
+                return h;
+            }
+            h = step(h, c);
         }
         return h;
+    }
+
+    private static long step(long h, int b) {
+        return (h ^ b) * 0x100000001b3L;
     }
 
     /** SplitMix64's finalizer. */

@@ -41,7 +41,7 @@ record Handover(long releasedAt, boolean capped, Map<Integer, Long> dues) {
     }
 
     static int hash(HpaKey key) {
-        return (int) StableHash.of(key.toString());
+        return (int) key.stableHash();
     }
 
     /** The due handed over for the key, Long.MIN_VALUE when none. */

@@ -19,7 +19,11 @@ public final class Ring {
 
     /** The member that owns the key, null when there is no member. Ties (a 2^-64 chance) go to the least name. */
     public static String owner(HpaKey key, Collection<String> members) {
-        long keyHash = StableHash.of(key.toString());
+        return owner(key.stableHash(), members);
+    }
+
+    /** {@link #owner(HpaKey, Collection)} of a key by its {@link HpaKey#stableHash}, hashed once for several views. */
+    static String owner(long keyHash, Collection<String> members) {
         String best = null;
         long bestScore = 0;
         for (String member : members) {
@@ -38,8 +42,13 @@ public final class Ring {
      * (a handover under way): who syncs it, by the claim rule ({@link ShardClaims}), when that member also read the others'.
      */
     public static String claimant(HpaKey key, Map<String, ? extends Collection<String>> views) {
+        return claimant(key.stableHash(), views);
+    }
+
+    /** {@link #claimant(HpaKey, Map)} of a key by its {@link HpaKey#stableHash}. */
+    static String claimant(long keyHash, Map<String, ? extends Collection<String>> views) {
         for (Map.Entry<String, ? extends Collection<String>> member : views.entrySet()) {
-            if (member.getKey().equals(owner(key, member.getValue()))) {
+            if (member.getKey().equals(owner(keyHash, member.getValue()))) {
                 return member.getKey();
             }
         }

@@ -101,12 +101,13 @@ public final class ShardClaims implements SyncClaims {
     }
 
     private boolean ownsUnder(List<SortedSet<String>> views, Map<String, SortedSet<String>> othersViews, HpaKey key) {
+        long keyHash = key.stableHash();
         for (SortedSet<String> view : views) {
-            if (!me.equals(Ring.owner(key, view))) {
+            if (!me.equals(Ring.owner(keyHash, view))) {
                 return false;
             }
         }
-        return Ring.claimant(key, othersViews) == null;
+        return Ring.claimant(keyHash, othersViews) == null;
     }
 
     /** The replica that syncs the HPA: this one when it claims it, else the other live member whose view gives it that one, else null. */

@@ -37,6 +37,21 @@ class HpaKeyTest {
         assertThat(HpaKey.isKey("autoscaling/shop/web")).as("autoscaling's keys carry no group").isFalse();
     }
 
+    /**
+     * The ring's and the handover's hash of a key is {@link StableHash#of} its wire form, built or not, and never changes
+     * between releases (replicas of two versions must agree): the values are FNV-1a and SplitMix64 of the UTF-8 bytes.
+     */
+    @Test
+    void aKeysStableHashIsTheHashOfItsWireForm() {
+        HpaKey builtin = HpaKey.of("autoscaling", "shop", "web");
+        HpaKey mirror = HpaKey.of("autoscaling.hpa-controller.io", "shop", "web");
+        HpaKey unicode = HpaKey.of("autoscaling", "sh\u00f6p", "w\u00e9b\u20ac\ud83d\ude00");
+        assertThat(builtin.stableHash()).isEqualTo(StableHash.of("shop/web")).isEqualTo(-4838084739226519877L);
+        assertThat(mirror.stableHash()).isEqualTo(StableHash.of(mirror.toString())).isEqualTo(-6422909824263839539L);
+        assertThat(unicode.stableHash()).isEqualTo(StableHash.of(unicode.toString())).isEqualTo(6288463872069351720L);
+        assertThat(StableHash.fnv1a(StableHash.fnv1a("sh\u00f6p/"), "w\u00e9b")).isEqualTo(StableHash.fnv1a("sh\u00f6p/w\u00e9b"));
+    }
+
     /** The order of the wire forms, whichever way a comparison is made ('-' and '.' sort before '/'). */
     @Test
     void keysSortByTheirWireForm() {
