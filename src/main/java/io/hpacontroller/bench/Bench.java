@@ -70,6 +70,7 @@ public final class Bench {
     private final PrintWriter log;
     private int replicas = 1;
     private boolean baseline;
+    private Duration baselineSyncPeriod;
     private boolean pinCores;
 
     /**
@@ -98,6 +99,12 @@ public final class Bench {
     public Bench withReplicas(int replicas, boolean baseline) {
         this.replicas = replicas;
         this.baseline = baseline;
+        return this;
+    }
+
+    /** With {@link #withReplicas} and a baseline: the one process's sync period (by default the replicas'). */
+    public Bench baselineSyncPeriod(Duration period) {
+        this.baselineSyncPeriod = period;
         return this;
     }
 
@@ -168,7 +175,8 @@ public final class Bench {
         if (baseline) {
             progress("baseline: one controller process (leader election) against " + hpas + " HPAs, for " + runFor.toSeconds() + " s");
             try (StubProcess stub = new StubProcess(hpas, podsPerHpa)) {
-                Map<String, String> one = new ProcessBench(hpas, workers, syncPeriod, runFor, jvmOptions, log).pinnedTo(pinCores ? 0 : -1).run(stub);
+                Duration period = baselineSyncPeriod == null ? syncPeriod : baselineSyncPeriod;
+                Map<String, String> one = new ProcessBench(hpas, workers, period, runFor, jvmOptions, log).pinnedTo(pinCores ? 0 : -1).run(stub);
                 one.forEach((k, v) -> f.put("baseline." + k, v));
                 f.put("baseline.load_average_1m_end", String.format("%.2f", ProcessMeter.loadAverage()));
                 baselineMs = one.get("steady_cpu_ms_per_reconcile").equals("n/a") ? Double.NaN : Double.parseDouble(one.get("steady_cpu_ms_per_reconcile"));

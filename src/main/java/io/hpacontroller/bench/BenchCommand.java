@@ -62,6 +62,11 @@ public final class BenchCommand implements Callable<Integer> {
                     + " then compare each replica's CPU per reconcile with that one's (default: ${DEFAULT-VALUE})")
     boolean baseline;
 
+    @Option(names = "--baseline-sync-period", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "with --baseline: the one process's sync period (default: --sync-period); N times --sync-period runs it at a"
+                    + " replica's reconciles per second, which parts a replica's own cost from the cost of syncing fewer HPAs a second")
+    Duration baselineSyncPeriod;
+
     @Option(names = "--pin-cores", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true", defaultValue = "false",
             description = "with --replicas N >= 2: each controller process on a core of its own (taskset -c; the baseline on one too), as a"
                     + " pod with a CPU limit of 1 on a node of its own; needs N cores (default: ${DEFAULT-VALUE})")
@@ -81,6 +86,9 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if (replicas == 1 && baseline) {
             throw new CommandLine.ParameterException(cl, "--baseline compares N replicas with one: it needs --replicas 2 or more");
+        }
+        if (baselineSyncPeriod != null && (!baseline || baselineSyncPeriod.isZero() || baselineSyncPeriod.isNegative())) {
+            throw new CommandLine.ParameterException(cl, "--baseline-sync-period sets the baseline's period: it needs --baseline and a positive duration");
         }
         int cores = Runtime.getRuntime().availableProcessors();
         if (pinCores && (replicas < 2 || replicas > cores)) {
@@ -114,7 +122,8 @@ public final class BenchCommand implements Callable<Integer> {
             options.addAll(List.of(jvmOptions.trim().split("\\s+")));
         }
         PrintWriter out = cl.getOut();
-        new Bench(hpas, podsPerHpa, duration, workers, syncPeriod, runFor, options, out).withReplicas(replicas, baseline).pinCores(pinCores).run().print(out);
+        new Bench(hpas, podsPerHpa, duration, workers, syncPeriod, runFor, options, out).withReplicas(replicas, baseline)
+                .baselineSyncPeriod(baselineSyncPeriod == null ? syncPeriod : baselineSyncPeriod).pinCores(pinCores).run().print(out);
         return 0;
     }
 }

@@ -69,6 +69,8 @@ class BenchTest {
                 "--baseline", "error: --baseline compares N replicas with one: it needs --replicas 2 or more",
                 "--replicas 3 --run-for 0s", "error: --replicas 3 measures the controller processes: --run-for must be positive",
                 "--replicas 2 --duration 10s", "error: --duration measures one controller in this JVM: it cannot go with --replicas 2 (leave it out)",
+                "--replicas 3 --baseline-sync-period 180s", "error: --baseline-sync-period sets the baseline's period: it needs --baseline and"
+                        + " a positive duration",
                 "--pin-cores", "error: --pin-cores gives each of --replicas N >= 2 processes a core of its own: N must be 2 to "
                         + Runtime.getRuntime().availableProcessors() + " here, got 1");
         mistakes.forEach((args, line) -> {
