@@ -12,7 +12,6 @@ import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.function.ObjLongConsumer;
 import java.util.function.Supplier;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -60,7 +59,7 @@ public final class WorkQueue {
     static final int BURST = 10;
 
     private final ReentrantLock lock = new ReentrantLock();
-    private final Condition changed = lock.newCondition();
+    private final Waiters waiters = new Waiters(lock);
     private final Ticker ticker;
     private final Cadence cadence;
     private final long processStart;
@@ -223,11 +222,16 @@ public final class WorkQueue {
 
     /** Queues a key due since {@code dueSince}: {@link State#READY_NOW} ahead of the paced ones, or {@link State#READY}. */
     private void enqueue(KeyState k, long dueSince, State state) {
+        ready(k, dueSince, state);
+        waiters.newLeader();
+    }
+
+    /** {@link #enqueue} without waking a worker: the one promoting due keys takes one ({@link #take}). */
+    private void ready(KeyState k, long dueSince, State state) {
         adds++;
         k.state = state;
         k.at = dueSince;
         (state == State.READY_NOW ? readyNow : ready).add(k);
-        changed.signal();
     }
 
     private void scheduleAt(KeyState k, long at) {
@@ -241,7 +245,9 @@ public final class WorkQueue {
         k.state = State.SCHEDULED;
         k.at = at;
         schedule.add(new Scheduled(at, k));
-        changed.signalAll();
+        if (schedule.peek().key() == k || !ready.isEmpty()) { // the next key's time, or the pace (this period counted), may be earlier
+            waiters.newLeader();
+        }
     }
 
     /** Moves scheduled keys that are due into the ready queue. */
@@ -249,11 +255,11 @@ public final class WorkQueue {
         long now = ticker.nanos();
         while (!schedule.isEmpty() && schedule.peek().at() <= now) {
             Scheduled s = schedule.poll();
-            enqueue(s.key(), s.at(), State.READY);
+            ready(s.key(), s.at(), State.READY);
         }
     }
 
-    /** Takes the next due key, waiting up to {@code timeout} (real time); empty when it passed or the queue is shutting down. */
+    /** Takes the next due key, waiting up to {@code timeout} (real time); empty when it passed or the queue is shutting down ({@link Waiters}). */
     public Optional<Item> take(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         lock.lock();
@@ -267,21 +273,17 @@ public final class WorkQueue {
                 if (wait <= 0) {
                     return Optional.empty();
                 }
-                changed.awaitNanos(Math.min(wait, untilNext()));
+                waiters.await(wait, this::untilNext);
             }
         } finally {
+            waiters.leaving(!(readyNow.isEmpty() && ready.isEmpty() && schedule.isEmpty()));
             lock.unlock();
         }
     }
 
     /** Takes the next key that is due now, without waiting. */
     public Optional<Item> poll() {
-        lock.lock();
-        try {
-            return next();
-        } finally {
-            lock.unlock();
-        }
+        return locked(this::next);
     }
 
     /** The first worker asks for work: the keys added before are scheduled for their first sync. */
@@ -420,7 +422,7 @@ public final class WorkQueue {
     public void wakeUp() {
         lock.lock();
         try {
-            changed.signalAll();
+            waiters.all();
         } finally {
             lock.unlock();
         }
@@ -438,12 +440,7 @@ public final class WorkQueue {
     }
 
     public boolean isShuttingDown() {
-        lock.lock();
-        try {
-            return shuttingDown;
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> shuttingDown);
     }
 
     /** Keys due now (not the scheduled ones). */
