@@ -102,7 +102,7 @@ public final class Bench {
         return this;
     }
 
-    /** With {@link #withReplicas} and a baseline: the one process's sync period (by default the replicas'). */
+    /** With {@link #withReplicas} and a baseline: the one process's sync period (null: the replicas'). */
     public Bench baselineSyncPeriod(Duration period) {
         this.baselineSyncPeriod = period;
         return this;

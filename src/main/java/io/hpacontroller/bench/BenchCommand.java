@@ -123,7 +123,7 @@ public final class BenchCommand implements Callable<Integer> {
         }
         PrintWriter out = cl.getOut();
         new Bench(hpas, podsPerHpa, duration, workers, syncPeriod, runFor, options, out).withReplicas(replicas, baseline)
-                .baselineSyncPeriod(baselineSyncPeriod == null ? syncPeriod : baselineSyncPeriod).pinCores(pinCores).run().print(out);
+                .baselineSyncPeriod(baselineSyncPeriod).pinCores(pinCores).run().print(out);
         return 0;
     }
 }
