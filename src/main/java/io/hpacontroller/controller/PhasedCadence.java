@@ -172,7 +172,7 @@ public final class PhasedCadence implements Cadence {
 
     /** When within each period the key's slots fall: nanoseconds after each multiple of the period since the epoch. */
     public long phase(HpaKey key) {
-        return Math.floorMod(FreshSlots.hash(key.toString()), period(key));
+        return Math.floorMod(key.stableHash(), period(key));
     }
 
     /** Ticker time {@code t} (ns) as epoch milliseconds. */
