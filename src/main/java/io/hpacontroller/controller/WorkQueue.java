@@ -45,6 +45,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *       that rate or {@link #BURST} keys. A backlog (the workers fell behind while the API answered slowly) is
  *       worked off at that rate, not in one burst on the metrics APIs. New keys ({@link #addChanged}) are not
  *       paced and go first.</li>
+ *   <li>Idle workers wake for a key due by its cadence at the end of its due's {@link Coalesce} cell (1 % of its
+ *       period, 134 ms at most), never before its due: keys due close together are synced in one burst.</li>
  *   <li>{@link #handOver} ({@code --sharding}: another replica synced it until now) makes a key due at the later of
  *       now and its previous holder's due; {@link #skipped} (another replica's key) keeps the due it had here.</li>
  * </ul>
@@ -318,7 +320,7 @@ public final class WorkQueue {
         return Optional.of(new Item(k.key, Math.max(0, now - since), now));
     }
 
-    /** Ticker nanoseconds (at least 1) until a key may be handed out: the next slot, or the pace's next key; MAX_VALUE if none. */
+    /** Ticker nanoseconds (at least 1) until a key may be handed out: the end of the next slot's {@link Coalesce} cell, or the pace's next key; MAX_VALUE if none. */
     private long untilNext() {
         long now = ticker.nanos();
         long until = Long.MAX_VALUE;
@@ -326,7 +328,8 @@ public final class WorkQueue {
             until = pace.untilNext(now, begunAt);
         }
         if (!schedule.isEmpty()) {
-            until = Math.min(until, schedule.peek().at() - now);
+            Scheduled head = schedule.peek();
+            until = Math.min(until, Coalesce.wakeAt(head.at(), cadence.period(head.key().key)) - now);
         }
         return Math.max(1, until);
     }
