@@ -4,7 +4,7 @@ package io.hpacontroller.controller;
  * When the idle workers wake for a key coming due: at the end of the cell of a fixed grid its due falls in, so that the
  * keys due within one cell are synced in one burst. Woken one by one, each sync woke a worker, the HTTP client's
  * threads and the (virtual) CPUs under them from idle, and paid for it: a process syncing 167 HPAs a second spent
- * 1.46 ms of CPU per reconcile, 0.61 ms with 100 ms cells (docs/benchmarks.md, "Coalesced wake-ups").
+ * 1.45 ms of CPU per reconcile, 0.63 ms with these cells (docs/benchmarks.md, "Coalesced wake-ups").
  *
  * <p>A cell is a power of two nanoseconds, at most 1 % of the key's period and at most {@link #MAX_CELL_NANOS} (about
  * 134 ms: the cell of every period from 13.4 s on, the default 15 s among them); as powers of two, the grids of
