@@ -37,7 +37,7 @@ final class KeyState {
     LastSync last;
     /** It changed while a worker had it: due at the next allowed time when the worker is done (at once if new). */
     boolean changedMeanwhile;
-    /** The period the pace counts it at (nanoseconds), 0 while not counted. */
+    /** The period it was last scheduled at (nanoseconds): the pace counts it at this one, and its {@link Coalesce} cell comes from it; 0 while not counted. */
     long pacedPeriod;
     /**
      * When its next sync is due on this replica's schedule (ticker time; {@link #NO_DUE}: not known): after its last sync

@@ -329,7 +329,7 @@ public final class WorkQueue {
         }
         if (!schedule.isEmpty()) {
             Scheduled head = schedule.peek();
-            until = Math.min(until, Coalesce.wakeAt(head.at(), cadence.period(head.key().key)) - now);
+            until = Math.min(until, Coalesce.wakeAt(head.at(), head.key().pacedPeriod) - now);
         }
         return Math.max(1, until);
     }
