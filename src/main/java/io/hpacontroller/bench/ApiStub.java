@@ -11,6 +11,7 @@ import io.vertx.core.json.JsonObject;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -56,6 +57,9 @@ public final class ApiStub implements AutoCloseable {
     private final Map<Long, LongAdder> queriesPerSecond = new ConcurrentHashMap<>();
     /** The leases the controller holds (leader election), by namespace/name: their JSON. */
     private final Map<String, String> leases = new ConcurrentHashMap<>();
+    /** Members with a Lease and no process ({@code bench --others-as-leases}), and the view their Leases publish. */
+    private volatile List<String> phantoms = List.of();
+    private volatile String phantomView = "";
 
     private static final Pattern SCALE = Pattern.compile("^/apis/apps/v1/namespaces/([^/]+)/deployments/d-(\\d+)/scale$");
     private static final Pattern METRICS = Pattern.compile("^/apis/metrics\\.k8s\\.io/v1beta1/namespaces/([^/]+)/pods$");
@@ -307,6 +311,26 @@ public final class ApiStub implements AutoCloseable {
         });
     }
 
+    /**
+     * From now on, each list of members' Leases also holds one for each of {@code phantoms}, publishing {@code view}
+     * and renewed as it is read (so always live): other members whose processes run elsewhere, as on other nodes.
+     * They sync nothing; their share of the HPAs is left alone.
+     */
+    public void phantomMembers(List<String> phantoms, List<String> view) {
+        this.phantomView = String.join(",", view);
+        this.phantoms = List.copyOf(phantoms);
+    }
+
+    private String phantomLease(String namespace, String group, String identity) {
+        JsonObject meta = new JsonObject().put("name", group + "-shard-" + identity).put("namespace", namespace)
+                .put("resourceVersion", Long.toString(resourceVersion.incrementAndGet()))
+                .put("labels", new JsonObject().put("hpa-controller.io/shard-of", group))
+                .put("annotations", new JsonObject().put("hpa-controller.io/shard-view", phantomView));
+        JsonObject spec = new JsonObject().put("holderIdentity", identity).put("leaseDurationSeconds", 15)
+                .put("renewTime", Instant.now().truncatedTo(ChronoUnit.MICROS).toString());
+        return new JsonObject().put("apiVersion", "coordination.k8s.io/v1").put("kind", "Lease").put("metadata", meta).put("spec", spec).encode();
+    }
+
     /** The Leases of a namespace whose labels hold the selector's one {@code key=value} (every Lease without a selector). */
     private String leaseList(String namespace, String selector) {
         String[] wanted = selector == null || selector.isEmpty() ? null : URLDecoder.decode(selector, StandardCharsets.UTF_8).split("=", 2);
@@ -318,6 +342,11 @@ public final class ApiStub implements AutoCloseable {
                 items.append(items.length() == 0 ? "" : ",").append(stored);
             }
         });
+        if (wanted != null && wanted.length == 2 && wanted[0].equals("hpa-controller.io/shard-of")) {
+            for (String identity : phantoms) {
+                items.append(items.length() == 0 ? "" : ",").append(phantomLease(namespace, wanted[1], identity));
+            }
+        }
         return "{\"kind\":\"LeaseList\",\"apiVersion\":\"coordination.k8s.io/v1\",\"metadata\":{\"resourceVersion\":\"" + resourceVersion.get()
                 + "\"},\"items\":[" + items + "]}";
     }

@@ -1,11 +1,13 @@
 package io.hpacontroller.bench;
 
+import java.util.List;
+
 /**
  * Runs the {@link ApiStub} in its own JVM, so that the controller's heap measured by {@code bench}
  * holds only the controller. Prints "PORT n" when listening, then answers on stdin: "COUNTS" with the
  * request counts by kind, "FIRST" with how many HPAs were queried and when the last of them first was
- * (epoch ms), "SERIES" with the metrics queries per second (epoch second=count); it exits when stdin
- * closes.
+ * (epoch ms), "SERIES" with the metrics queries per second (epoch second=count), "PHANTOMS a,b view,a,b" by serving
+ * members' Leases for a and b that publish that view ({@link ApiStub#phantomMembers}); it exits when stdin closes.
  */
 public final class ApiStubMain {
 
@@ -29,7 +31,14 @@ public final class ApiStubMain {
                         sb.append(' ').append(first[0]).append(' ').append(first[1]);
                     }
                     case "SERIES" -> stub.queriesPerSecond().forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
-                    default -> sb.append(" unknown");
+                    default -> {
+                        String[] words = line.split(" ");
+                        if (words.length == 3 && words[0].equals("PHANTOMS")) {
+                            stub.phantomMembers(List.of(words[1].split(",")), List.of(words[2].split(",")));
+                        } else {
+                            sb.append(" unknown");
+                        }
+                    }
                 }
                 System.out.println(sb);
                 System.out.flush();

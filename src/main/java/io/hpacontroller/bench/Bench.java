@@ -72,6 +72,7 @@ public final class Bench {
     private boolean baseline;
     private Duration baselineSyncPeriod;
     private boolean pinCores;
+    private boolean othersAsLeases;
 
     /**
      * @param duration   how long the capacity is measured (zero: not at all)
@@ -114,6 +115,15 @@ public final class Bench {
      */
     public Bench pinCores(boolean pinCores) {
         this.pinCores = pinCores;
+        return this;
+    }
+
+    /**
+     * {@code --others-as-leases}: of the N replicas only replica 1 runs, the others are members' Leases the stub keeps
+     * live, so that one replica is measured with the machine to itself, as a pod on a node of its own.
+     */
+    public Bench othersAsLeases(boolean othersAsLeases) {
+        this.othersAsLeases = othersAsLeases;
         return this;
     }
 
@@ -182,9 +192,11 @@ public final class Bench {
                 baselineMs = one.get("steady_cpu_ms_per_reconcile").equals("n/a") ? Double.NaN : Double.parseDouble(one.get("steady_cpu_ms_per_reconcile"));
             }
         }
-        progress(replicas + " controller processes with --sharding against " + hpas + " HPAs, for " + runFor.toSeconds() + " s");
+        progress((othersAsLeases ? "1 controller process with --sharding, its " + (replicas - 1) + " other members as Leases only,"
+                : replicas + " controller processes with --sharding") + " against " + hpas + " HPAs, for " + runFor.toSeconds() + " s");
         try (StubProcess stub = new StubProcess(hpas, podsPerHpa)) {
-            ReplicasBench.Result r = new ReplicasBench(replicas, hpas, workers, syncPeriod, runFor, jvmOptions, log).pinned(pinCores).run(stub);
+            ReplicasBench.Result r = new ReplicasBench(replicas, hpas, workers, syncPeriod, runFor, jvmOptions, log).pinned(pinCores)
+                    .othersAsLeases(othersAsLeases).run(stub);
             f.putAll(r.figures());
             f.put("load_average_1m_end", String.format("%.2f", ProcessMeter.loadAverage()));
             if (baseline) {

@@ -72,6 +72,12 @@ public final class BenchCommand implements Callable<Integer> {
                     + " pod with a CPU limit of 1 on a node of its own; needs N cores (default: ${DEFAULT-VALUE})")
     boolean pinCores;
 
+    @Option(names = "--others-as-leases", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true", defaultValue = "false",
+            description = "with --replicas N >= 2: run replica 1 only; the stub keeps the other N-1 members' Leases live, as if their"
+                    + " processes ran on other nodes, so replica 1 syncs its share with the machine to itself (the others' HPAs are not"
+                    + " synced) (default: ${DEFAULT-VALUE})")
+    boolean othersAsLeases;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -89,6 +95,9 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if (baselineSyncPeriod != null && (!baseline || baselineSyncPeriod.isZero() || baselineSyncPeriod.isNegative())) {
             throw new CommandLine.ParameterException(cl, "--baseline-sync-period sets the baseline's period: it needs --baseline and a positive duration");
+        }
+        if (othersAsLeases && replicas < 2) {
+            throw new CommandLine.ParameterException(cl, "--others-as-leases runs replica 1 of --replicas N beside N-1 Leases: it needs --replicas 2 or more");
         }
         int cores = Runtime.getRuntime().availableProcessors();
         if (pinCores && (replicas < 2 || replicas > cores)) {
@@ -123,7 +132,8 @@ public final class BenchCommand implements Callable<Integer> {
         }
         PrintWriter out = cl.getOut();
         new Bench(hpas, podsPerHpa, duration, workers, syncPeriod, runFor, options, out).withReplicas(replicas, baseline)
-                .baselineSyncPeriod(baselineSyncPeriod).pinCores(pinCores).run().print(out);
+                .baselineSyncPeriod(baselineSyncPeriod).pinCores(pinCores)
+                .othersAsLeases(othersAsLeases).run().print(out);
         return 0;
     }
 }

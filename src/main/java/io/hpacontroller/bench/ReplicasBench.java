@@ -17,6 +17,12 @@ import java.util.Map;
  *
  * <p>The steady window starts one sync period after every HPA was reconciled once (by whichever replica) and every
  * replica counted all N members (so the handovers of the start-up are over), and ends when the run ends.
+ *
+ * <p>{@link #othersAsLeases}: only replica 1 runs; the stub serves the other N-1 members' Leases, always live, as if
+ * their processes ran on other nodes. Replica 1 then owns and syncs its share alone on the machine, as a pod on a node
+ * of its own, and pays everything a replica pays (caches of every HPA and pod, the ring, the claims, the sweep of the
+ * others' HPAs, its Lease) except sharing cores with the other replicas. The others' HPAs are not synced; "every HPA
+ * reconciled once" then means every HPA replica 1 owns.
  */
 final class ReplicasBench {
 
@@ -32,6 +38,8 @@ final class ReplicasBench {
     private final PrintWriter log;
     /** Each replica pinned to a core of its own ({@code bench --pin-cores}). */
     private boolean pinned;
+    /** Only replica 1 runs; the others are Leases the stub keeps live ({@code bench --others-as-leases}). */
+    private boolean othersAsLeases;
 
     ReplicasBench(int replicas, int hpas, int workers, Duration syncPeriod, Duration runFor, List<String> jvmOptions, PrintWriter log) {
         this.replicas = replicas;
@@ -46,6 +54,12 @@ final class ReplicasBench {
     /** Pins replica i to core i ({@code bench --pin-cores}: as many cores as replicas). */
     ReplicasBench pinned(boolean pinned) {
         this.pinned = pinned;
+        return this;
+    }
+
+    /** Runs replica 1 alone, the other members as Leases only ({@code bench --others-as-leases}). */
+    ReplicasBench othersAsLeases(boolean othersAsLeases) {
+        this.othersAsLeases = othersAsLeases;
         return this;
     }
 
@@ -66,21 +80,33 @@ final class ReplicasBench {
         long startMillis = System.currentTimeMillis();
         long start = System.nanoTime();
         List<RunProcess> controllers = new ArrayList<>();
-        try {
+        int running = othersAsLeases ? 1 : replicas;
+        if (othersAsLeases) {
+            List<String> view = new ArrayList<>();
             for (int i = 0; i < replicas; i++) {
+                view.add(name(i));
+            }
+            stub.phantomMembers(view.subList(1, replicas), view);
+            f.put("others_as_leases", String.join(",", view.subList(1, replicas)) + " (Leases only, kept live by the stub; their HPAs are not synced)");
+        }
+        try {
+            for (int i = 0; i < running; i++) {
                 Path own = Files.createDirectory(dir.resolve("replica-" + (i + 1)));
                 controllers.add(RunProcess.start(jvmOptions, stub.port, workers, syncPeriod, own, name(i), pinned ? i : -1));
             }
-            double[] ready = new double[replicas];
+            double[] ready = new double[running];
             Arrays.fill(ready, -1);
             double allReconciled = -1;
             double agreed = -1;
             long nextMembersCheck = 0;
             Snapshot steadyStart = null;
             long deadline = start + runFor.toNanos();
+            // the HPAs the running replicas sync: all of them, or with others as Leases what replica 1 owns (read until
+            // every one of those was reconciled once)
+            long toReconcile = othersAsLeases ? Long.MAX_VALUE : hpas;
             while (System.nanoTime() < deadline) {
                 double seconds = (System.nanoTime() - start) / 1e9;
-                for (int i = 0; i < replicas; i++) {
+                for (int i = 0; i < running; i++) {
                     RunProcess c = controllers.get(i);
                     if (!c.isAlive()) {
                         throw new IllegalStateException(name(i) + " exited; its last output:\n" + c.tail(40));
@@ -92,7 +118,11 @@ final class ReplicasBench {
                 }
                 if (allReconciled < 0) {
                     long[] first = stub.firstQueries();
-                    if (first[0] >= hpas) {
+                    if (othersAsLeases && agreed >= 0) {
+                        long owned = (long) PrometheusText.sum(controllers.get(0).metrics(), "hpa_controller_owned_hpas", "");
+                        toReconcile = owned > 0 ? owned : Long.MAX_VALUE;
+                    }
+                    if (first[0] >= toReconcile) {
                         allReconciled = (first[1] - startMillis) / 1000.0;
                         progress(String.format("every HPA reconciled once %.1f s after the processes started", allReconciled));
                     }
@@ -117,7 +147,7 @@ final class ReplicasBench {
             double steadySeconds = steadyStart == null ? 0 : end.seconds() - steadyStart.seconds();
             double handovers = 0;
             List<ReplicaFigures.Replica> shares = new ArrayList<>();
-            for (int i = 0; i < replicas; i++) {
+            for (int i = 0; i < running; i++) {
                 RunProcess c = controllers.get(i);
                 String metrics = c.metrics();
                 String p = ReplicaFigures.prefix(i);

@@ -56,6 +56,11 @@ final class StubProcess implements AutoCloseable {
         return new long[] {Long.parseLong(parts[0]), Long.parseLong(parts[1])};
     }
 
+    /** Serves members' Leases for {@code phantoms}, always live, publishing {@code view} ({@link ApiStub#phantomMembers}). */
+    void phantomMembers(List<String> phantoms, List<String> view) throws IOException {
+        ask("PHANTOMS " + String.join(",", phantoms) + " " + String.join(",", view));
+    }
+
     private synchronized String ask(String command) throws IOException {
         in.println(command);
         String line = out.readLine();

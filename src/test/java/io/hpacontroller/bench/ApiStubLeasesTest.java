@@ -9,6 +9,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -75,5 +76,37 @@ class ApiStubLeasesTest {
         assertThat(renewed.statusCode()).isEqualTo(200);
         assertThat(new JsonObject(renewed.body()).getJsonObject("metadata").getString("resourceVersion")).isNotEqualTo(version);
         assertThat(send("PUT", path, lease("hpa-controller-shard-a", "hpa-controller", version)).statusCode()).as("a stale renewal").isEqualTo(409);
+    }
+
+    @Test
+    void phantomMembersAreListedWithTheirViewAndRenewedAtEveryList() throws Exception {
+        stub.phantomMembers(List.of("r-2", "r-3"), List.of("r-1", "r-2", "r-3"));
+        try {
+            assertPhantoms();
+        } finally {
+            stub.phantomMembers(List.of(), List.of());
+        }
+    }
+
+    private static void assertPhantoms() throws Exception {
+        String members = LEASES + "?labelSelector=hpa-controller.io%2Fshard-of%3Dphantoms";
+        JsonObject first = new JsonObject(send("GET", members, null).body());
+        assertThat(first.getJsonArray("items")).hasSize(2);
+        JsonObject two = first.getJsonArray("items").getJsonObject(0);
+        assertThat(two.getJsonObject("metadata").getString("name")).isEqualTo("phantoms-shard-r-2");
+        assertThat(two.getJsonObject("metadata").getJsonObject("labels").getString("hpa-controller.io/shard-of")).isEqualTo("phantoms");
+        assertThat(two.getJsonObject("metadata").getJsonObject("annotations").getString("hpa-controller.io/shard-view")).isEqualTo("r-1,r-2,r-3");
+        assertThat(two.getJsonObject("spec").getString("holderIdentity")).isEqualTo("r-2");
+        Thread.sleep(2); // a renewTime is in microseconds: the next list's is later
+        JsonObject again = new JsonObject(send("GET", members, null).body()).getJsonArray("items").getJsonObject(0);
+        assertThat(again.getJsonObject("spec").getString("renewTime")).as("renewed as it is read: always live")
+                .isGreaterThan(two.getJsonObject("spec").getString("renewTime"));
+        assertThat(again.getJsonObject("metadata").getString("resourceVersion")).isNotEqualTo(two.getJsonObject("metadata").getString("resourceVersion"));
+        assertThat(new JsonObject(send("GET", LEASES + "?labelSelector=hpa-controller.io%2Fshard-of%3Dhpa-controller", null).body())
+                .getJsonArray("items").stream().map(o -> ((JsonObject) o).getJsonObject("metadata").getString("name")))
+                .as("and in every group's list, as members of it").contains("hpa-controller-shard-r-2", "hpa-controller-shard-r-3");
+        assertThat(new JsonObject(send("GET", LEASES, null).body()).getJsonArray("items").stream()
+                .map(o -> ((JsonObject) o).getJsonObject("metadata").getString("name"))).as("not in a list without the member label")
+                .noneMatch(name -> name.contains("-shard-r-"));
     }
 }

@@ -71,6 +71,7 @@ class BenchTest {
                 "--replicas 2 --duration 10s", "error: --duration measures one controller in this JVM: it cannot go with --replicas 2 (leave it out)",
                 "--replicas 3 --baseline-sync-period 180s", "error: --baseline-sync-period sets the baseline's period: it needs --baseline and"
                         + " a positive duration",
+                "--others-as-leases", "error: --others-as-leases runs replica 1 of --replicas N beside N-1 Leases: it needs --replicas 2 or more",
                 "--pin-cores", "error: --pin-cores gives each of --replicas N >= 2 processes a core of its own: N must be 2 to "
                         + Runtime.getRuntime().availableProcessors() + " here, got 1");
         mistakes.forEach((args, line) -> {
