@@ -1,5 +1,6 @@
 package io.hpacontroller.bench;
 
+import io.hpacontroller.core.HpaKey;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpServer;
@@ -40,6 +41,7 @@ public final class ApiStub implements AutoCloseable {
     private final int hpas;
     private final int podsPerHpa;
     private final int hpasPerNamespace;
+    private static final int HPAS_PER_NAMESPACE = 100;
     private final Vertx vertx;
     private HttpServer server;
     private final Map<Integer, Integer> specReplicas = new ConcurrentHashMap<>();
@@ -73,7 +75,7 @@ public final class ApiStub implements AutoCloseable {
     public ApiStub(int hpas, int podsPerHpa) {
         this.hpas = hpas;
         this.podsPerHpa = podsPerHpa;
-        this.hpasPerNamespace = 100;
+        this.hpasPerNamespace = HPAS_PER_NAMESPACE;
         this.vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1));
         this.hpaObjects = new String[hpas];
         this.firstQuery = new long[hpas];
@@ -139,6 +141,11 @@ public final class ApiStub implements AutoCloseable {
 
     String namespace(int i) {
         return "bench-" + (i / hpasPerNamespace);
+    }
+
+    /** HPA i's key, as the controller keys it. */
+    static HpaKey key(int i) {
+        return HpaKey.of(HpaKey.BUILTIN_GROUP, "bench-" + (i / HPAS_PER_NAMESPACE), "h-" + i);
     }
 
     /**

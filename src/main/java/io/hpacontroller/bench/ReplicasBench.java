@@ -1,5 +1,7 @@
 package io.hpacontroller.bench;
 
+import io.hpacontroller.shard.Ring;
+
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -10,6 +12,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 /**
  * {@code bench --replicas N}: N controller processes ({@link RunProcess}, {@code run --sharding}, each its own identity
@@ -81,11 +84,10 @@ final class ReplicasBench {
         long start = System.nanoTime();
         List<RunProcess> controllers = new ArrayList<>();
         int running = othersAsLeases ? 1 : replicas;
+        // the HPAs the running replicas sync: all of them, or with others as Leases what the ring gives replica 1
+        long toReconcile = othersAsLeases ? ownedBy(name(0)) : hpas;
         if (othersAsLeases) {
-            List<String> view = new ArrayList<>();
-            for (int i = 0; i < replicas; i++) {
-                view.add(name(i));
-            }
+            List<String> view = members();
             stub.phantomMembers(view.subList(1, replicas), view);
             f.put("others_as_leases", String.join(",", view.subList(1, replicas)) + " (Leases only, kept live by the stub; their HPAs are not synced)");
         }
@@ -101,9 +103,6 @@ final class ReplicasBench {
             long nextMembersCheck = 0;
             Snapshot steadyStart = null;
             long deadline = start + runFor.toNanos();
-            // the HPAs the running replicas sync: all of them, or with others as Leases what replica 1 owns (read until
-            // every one of those was reconciled once)
-            long toReconcile = othersAsLeases ? Long.MAX_VALUE : hpas;
             while (System.nanoTime() < deadline) {
                 double seconds = (System.nanoTime() - start) / 1e9;
                 for (int i = 0; i < running; i++) {
@@ -118,13 +117,10 @@ final class ReplicasBench {
                 }
                 if (allReconciled < 0) {
                     long[] first = stub.firstQueries();
-                    if (othersAsLeases && agreed >= 0) {
-                        long owned = (long) PrometheusText.sum(controllers.get(0).metrics(), "hpa_controller_owned_hpas", "");
-                        toReconcile = owned > 0 ? owned : Long.MAX_VALUE;
-                    }
                     if (first[0] >= toReconcile) {
                         allReconciled = (first[1] - startMillis) / 1000.0;
-                        progress(String.format("every HPA reconciled once %.1f s after the processes started", allReconciled));
+                        progress(String.format("every HPA %sreconciled once %.1f s after the processes started",
+                                othersAsLeases ? "of " + name(0) + "'s " + toReconcile + " " : "", allReconciled));
                     }
                 }
                 if (agreed < 0 && System.currentTimeMillis() >= nextMembersCheck) {
@@ -181,6 +177,17 @@ final class ReplicasBench {
             controllers.forEach(RunProcess::close);
             ProcessBench.delete(dir);
         }
+    }
+
+    /** How many of the stub's HPAs the ring over all N replicas gives to {@code member}. */
+    private long ownedBy(String member) {
+        List<String> view = members();
+        return IntStream.range(0, hpas).filter(i -> member.equals(Ring.owner(ApiStub.key(i), view))).count();
+    }
+
+    /** Every replica's identity. */
+    private List<String> members() {
+        return IntStream.range(0, replicas).mapToObj(ReplicasBench::name).toList();
     }
 
     /** A replica's identity: its Lease holder, as a pod's name would be. */
