@@ -40,7 +40,6 @@ public final class ApiStub implements AutoCloseable {
 
     private final int hpas;
     private final int podsPerHpa;
-    private final int hpasPerNamespace;
     private static final int HPAS_PER_NAMESPACE = 100;
     private final Vertx vertx;
     private HttpServer server;
@@ -75,7 +74,6 @@ public final class ApiStub implements AutoCloseable {
     public ApiStub(int hpas, int podsPerHpa) {
         this.hpas = hpas;
         this.podsPerHpa = podsPerHpa;
-        this.hpasPerNamespace = HPAS_PER_NAMESPACE;
         this.vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1));
         this.hpaObjects = new String[hpas];
         this.firstQuery = new long[hpas];
@@ -139,13 +137,13 @@ public final class ApiStub implements AutoCloseable {
         counts.computeIfAbsent(kind, k -> new LongAdder()).increment();
     }
 
-    String namespace(int i) {
-        return "bench-" + (i / hpasPerNamespace);
+    static String namespace(int i) {
+        return "bench-" + (i / HPAS_PER_NAMESPACE);
     }
 
     /** HPA i's key, as the controller keys it. */
     static HpaKey key(int i) {
-        return HpaKey.of(HpaKey.BUILTIN_GROUP, "bench-" + (i / HPAS_PER_NAMESPACE), "h-" + i);
+        return HpaKey.of(HpaKey.BUILTIN_GROUP, namespace(i), "h-" + i);
     }
 
     /**

@@ -9,6 +9,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Instant;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -99,8 +100,8 @@ class ApiStubLeasesTest {
         assertThat(two.getJsonObject("spec").getString("holderIdentity")).isEqualTo("r-2");
         Thread.sleep(2); // a renewTime is in microseconds: the next list's is later
         JsonObject again = new JsonObject(send("GET", members, null).body()).getJsonArray("items").getJsonObject(0);
-        assertThat(again.getJsonObject("spec").getString("renewTime")).as("renewed as it is read: always live")
-                .isGreaterThan(two.getJsonObject("spec").getString("renewTime"));
+        assertThat(Instant.parse(again.getJsonObject("spec").getString("renewTime"))).as("renewed as it is read: always live")
+                .isAfter(Instant.parse(two.getJsonObject("spec").getString("renewTime")));
         assertThat(again.getJsonObject("metadata").getString("resourceVersion")).isNotEqualTo(two.getJsonObject("metadata").getString("resourceVersion"));
         assertThat(new JsonObject(send("GET", LEASES + "?labelSelector=hpa-controller.io%2Fshard-of%3Dhpa-controller", null).body())
                 .getJsonArray("items").stream().map(o -> ((JsonObject) o).getJsonObject("metadata").getString("name")))
