@@ -1,6 +1,7 @@
 package io.hpacontroller.bench;
 
 import io.hpacontroller.core.HpaKey;
+import io.hpacontroller.shard.MemberLease;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpServer;
@@ -15,6 +16,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -322,15 +324,15 @@ public final class ApiStub implements AutoCloseable {
      * They sync nothing; their share of the HPAs is left alone.
      */
     public void phantomMembers(List<String> phantoms, List<String> view) {
-        this.phantomView = String.join(",", view);
+        this.phantomView = MemberLease.viewText(new TreeSet<>(view));
         this.phantoms = List.copyOf(phantoms);
     }
 
     private String phantomLease(String namespace, String group, String identity) {
-        JsonObject meta = new JsonObject().put("name", group + "-shard-" + identity).put("namespace", namespace)
+        JsonObject meta = new JsonObject().put("name", MemberLease.leaseName(group, identity)).put("namespace", namespace)
                 .put("resourceVersion", Long.toString(resourceVersion.incrementAndGet()))
-                .put("labels", new JsonObject().put("hpa-controller.io/shard-of", group))
-                .put("annotations", new JsonObject().put("hpa-controller.io/shard-view", phantomView));
+                .put("labels", new JsonObject().put(MemberLease.MEMBER_LABEL, group))
+                .put("annotations", new JsonObject().put(MemberLease.VIEW_ANNOTATION, phantomView));
         JsonObject spec = new JsonObject().put("holderIdentity", identity).put("leaseDurationSeconds", 15)
                 .put("renewTime", Instant.now().truncatedTo(ChronoUnit.MICROS).toString());
         return new JsonObject().put("apiVersion", "coordination.k8s.io/v1").put("kind", "Lease").put("metadata", meta).put("spec", spec).encode();
@@ -347,7 +349,7 @@ public final class ApiStub implements AutoCloseable {
                 items.append(items.length() == 0 ? "" : ",").append(stored);
             }
         });
-        if (wanted != null && wanted.length == 2 && wanted[0].equals("hpa-controller.io/shard-of")) {
+        if (wanted != null && wanted.length == 2 && wanted[0].equals(MemberLease.MEMBER_LABEL)) {
             for (String identity : phantoms) {
                 items.append(items.length() == 0 ? "" : ",").append(phantomLease(namespace, wanted[1], identity));
             }

@@ -24,21 +24,16 @@ public final class ApiStubMain {
             String line;
             while ((line = in.readLine()) != null) {
                 StringBuilder sb = new StringBuilder(line);
-                switch (line) {
+                String[] words = line.split(" ");
+                switch (words[0]) {
                     case "COUNTS" -> stub.counts().forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
                     case "FIRST" -> {
                         long[] first = stub.firstQueries();
                         sb.append(' ').append(first[0]).append(' ').append(first[1]);
                     }
                     case "SERIES" -> stub.queriesPerSecond().forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
-                    default -> {
-                        String[] words = line.split(" ");
-                        if (words.length == 3 && words[0].equals("PHANTOMS")) {
-                            stub.phantomMembers(List.of(words[1].split(",")), List.of(words[2].split(",")));
-                        } else {
-                            sb.append(" unknown");
-                        }
-                    }
+                    case "PHANTOMS" -> stub.phantomMembers(List.of(words[1].split(",")), List.of(words[2].split(",")));
+                    default -> sb.append(" unknown");
                 }
                 System.out.println(sb);
                 System.out.flush();

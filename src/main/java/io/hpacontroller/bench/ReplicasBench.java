@@ -88,8 +88,9 @@ final class ReplicasBench {
         long toReconcile = othersAsLeases ? ownedBy(name(0)) : hpas;
         if (othersAsLeases) {
             List<String> view = members();
-            stub.phantomMembers(view.subList(1, replicas), view);
-            f.put("others_as_leases", String.join(",", view.subList(1, replicas)) + " (Leases only, kept live by the stub; their HPAs are not synced)");
+            List<String> others = view.subList(1, replicas);
+            stub.phantomMembers(others, view);
+            f.put("others_as_leases", String.join(",", others) + " (Leases only, kept live by the stub; their HPAs are not synced)");
         }
         try {
             for (int i = 0; i < running; i++) {
