@@ -74,6 +74,7 @@ public final class ApiStub implements AutoCloseable {
     private final Map<String, String> histories = new ConcurrentHashMap<>();
 
     public ApiStub(int hpas, int podsPerHpa) {
+        KINDS.forEach(kind -> counts.put(kind, new LongAdder()));
         this.hpas = hpas;
         this.podsPerHpa = podsPerHpa;
         this.vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1));
@@ -93,10 +94,11 @@ public final class ApiStub implements AutoCloseable {
         return server.actualPort();
     }
 
-    /**
-     * Requests served, by kind ("list", "watch", "scale-get", "scale-put", "metrics", "status", "event", "history-list", "history-get",
-     * "history-write", "other").
-     */
+    /** The kinds of requests {@link #counts} tells apart, each listed from the start (0 until served). */
+    private static final List<String> KINDS = List.of("list", "watch", "scale-get", "scale-put", "metrics", "status", "event", "lease",
+            "access-review", "history-list", "history-get", "history-write", "other");
+
+    /** Requests served, by kind ({@link #KINDS}). */
     public Map<String, Long> counts() {
         Map<String, Long> out = new ConcurrentHashMap<>();
         counts.forEach((k, v) -> out.put(k, v.sum()));
@@ -136,7 +138,7 @@ public final class ApiStub implements AutoCloseable {
     }
 
     private void count(String kind) {
-        counts.computeIfAbsent(kind, k -> new LongAdder()).increment();
+        counts.get(kind).increment();
     }
 
     static String namespace(int i) {

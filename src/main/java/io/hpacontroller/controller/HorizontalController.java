@@ -229,13 +229,15 @@ public final class HorizontalController implements AutoCloseable {
             // before any mirror HPA is reconciled: the built-in HPAs' selectors, for its AmbiguousSelector check
             informers.hpas(HpaApi.BUILTIN).forEach(unsynced::refresh);
         }
+        List<HorizontalPodAutoscaler> reconciled = reconciledHpas();
+        unsynced.primeAll(reconciled, workloads::startedSynced); // and every HPA's own: the first syncs count them all
         if (shadow != null) {
             shadow.start();
         }
         builtinLeft.start();
         cadence.metricsServedBy(MetricsBackends.read(api));
         if (kept != null) {
-            kept.prefetch(reconciledHpas(), options.namespaces(), clock.millis());
+            kept.prefetch(reconciled, options.namespaces(), clock.millis());
         }
         workers.clear();
         for (int i = 0; i < options.workers(); i++) {

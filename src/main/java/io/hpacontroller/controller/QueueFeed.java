@@ -25,8 +25,9 @@ import java.util.function.Consumer;
 /**
  * What puts HPA keys into the {@link HorizontalController}'s {@link WorkQueue}: the HPA informers' events (a new HPA,
  * or one whose spec or controls changed, and the sync period each HPA asks for) and the sweep, a safety net that
- * re-adds every cached HPA the queue does not track. Also registers each HPA's selector and hands autoscaling/v2
- * HPAs to {@link Shadow} mode. A deleted HPA goes to the controller's one forget path.
+ * re-adds every cached HPA the queue does not track. Also registers each HPA in the selector index, records its
+ * target's selector ahead of its sync ({@link UnsyncedHpaSelectors#prime}) and hands autoscaling/v2 HPAs to
+ * {@link Shadow} mode. A deleted HPA goes to the controller's one forget path.
  *
  * <p>With {@code --sharding} only the HPAs this replica owns go into the queue ({@link SyncClaims#queues}; the ones it
  * gains or loses at a change of view come through {@link OwnedKeys}); another replica's HPA has its target's selector
@@ -110,6 +111,7 @@ final class QueueFeed implements Informers.HpaEvents, OwnedKeys {
             refreshOther(key);
             return;
         }
+        unsynced.prime(hpa); // its selector counts in the checks of the HPAs synced before it (never a request)
         if (createdSinceStart(hpa)) {
             this.queue.addChanged(key, periodOf(key, hpa));
         } else {

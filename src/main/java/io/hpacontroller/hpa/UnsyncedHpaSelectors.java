@@ -12,10 +12,13 @@ import io.hpacontroller.core.reconcile.HpaSelectorIndex;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
 /**
@@ -25,7 +28,8 @@ import java.util.function.Function;
  * <li>the autoscaling/v2 HPAs left to the built-in controller beside mirror HPAs (a mirror HPA and a built-in HPA on
  *     the same pods would fight, and only the mirror one can be told to stand back);</li>
  * <li>with {@code --sharding}, the HPAs other replicas own (two HPAs on one target owned by two replicas would both
- *     scale it).</li>
+ *     scale it);</li>
+ * <li>the HPAs synced here, ahead of their first sync ({@link #prime}).</li>
  * </ul>
  * Read-only: the target's scale (from the workload informers, so no request for the built-in workload kinds; one GET
  * of the scale subresource for other kinds). The built-in HPAs left to the built-in controller: once per sync period
@@ -37,6 +41,8 @@ import java.util.function.Function;
 public final class UnsyncedHpaSelectors {
 
     private static final Logger LOG = LoggerFactory.getLogger(UnsyncedHpaSelectors.class);
+    /** How long {@link #primeAll} waits for the workload informers it started to list. */
+    static final Duration CACHES_WAIT = Duration.ofSeconds(10);
 
     private final ScaleClient scales;
     private final HpaSelectorIndex index;
@@ -57,18 +63,58 @@ public final class UnsyncedHpaSelectors {
      * an HPA on the same pods keeps refusing rather than start a fight.
      */
     public void refresh(HorizontalPodAutoscaler hpa) {
-        record(hpa);
+        record(hpa, true);
     }
 
-    /** As {@link #refresh}; returns what it recorded, null when nothing. */
-    private Recorded record(HorizontalPodAutoscaler hpa) {
+    /**
+     * Records the selector of an HPA synced here before its sync, when a synced informer cache holds its target's scale
+     * (never a request: else its sync records it, as upstream's). The driver primes every cached HPA before the workers
+     * start and each HPA its informer delivers after: the first syncs after a start, or of HPAs created together, then
+     * count every HPA on the pods. Upstream's check counts only the HPAs synced before it: after a start, each of 2,000
+     * HPAs on one target first named those synced so far, then the first three (two status writes each), and the first
+     * of two HPAs on one target may scale it before the other's first sync.
+     */
+    public void prime(HorizontalPodAutoscaler hpa) {
+        record(hpa, false);
+    }
+
+    /**
+     * Primes each of these HPAs (every cached one, before the workers start): once, which starts the informers of their
+     * targets' kinds that the informer's events did not, then again once those have listed, if they do within
+     * {@link #CACHES_WAIT}; an HPA whose target's kind has not is recorded at its first sync.
+     */
+    public void primeAll(Collection<HorizontalPodAutoscaler> hpas, BooleanSupplier cachesSynced) {
+        hpas.forEach(this::prime);
+        if (cachesSynced.getAsBoolean()) {
+            return;
+        }
+        long deadline = System.nanoTime() + CACHES_WAIT.toNanos();
+        while (!cachesSynced.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                LOG.info("the workload informers have not listed within {}: the HPAs on their kinds are recorded in the"
+                        + " AmbiguousSelector check at their first syncs", CACHES_WAIT);
+                return;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        hpas.forEach(this::prime);
+    }
+
+    /** As {@link #refresh} (a GET of the scale for a kind no informer caches when {@code request}); returns what it recorded, null when nothing. */
+    private Recorded record(HorizontalPodAutoscaler hpa, boolean request) {
         CrossVersionObjectReference ref = hpa.getSpec() == null ? null : hpa.getSpec().getScaleTargetRef();
         if (ref == null || ref.getKind() == null || ref.getName() == null) {
             return null;
         }
         String namespace = hpa.getMetadata().getNamespace();
         try {
-            ScaleTarget scale = scales.peek(namespace, ref); // no request for a built-in kind, even when the target is missing
+            // no request for a built-in kind, even when the target is missing
+            ScaleTarget scale = request ? scales.peek(namespace, ref) : scales.cachedOnly(namespace, ref);
             if (scale != null && scale.selector() != null && !scale.selector().isEmpty()) {
                 Selector selector = parsed.of(scale.selector());
                 index.controllers(HpaKey.of(hpa), namespace, selector, List.of());
@@ -100,7 +146,7 @@ public final class UnsyncedHpaSelectors {
             return;
         }
         index.register(key, key.namespace());
-        Recorded now = record(hpa);
+        Recorded now = record(hpa, true);
         if (now == null || now.hpaVersion() == null) {
             recorded.remove(key);
         } else {

@@ -86,6 +86,12 @@ public final class ScaleSubresource implements ScaleClient {
         return cachedScale != null || cache.synced(target.getApiVersion(), target.getKind()) ? cachedScale : read(namespace, target);
     }
 
+    @Override
+    public ScaleTarget cachedOnly(String namespace, CrossVersionObjectReference target) {
+        return cached(target) && cache.synced(target.getApiVersion(), target.getKind())
+                ? cache.get(namespace, target.getApiVersion(), target.getKind(), target.getName()) : null;
+    }
+
     private ScaleTarget read(String namespace, CrossVersionObjectReference target) throws ApiException {
         return scaleTarget(api.get(path(namespace, target), Scale.class));
     }

@@ -22,8 +22,8 @@ import java.util.function.Supplier;
 /**
  * The scale of the built-in workload kinds, read from informers instead of one GET of the scale
  * subresource per reconcile: Deployments, StatefulSets and ReplicaSets (apps/v1) and
- * ReplicationControllers (v1). A kind is watched from the first time an HPA targets it; custom
- * resources always go to their scale subresource.
+ * ReplicationControllers (v1). A kind is watched from the first time it is asked for (an HPA that targets it is
+ * delivered or synced); custom resources always go to their scale subresource.
  */
 public final class WorkloadScales {
 
@@ -84,6 +84,11 @@ public final class WorkloadScales {
             return null;
         }
         return e.scale(namespace, name);
+    }
+
+    /** Whether the informer of every kind started so far (asked for by an HPA) has listed. */
+    public boolean startedSynced() {
+        return kinds.values().stream().allMatch(Entry::synced);
     }
 
     /** Whether the informer of this kind (started on first use) has synced: then a target not in its cache does not exist. */

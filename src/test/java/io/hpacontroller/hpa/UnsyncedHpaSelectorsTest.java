@@ -17,17 +17,21 @@ import io.hpacontroller.testing.Keys;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Another replica's HPA ({@code --sharding}): its pop records its selector only when something changed, yet a change
- * of the HPA, of its target's selector, or a forgetting of the key in between is always recorded.
+ * of the HPA, of its target's selector, or a forgetting of the key in between is always recorded. An HPA synced here is
+ * primed ahead of its sync from the informers' caches alone.
  */
 class UnsyncedHpaSelectorsTest {
 
@@ -123,5 +127,68 @@ class UnsyncedHpaSelectorsTest {
         Deque<HorizontalPodAutoscaler> lookups = new ArrayDeque<>(List.of(hpa("1", "web"))); // deleted between a pop's two lookups
         unsynced.refreshOther(others, key -> lookups.poll());
         assertThat(othersOn("web")).isZero();
+    }
+
+    @Test
+    void anHpaIsPrimedFromAnInformersCacheAloneAndOnlyWhileItIsRegistered() {
+        Map<String, ScaleTarget> cachedTargets = Map.of("web", new ScaleTarget(2, 2, "app=web", "10"));
+        List<String> reads = new ArrayList<>();
+        UnsyncedHpaSelectors priming = new UnsyncedHpaSelectors(new ScaleClient() {
+            @Override
+            public ScaleTarget get(String namespace, CrossVersionObjectReference target) {
+                reads.add(target.getName());
+                return new ScaleTarget(2, 2, "app=" + target.getName(), "1");
+            }
+
+            @Override
+            public ScaleTarget cachedOnly(String namespace, CrossVersionObjectReference target) {
+                return cachedTargets.get(target.getName());
+            }
+
+            @Override
+            public void update(String namespace, CrossVersionObjectReference target, ScaleTarget current, int replicas) {
+                throw new AssertionError("read-only");
+            }
+        }, index);
+
+        priming.prime(hpa("1", "web"));
+        assertThat(othersOn("web")).as("not registered (deleted, or not delivered yet): nothing recorded").isZero();
+
+        index.register(others, NS);
+        priming.prime(hpa("1", "web"));
+        assertThat(othersOn("web")).as("its target's selector, from the cache, before its first sync").isEqualTo(1);
+
+        priming.prime(hpa("2", "widgets")); // its target now of a kind no informer caches
+        assertThat(othersOn("web")).as("left to its sync, which reads the scale: what was recorded stays").isEqualTo(1);
+        assertThat(reads).as("priming never sends a request").isEmpty();
+    }
+
+    @Test
+    void primingEveryCachedHpaWaitsForTheWorkloadInformersToListThenPrimesAgain() {
+        AtomicBoolean listed = new AtomicBoolean();
+        UnsyncedHpaSelectors priming = new UnsyncedHpaSelectors(new ScaleClient() {
+            @Override
+            public ScaleTarget get(String namespace, CrossVersionObjectReference target) {
+                throw new AssertionError("priming never sends a request");
+            }
+
+            @Override
+            public ScaleTarget cachedOnly(String namespace, CrossVersionObjectReference target) {
+                return listed.get() ? new ScaleTarget(2, 2, "app=" + target.getName(), "10") : null;
+            }
+
+            @Override
+            public void update(String namespace, CrossVersionObjectReference target, ScaleTarget current, int replicas) {
+                throw new AssertionError("read-only");
+            }
+        }, index);
+        index.register(others, NS);
+        AtomicInteger asked = new AtomicInteger();
+        priming.primeAll(List.of(hpa("1", "web")), () -> {
+            listed.compareAndSet(false, asked.incrementAndGet() == 3); // the Deployments' informer lists while it waits
+            return listed.get();
+        });
+        assertThat(othersOn("web")).as("primed once the informer had listed").isEqualTo(1);
+        assertThat(asked).hasValue(3);
     }
 }

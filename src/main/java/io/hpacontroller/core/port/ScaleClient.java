@@ -25,6 +25,14 @@ public interface ScaleClient {
     }
 
     /**
+     * The target's scale when the synced cache of an informer holds it; null otherwise (a kind without one, a cache not
+     * synced yet, a target missing). Never a request: for a selector recorded ahead of a sync (which reads it again).
+     */
+    default ScaleTarget cachedOnly(String namespace, CrossVersionObjectReference target) {
+        return null;
+    }
+
+    /**
      * Writes spec.replicas through the scale subresource.
      *
      * @param current the scale as last read (its resourceVersion guards the write)

@@ -31,7 +31,8 @@ import java.util.function.Predicate;
  * <p>As upstream, the driver {@link #register registers} an HPA when its informer delivers it and
  * {@link #forget forgets} it when it is deleted; a reconcile records the selector only of a registered
  * HPA. A reconcile still running when its HPA is deleted therefore cannot bring it back into the index
- * (where it would make other HPAs on the same pods ambiguous).
+ * (where it would make other HPAs on the same pods ambiguous). Unlike upstream, the driver also records the
+ * selector of an HPA ahead of its first sync where its target's scale is cached, so that the first syncs count it.
  */
 public final class HpaSelectorIndex implements SelectorOwnership {
 
