@@ -25,6 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,22 +40,31 @@ class UnsyncedHpaSelectorsTest {
 
     /** Target name to its scale, as the workload informers hold them. */
     private final Map<String, ScaleTarget> targets = new ConcurrentHashMap<>();
-    private final ScaleClient scales = new ScaleClient() {
-        @Override
-        public ScaleTarget get(String namespace, CrossVersionObjectReference target) {
-            return targets.get(target.getName());
-        }
-
-        @Override
-        public void update(String namespace, CrossVersionObjectReference target, ScaleTarget current, int replicas) {
-            throw new AssertionError("read-only");
-        }
-    };
     private final HpaSelectorIndex index = new HpaSelectorIndex();
-    private final UnsyncedHpaSelectors unsynced = new UnsyncedHpaSelectors(scales, index);
+    private final UnsyncedHpaSelectors unsynced = new UnsyncedHpaSelectors(scales(targets::get, name -> null), index);
     /** What the informer holds of the other replica's HPA. */
     private final AtomicReference<HorizontalPodAutoscaler> cached = new AtomicReference<>();
     private final HpaKey others = Keys.key(NS + "/others");
+
+    /** Scales read by target name: with a request ({@code get}), and from an informer's cache alone ({@code cachedOnly}). */
+    private static ScaleClient scales(Function<String, ScaleTarget> get, Function<String, ScaleTarget> cachedOnly) {
+        return new ScaleClient() {
+            @Override
+            public ScaleTarget get(String namespace, CrossVersionObjectReference target) {
+                return get.apply(target.getName());
+            }
+
+            @Override
+            public ScaleTarget cachedOnly(String namespace, CrossVersionObjectReference target) {
+                return cachedOnly.apply(target.getName());
+            }
+
+            @Override
+            public void update(String namespace, CrossVersionObjectReference target, ScaleTarget current, int replicas) {
+                throw new AssertionError("read-only");
+            }
+        };
+    }
 
     private static HorizontalPodAutoscaler hpa(String resourceVersion, String target) {
         return new HorizontalPodAutoscalerBuilder()
@@ -133,23 +143,10 @@ class UnsyncedHpaSelectorsTest {
     void anHpaIsPrimedFromAnInformersCacheAloneAndOnlyWhileItIsRegistered() {
         Map<String, ScaleTarget> cachedTargets = Map.of("web", new ScaleTarget(2, 2, "app=web", "10"));
         List<String> reads = new ArrayList<>();
-        UnsyncedHpaSelectors priming = new UnsyncedHpaSelectors(new ScaleClient() {
-            @Override
-            public ScaleTarget get(String namespace, CrossVersionObjectReference target) {
-                reads.add(target.getName());
-                return new ScaleTarget(2, 2, "app=" + target.getName(), "1");
-            }
-
-            @Override
-            public ScaleTarget cachedOnly(String namespace, CrossVersionObjectReference target) {
-                return cachedTargets.get(target.getName());
-            }
-
-            @Override
-            public void update(String namespace, CrossVersionObjectReference target, ScaleTarget current, int replicas) {
-                throw new AssertionError("read-only");
-            }
-        }, index);
+        UnsyncedHpaSelectors priming = new UnsyncedHpaSelectors(scales(name -> {
+            reads.add(name);
+            return new ScaleTarget(2, 2, "app=" + name, "1");
+        }, cachedTargets::get), index);
 
         priming.prime(hpa("1", "web"));
         assertThat(othersOn("web")).as("not registered (deleted, or not delivered yet): nothing recorded").isZero();
@@ -166,22 +163,9 @@ class UnsyncedHpaSelectorsTest {
     @Test
     void primingEveryCachedHpaWaitsForTheWorkloadInformersToListThenPrimesAgain() {
         AtomicBoolean listed = new AtomicBoolean();
-        UnsyncedHpaSelectors priming = new UnsyncedHpaSelectors(new ScaleClient() {
-            @Override
-            public ScaleTarget get(String namespace, CrossVersionObjectReference target) {
-                throw new AssertionError("priming never sends a request");
-            }
-
-            @Override
-            public ScaleTarget cachedOnly(String namespace, CrossVersionObjectReference target) {
-                return listed.get() ? new ScaleTarget(2, 2, "app=" + target.getName(), "10") : null;
-            }
-
-            @Override
-            public void update(String namespace, CrossVersionObjectReference target, ScaleTarget current, int replicas) {
-                throw new AssertionError("read-only");
-            }
-        }, index);
+        UnsyncedHpaSelectors priming = new UnsyncedHpaSelectors(scales(name -> {
+            throw new AssertionError("priming never sends a request");
+        }, name -> listed.get() ? new ScaleTarget(2, 2, "app=" + name, "10") : null), index);
         index.register(others, NS);
         AtomicInteger asked = new AtomicInteger();
         priming.primeAll(List.of(hpa("1", "web")), () -> {
