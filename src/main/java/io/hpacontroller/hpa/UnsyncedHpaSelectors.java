@@ -70,9 +70,10 @@ public final class UnsyncedHpaSelectors {
      * Records the selector of an HPA synced here before its sync, when a synced informer cache holds its target's scale
      * (never a request: else its sync records it, as upstream's). The driver primes every cached HPA before the workers
      * start and each HPA its informer delivers after: the first syncs after a start, or of HPAs created together, then
-     * count every HPA on the pods. Upstream's check counts only the HPAs synced before it: after a start, each of 2,000
-     * HPAs on one target first named those synced so far, then the first three (two status writes each), and the first
-     * of two HPAs on one target may scale it before the other's first sync.
+     * count every HPA on the pods. Recorded at the sync alone, as upstream records it, the first syncs after a start
+     * counted only the HPAs synced before them: each of 2,000 HPAs on one target named those synced so far, then the
+     * first three (two status writes each), and the first of two HPAs on one target could scale it before the other's
+     * first sync.
      */
     public void prime(HorizontalPodAutoscaler hpa) {
         record(hpa, false);
@@ -113,7 +114,7 @@ public final class UnsyncedHpaSelectors {
         }
         String namespace = hpa.getMetadata().getNamespace();
         try {
-            // no request for a built-in kind, even when the target is missing
+            // peek: no request for a built-in kind, even when the target is missing
             ScaleTarget scale = request ? scales.peek(namespace, ref) : scales.cachedOnly(namespace, ref);
             if (scale != null && scale.selector() != null && !scale.selector().isEmpty()) {
                 Selector selector = parsed.of(scale.selector());

@@ -179,7 +179,8 @@ class HeapPerHpaIT {
                             + " (at most %d for one HPA; %d refused: %s), %d event writes; logs %s bytes; heap %s%n", creation.toSeconds(),
                     settled.toSeconds(), perHpa.values().stream().mapToLong(Long::longValue).sum(),
                     perHpa.values().stream().mapToLong(Long::longValue).max().orElse(0), refused.size(),
-                    refused.stream().limit(10).map(AuditEvent::toString).toList(), events, replicas.values().stream().map(p -> String.valueOf(p.log().toFile().length())).toList(),
+                    refused.stream().limit(10).map(AuditEvent::toString).toList(), events,
+                    replicas.values().stream().map(p -> String.valueOf(p.log().toFile().length())).toList(),
                     gcLogs.values().stream().map(log -> {
                         try {
                             return heapFigures(log);
@@ -188,7 +189,7 @@ class HeapPerHpaIT {
                         }
                     }).toList());
             assertThat(perHpa).as("status writes per HPA").hasSize(2000).allSatisfy((name, stored) -> assertThat(stored)
-                    .as(() -> name + ": " + writesOf.get(name) + "; the leader's log of it: " + logLines(replicas.values(), name))
+                    .as(() -> name + ": " + writesOf.get(name) + "; the replicas' log lines of it: " + logLines(replicas.values(), name))
                     .isLessThanOrEqualTo(2));
             for (ChildProcess replica : replicas.values()) {
                 assertThat(replica.log().toFile().length()).as("the log of " + replica).isLessThan(LOG_MAX);
