@@ -62,7 +62,8 @@ import java.util.function.Consumer;
  * the built-in controller started from ({@code status.currentReplicas}), not from the target's, which the
  * built-in controller may have just changed; after a scale-up it leaves out the pods that scale-up started
  * (pods not yet started, or started in the second of {@code lastScaleTime} or later): counted as unready
- * pods, they would pull the shadow's proposal back into the tolerance band. A sync whose status the
+ * pods, they would pull the shadow's proposal back into the tolerance band; after a scale-down it reads the pods
+ * once the removed ones are gone from the cache ({@link PodsAsDecided}). A sync whose status the
  * built-in controller did not change is not seen; it decided what it decided before.
  *
  * <p><b>History.</b> The behavior policies count the scale changes made within their periods, and those were
@@ -297,14 +298,16 @@ public final class Shadow implements AutoCloseable {
         ReconcileOutcome outcome;
         scales.startFrom(current);
         if (o.rescaled() && status.getDesiredReplicas() > current) {
-            pods.beforeRescale(KubeTime.parse(status.getLastScaleTime(), Long.MAX_VALUE));
+            pods.beforeScaleUp(KubeTime.parse(status.getLastScaleTime(), Long.MAX_VALUE));
+        } else if (o.rescaled() && status.getDesiredReplicas() < current) {
+            pods.afterScaleDown(status.getDesiredReplicas());
         }
         try {
             // the built-in controller ignores our control annotations: so does its shadow
             outcome = reconciler.reconcile(o.hpa(), Parsed.valid(HpaControls.NONE));
         } finally {
             scales.startFrom(null);
-            pods.beforeRescale(null);
+            pods.asTheyAre();
         }
         if (o.rescaled()) {
             recordBuiltinScale(key, current, status.getDesiredReplicas(), o.observedAt());
@@ -423,48 +426,6 @@ public final class Shadow implements AutoCloseable {
                 // the index belongs to the controller's informers
             }
         };
-    }
-
-    /**
-     * The pods of a target as the built-in controller saw them when it decided a rescale: the pods its
-     * scale-up started (a start time in the second of {@code lastScaleTime} or later, or none yet) are not
-     * counted. The pods a scale-down removes cannot be brought back (their metrics may be gone with them):
-     * they are ignored as being deleted, as the built-in controller will ignore them at its next sync.
-     */
-    private static final class PodsAsDecided implements PodSource {
-        private record Rescale(long at) {
-        }
-
-        private final PodSource pods;
-        private final ThreadLocal<Rescale> rescale = new ThreadLocal<>();
-
-        PodsAsDecided(PodSource pods) {
-            this.pods = pods;
-        }
-
-        void beforeRescale(Long lastScaleTime) {
-            if (lastScaleTime == null) {
-                rescale.remove();
-            } else {
-                rescale.set(new Rescale(lastScaleTime));
-            }
-        }
-
-        @Override
-        public List<PodInfo> list(String namespace, Selector selector) {
-            List<PodInfo> now = pods.list(namespace, selector);
-            Rescale r = rescale.get();
-            if (r == null) {
-                return now;
-            }
-            List<PodInfo> then = new ArrayList<>(now.size());
-            for (PodInfo p : now) {
-                if (p.startTime() != PodInfo.NO_TIME && p.startTime() < r.at()) {
-                    then.add(p);
-                }
-            }
-            return then;
-        }
     }
 
     /** Reads the target's scale, starting from the built-in's replica count; writes nothing. */
