@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * A lean in-process stand-in for the API server, for the {@code bench} command: N HPAs over N
@@ -43,11 +44,15 @@ public final class ApiStub implements AutoCloseable {
     private final int hpas;
     private final int podsPerHpa;
     private static final int HPAS_PER_NAMESPACE = 100;
+    /** The kinds of requests {@link #counts} tells apart, each listed from the start (0 until served). */
+    private static final List<String> KINDS = List.of("list", "watch", "scale-get", "scale-put", "metrics", "status", "event", "lease",
+            "access-review", "history-list", "history-get", "history-write", "other");
     private final Vertx vertx;
     private HttpServer server;
     private final Map<Integer, Integer> specReplicas = new ConcurrentHashMap<>();
     private final AtomicLong resourceVersion = new AtomicLong(1000);
-    private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> counts = KINDS.stream()
+            .collect(Collectors.toUnmodifiableMap(kind -> kind, kind -> new LongAdder()));
     private final String started = Instant.now().minusSeconds(3600).toString();
     private final String[] hpaObjects;
     private final Map<Integer, String> deploymentVersions = new ConcurrentHashMap<>();
@@ -74,7 +79,6 @@ public final class ApiStub implements AutoCloseable {
     private final Map<String, String> histories = new ConcurrentHashMap<>();
 
     public ApiStub(int hpas, int podsPerHpa) {
-        KINDS.forEach(kind -> counts.put(kind, new LongAdder()));
         this.hpas = hpas;
         this.podsPerHpa = podsPerHpa;
         this.vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1));
@@ -93,10 +97,6 @@ public final class ApiStub implements AutoCloseable {
                 .listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
         return server.actualPort();
     }
-
-    /** The kinds of requests {@link #counts} tells apart, each listed from the start (0 until served). */
-    private static final List<String> KINDS = List.of("list", "watch", "scale-get", "scale-put", "metrics", "status", "event", "lease",
-            "access-review", "history-list", "history-get", "history-write", "other");
 
     /** Requests served, by kind ({@link #KINDS}). */
     public Map<String, Long> counts() {

@@ -32,7 +32,13 @@ public final class ApiStubMain {
                         sb.append(' ').append(first[0]).append(' ').append(first[1]);
                     }
                     case "SERIES" -> stub.queriesPerSecond().forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
-                    case "PHANTOMS" -> stub.phantomMembers(List.of(words[1].split(",")), List.of(words[2].split(",")));
+                    case "PHANTOMS" -> {
+                        if (words.length == 3) {
+                            stub.phantomMembers(List.of(words[1].split(",")), List.of(words[2].split(",")));
+                        } else {
+                            sb.append(" unknown");
+                        }
+                    }
                     default -> sb.append(" unknown");
                 }
                 System.out.println(sb);

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.hpacontroller.api.TrimmedStore;
 import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.controls.ControlAnnotations;
+import io.hpacontroller.api.Poll;
 import io.hpacontroller.hpa.HpaApi;
 import io.hpacontroller.hpa.MirrorHpa;
 import io.hpacontroller.pods.PodCache;
@@ -145,14 +146,7 @@ final class Informers {
 
     /** Waits for the informers to sync. */
     boolean awaitSynced(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!isSynced()) {
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            Thread.sleep(20);
-        }
-        return true;
+        return Poll.until(this::isSynced, timeout);
     }
 
     /** The cached HPAs of one API. */

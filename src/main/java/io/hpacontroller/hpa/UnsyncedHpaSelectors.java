@@ -2,6 +2,7 @@ package io.hpacontroller.hpa;
 
 import io.fabric8.kubernetes.api.model.autoscaling.v2.CrossVersionObjectReference;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.hpacontroller.api.Poll;
 import io.hpacontroller.core.HpaKey;
 import io.hpacontroller.core.labels.ParsedSelectors;
 import io.hpacontroller.core.labels.Selector;
@@ -89,19 +90,15 @@ public final class UnsyncedHpaSelectors {
         if (cachesSynced.getAsBoolean()) {
             return;
         }
-        long deadline = System.nanoTime() + CACHES_WAIT.toNanos();
-        while (!cachesSynced.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
+        try {
+            if (!Poll.until(cachesSynced, CACHES_WAIT)) {
                 LOG.info("the workload informers have not listed within {}: the HPAs on their kinds are recorded in the"
                         + " AmbiguousSelector check at their first syncs", CACHES_WAIT);
                 return;
             }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
         }
         hpas.forEach(this::prime);
     }

@@ -88,8 +88,7 @@ public final class ScaleSubresource implements ScaleClient {
 
     @Override
     public ScaleTarget cachedOnly(String namespace, CrossVersionObjectReference target) {
-        return cached(target) && cache.synced(target.getApiVersion(), target.getKind())
-                ? cache.get(namespace, target.getApiVersion(), target.getKind(), target.getName()) : null;
+        return cached(target) ? cache.get(namespace, target.getApiVersion(), target.getKind(), target.getName()) : null;
     }
 
     private ScaleTarget read(String namespace, CrossVersionObjectReference target) throws ApiException {

@@ -1,5 +1,6 @@
 package io.hpacontroller.shadow;
 
+import io.hpacontroller.api.Poll;
 import io.hpacontroller.core.labels.Selector;
 import io.hpacontroller.core.model.PodInfo;
 import io.hpacontroller.core.port.PodSource;
@@ -77,18 +78,12 @@ final class PodsAsDecided implements PodSource {
     }
 
     private List<PodInfo> afterRemoval(String namespace, Selector selector, int replicas) {
-        long deadline = System.nanoTime() + SCALE_DOWN_WAIT.toNanos();
-        List<PodInfo> now = pods.list(namespace, selector);
-        while (staying(now) > replicas && System.nanoTime() < deadline) {
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return now;
-            }
-            now = pods.list(namespace, selector);
+        try {
+            return Poll.until(() -> pods.list(namespace, selector), now -> staying(now) <= replicas, SCALE_DOWN_WAIT);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return pods.list(namespace, selector);
         }
-        return now;
     }
 
     private static long staying(List<PodInfo> pods) {
