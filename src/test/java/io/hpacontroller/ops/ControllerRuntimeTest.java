@@ -66,6 +66,10 @@ class ControllerRuntimeTest {
                 .withMinReplicas(1).withMaxReplicas(8).addNewMetric().withType("Resource").withNewResource().withName("cpu")
                 .withNewTarget().withType("Utilization").withAverageUtilization(50).endTarget().endResource().endMetric().endSpec()
                 .build()).create();
+        // the fake workload controller's pods, and their metrics, exist before a runtime starts: a first sync before them
+        // reads no metrics at all (the CI run of 2026-11-29 11:58 did, and failed for that, not for the lease)
+        await().atMost(Waits.STATE).until(() -> client.apps().deployments().inNamespace(NS).withName("web").get().getStatus(),
+                status -> status != null && Integer.valueOf(2).equals(status.getReplicas()));
     }
 
     @AfterEach
