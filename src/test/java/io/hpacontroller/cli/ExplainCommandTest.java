@@ -213,9 +213,7 @@ class ExplainCommandTest {
     void withoutTheControllerTheHistoryIsUnknownAndNothingIsWritten() throws Exception {
         cluster.workloads().setCpuPerPod(NS, "web", "100m");
         // the fake workload controller has made the pods and written the deployment's status: it writes nothing more
-        await().atMost(Waits.STATE).until(() -> client.pods().inNamespace(NS).list().getItems().size() == 2
-                && client.apps().deployments().inNamespace(NS).withName("web").get().getStatus() != null
-                && Integer.valueOf(2).equals(client.apps().deployments().inNamespace(NS).withName("web").get().getStatus().getReplicas()));
+        cluster.workloads().awaitSettled(NS);
         cluster.clearRequests();
 
         CommandRun run = explain();

@@ -19,7 +19,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 
@@ -71,7 +70,7 @@ public abstract class LiveTestBase {
      * sync that saw half of them would decide from a cluster the test did not mean to describe.
      */
     protected HorizontalController startController(ControllerOptions options) throws InterruptedException {
-        awaitWorkloadsSettled();
+        cluster.workloads().awaitSettled(NS);
         controller = new HorizontalController(cluster.newClient(), options, Clock.systemUTC(), WriteGate.alwaysOpen());
         controller.addListener(syncs::add);
         controller.start(Waits.STATE);
@@ -96,7 +95,7 @@ public abstract class LiveTestBase {
      * started as {@link #startController} starts one.
      */
     protected HorizontalController controllerAtProductionRatio() throws InterruptedException {
-        awaitWorkloadsSettled();
+        cluster.workloads().awaitSettled(NS);
         ControllerOptions options = new ControllerOptions(ControllerConfig.defaults(), PRODUCTION_PERIOD, 2, List.of(), Duration.ofSeconds(5));
         controller = new HorizontalController(cluster.newClient(), options, time, time, WriteGate.alwaysOpen());
         controller.startInformers();
@@ -118,7 +117,7 @@ public abstract class LiveTestBase {
             if (due.stream().anyMatch(r -> r.outcome() != null && r.outcome().rescaled())) {
                 // manual time runs far faster than the fake workload controller: let it finish the rescale, as it
                 // would long before the next sync a period later, so that its status write cannot race that sync
-                awaitWorkloadsSettled();
+                cluster.workloads().awaitSettled(NS);
             }
             time.advance(Duration.ofSeconds(1));
         }
@@ -138,11 +137,6 @@ public abstract class LiveTestBase {
         PhasedCadence cadence = new PhasedCadence(period, time, time);
         long slot = cadence.slotAtOrBefore(key(NS + "/" + hpaName), 0) + period.toNanos();
         return (slot + 999_999_999L) / 1_000_000_000L;
-    }
-
-    private void awaitWorkloadsSettled() {
-        await().atMost(Waits.STATE).until(() -> client.apps().deployments().inNamespace(NS).list()
-                .getItems().stream().allMatch(d -> d.getStatus() != null && Objects.equals(d.getStatus().getReplicas(), d.getSpec().getReplicas())));
     }
 
     protected int replicas(String deployment) {

@@ -68,8 +68,7 @@ class ControllerRuntimeTest {
                 .build()).create();
         // the fake workload controller's pods, and their metrics, exist before a runtime starts: a first sync before them
         // reads no metrics at all (the CI run of 2026-11-29 11:58 did, and failed for that, not for the lease)
-        await().atMost(Waits.STATE).until(() -> client.apps().deployments().inNamespace(NS).withName("web").get().getStatus(),
-                status -> status != null && Integer.valueOf(2).equals(status.getReplicas()));
+        cluster.workloads().awaitSettled(NS);
     }
 
     @AfterEach

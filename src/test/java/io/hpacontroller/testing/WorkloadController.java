@@ -14,11 +14,14 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * Plays kube-controller-manager's workload controllers in a {@link MockCluster}: for every Deployment
@@ -56,6 +59,15 @@ public final class WorkloadController implements AutoCloseable {
     /** The CPU usage every pod of a workload reports from now on, e.g. "250m". */
     public void setCpuPerPod(String namespace, String workload, String cpu) {
         cpuPerPod.put(namespace + "/" + workload, cpu);
+    }
+
+    /**
+     * Waits until every Deployment of the namespace has the pods its spec asks for, with their metrics, and its
+     * status.replicas written (the last thing a tick does).
+     */
+    public void awaitSettled(String namespace) {
+        await().atMost(Waits.STATE).until(() -> client.apps().deployments().inNamespace(namespace).list().getItems().stream()
+                .allMatch(d -> d.getStatus() != null && Objects.equals(d.getStatus().getReplicas(), d.getSpec().getReplicas())));
     }
 
     synchronized void syncAll() {
